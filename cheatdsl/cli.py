@@ -1,0 +1,53 @@
+"""The `cheatdsl` command line: one subcommand per back end, loaded only when used."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from . import __version__
+from .commands import COMMANDS
+
+DESCRIPTION = """Checkable, runnable, provable rulebooks for the Cheat family of card games.
+
+Exit status for every command: 0 success, 1 the rulebook or run failed a check
+(errors, a failed scenario, a refuted expectation), 2 usage error."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available subcommand."""
+    parser = argparse.ArgumentParser(prog="cheatdsl", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"cheatdsl {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f".commands.{name}", __package__)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.endswith(f"commands.{name}"):
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    module = importlib.import_module(f".commands.{args.command}", __package__)
+    try:
+        return int(module.run(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

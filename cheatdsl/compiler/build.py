@@ -1,0 +1,304 @@
+"""Building the model from a merged node tree, section by section, collecting every problem."""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostics
+from ..expr import Scope, Type
+from ..model import (
+    AfterLast, ChallengeKind, ChallengeRules, ChallengeTest, ClaimKind, ClaimRules, CountRule, Deal,
+    DealerChoice, DealStyle, Deck, Direction, EndStyle, Ending, Expectation, OutCheck, Passing,
+    Penalty, PenaltyKind, PileAfter, PlayerRange, Priority, Rank, Reveal, RoundEnd, Rulebook, SetDiscard,
+    SetMode, Setup, Suit, Surplus, VariationInfo,
+)
+from ..properties import PROPERTY_IDS
+from ..syntax.tree import ListNode, MapNode
+from .cards import STANDARD_RANK_ORDER, STANDARD_RANKS, STANDARD_SUIT_ORDER, STANDARD_SUITS
+from .fields import Section, kind_of, suggest
+from .scopes import scope_for
+
+TOP_LEVEL = ("rulebook", "title", "source", "players", "deck", "deal", "setup", "claim", "passing",
+             "challenge", "sets", "ending", "expect", "variations")
+VERDICTS = ("proved", "refuted", "bounded", "unknown", "not_applicable", "holds", "fails")
+
+
+class Builder:
+    """Reads one merged rulebook tree into the model."""
+
+    def __init__(self, tree: MapNode, path: str, chain: tuple[str, ...], active: list[str], d: Diagnostics) -> None:
+        self.tree = tree
+        self.path = path
+        self.chain = chain
+        self.active = active
+        self.d = d
+        self.ranks: tuple[Rank, ...] = ()
+        self.suits: tuple[Suit, ...] = ()
+        self.cards = False
+
+    def scope(self, place: str) -> Scope:
+        return scope_for(place, self.ranks, self.suits, self.cards)
+
+    def build(self) -> Rulebook | None:
+        top = Section(self.tree, "", self.d)
+        name = top.text("rulebook", default=self.path.rsplit("/", 1)[-1].split(".")[0])
+        title = top.text("title", default=name)
+        source = top.text("source", required=True, why="which rule sheet or table this rulebook follows")
+        players = self.players(top)
+        claim_node = top.section("claim", required=True, why="what a play claims")
+        if claim_node is not None:
+            kind = claim_node.choice("kind", ClaimKind, ClaimKind.RANK)
+            self.cards = kind is ClaimKind.CARD
+        deck = self.deck(top.section("deck", required=True, why="which cards are used"))
+        deal = self.deal(top.section("deal", required=True, why="how the cards are dealt"))
+        setup = self.setup(top.section("setup", required=True, why="who deals and who plays first"))
+        claim = self.claim(claim_node)
+        passing = self.passing(top.section("passing", required=True, why="whether a player may pass"))
+        challenge = self.challenge(top.section("challenge", required=True, why="how a play is challenged"))
+        sets_section = top.section("sets")
+        sets = self.sets(sets_section) if sets_section is not None else None
+        ending = self.ending(top.section("ending", required=True, why="how the game ends"))
+        expectations = self.expectations(top.section("expect"))
+        variations = self.variations(top)
+        top.finish()
+        parts = (players, deck, deal, setup, claim, passing, challenge, ending)
+        if self.d.has_errors() or any(p is None for p in parts):
+            return None
+        return Rulebook(name, title, source, self.path, self.chain, players, deck, deal, setup, claim,  # type: ignore[arg-type]
+                        passing, challenge, sets, ending, expectations, variations, self.tree.span)
+
+    def players(self, top: Section) -> PlayerRange | None:
+        low, high = top.count_range("players", required=True, why="how many can play", default=(0, 0))
+        if low == 0 and high == 0:
+            return None
+        span = top.span("players")
+        if high is None:
+            self.d.error(span, "E208", "`players` needs an upper limit, such as 3..10")
+            return None
+        if low < 2:
+            self.d.error(span, "E204", f"`players` starts at {low}; a game of Cheat needs at least two")
+            return None
+        if high > 20:
+            self.d.error(span, "E204", f"`players` goes up to {high}; at most 20 seats are supported")
+            return None
+        return PlayerRange(low, high, span)
+
+    def deck(self, s: Section | None) -> Deck | None:
+        if s is None:
+            return None
+        ranks = []
+        seen: set[str] = set()
+        s.used.update(("ranks", "suits"))
+        rank_words = s.words("ranks") if s.node.get("ranks") is not None else [(r, s.span()) for r in STANDARD_RANK_ORDER]
+        for symbol, span in rank_words:
+            if symbol in seen:
+                self.d.error(span, "E210", f"rank `{symbol}` is listed twice")
+                continue
+            seen.add(symbol)
+            if symbol not in STANDARD_RANKS:
+                self.d.error(span, "E211", f"unknown rank `{symbol}`",
+                             suggest(symbol, list(STANDARD_RANKS)) or "ranks are " + " ".join(STANDARD_RANK_ORDER))
+                continue
+            name, plural = STANDARD_RANKS[symbol]
+            ranks.append(Rank(symbol, name, plural, span))
+        if not ranks and not self.d.has_errors():
+            self.d.error(s.span("ranks"), "E212", "the deck has no ranks")
+        suits = []
+        suit_words = s.words("suits") if s.node.get("suits") is not None else [(x, s.span()) for x in STANDARD_SUIT_ORDER]
+        for word, span in suit_words:
+            if word not in STANDARD_SUITS:
+                self.d.error(span, "E211", f"unknown suit `{word}`",
+                             suggest(word, list(STANDARD_SUITS)) or "suits are " + ", ".join(STANDARD_SUITS))
+                continue
+            if any(x.name == word for x in suits):
+                self.d.error(span, "E210", f"suit `{word}` is listed twice")
+                continue
+            suits.append(Suit(word, STANDARD_SUITS[word], span))
+        if not suits:
+            self.d.error(s.span("suits"), "E212", "the deck has no suits")
+        self.ranks, self.suits = tuple(ranks), tuple(suits)
+        packs = s.formula("packs", Type.NUMBER, self.scope("deck"), default="1")
+        jokers = s.integer("jokers", 0, 0, 16)
+        wild = s.boolean("jokers_wild", jokers > 0)
+        used = s.formula("ranks_used", Type.NUMBER, self.scope("deck"))
+        s.finish()
+        if packs is None:
+            return None
+        return Deck(self.ranks, self.suits, packs, jokers, wild, used, s.node.span)
+
+    def deal(self, s: Section | None) -> Deal | None:
+        if s is None:
+            return None
+        style = s.choice("style", DealStyle, None, required=True, why="whether all cards, equal hands or a fixed number are dealt")
+        hand = s.formula("hand_size", Type.NUMBER, self.scope("deal"))
+        minimum = s.integer("minimum_hand", 1, 0, 1000)
+        aside = s.formula("set_aside", Type.NUMBER, self.scope("deal"), default="0")
+        surplus = s.choice("surplus", Surplus, Surplus.ASIDE)
+        s.finish()
+        if style is DealStyle.FIXED and hand is None:
+            self.d.error(s.node.span, "E201", "`deal.hand_size` is missing: a fixed deal must say how many cards each")
+        if style is None or aside is None:
+            return None
+        return Deal(style, hand, minimum, aside, surplus or Surplus.ASIDE, s.node.span)
+
+    def setup(self, s: Section | None) -> Setup | None:
+        if s is None:
+            return None
+        dealer = s.choice("dealer", DealerChoice, DealerChoice.LOT)
+        first = s.formula("first_player", Type.SEAT, self.scope("first_player"), required=True,
+                          why="who plays first, such as left(dealer)")
+        direction = s.choice("direction", Direction, Direction.CLOCKWISE)
+        s.finish()
+        if first is None:
+            return None
+        return Setup(dealer or DealerChoice.LOT, first, direction or Direction.CLOCKWISE, s.node.span)
+
+    def claim(self, s: Section | None) -> ClaimRules | None:
+        if s is None:
+            return None
+        kind = s.choice("kind", ClaimKind, ClaimKind.RANK) or ClaimKind.RANK
+        low, high = s.count_range("cards", required=True, why="how many cards a play may hold, such as 1..4")
+        if low < 1:
+            self.d.error(s.span("cards"), "E204", "`claim.cards` must start at 1 or more: a play puts down at least one card")
+        count = s.choice("count", CountRule, CountRule.EXACT) or CountRule.EXACT
+        first = s.formula("first", Type.CLAIMS, self.scope("first_claim"), required=True,
+                          why="what the first play of the game claims, such as aces or any")
+        follow = s.formula("follow", Type.CLAIMS, self.scope("follow"), required=True,
+                           why="what each later play claims, such as next(previous)")
+        lead = s.formula("lead", Type.CLAIMS, self.scope("lead"), default="any")
+        uses_order = any(word in (follow.text if follow else "") for word in ("next", "prev"))
+        after_last = s.choice("after_last", AfterLast, None, required=uses_order,
+                              why="what is claimed after the last rank (wrap or nothing)")
+        ends: set[RoundEnd] = set()
+        for word, span in s.words("round_ends"):
+            match = [e for e in RoundEnd if e.value == word.replace("-", "_")]
+            if match:
+                ends.add(match[0])
+            else:
+                self.d.error(span, "E205", f"`claim.round_ends` takes challenge or all_pass, found '{word}'",
+                             suggest(word, [e.value for e in RoundEnd]))
+        s.finish()
+        if first is None or follow is None or lead is None:
+            return None
+        return ClaimRules(kind, low, high, count, first, follow, lead, after_last or AfterLast.WRAP,
+                          frozenset(ends), s.node.span)
+
+    def passing(self, s: Section | None) -> Passing | None:
+        if s is None:
+            return None
+        allowed = s.boolean("allowed", False, required=True, why="whether a player may pass instead of playing")
+        leader = s.boolean("leader_may_pass", False)
+        pile = s.choice("all_pass_pile", PileAfter, PileAfter.DISCARDED) or PileAfter.DISCARDED
+        leader_formula = s.formula("all_pass_leader", Type.SEAT, self.scope("all_pass_leader"),
+                                   required=allowed, why="who leads when everyone passes, such as last_player")
+        s.finish()
+        return Passing(allowed, leader, pile, leader_formula, s.node.span)
+
+    def challenge(self, s: Section | None) -> ChallengeRules | None:
+        if s is None:
+            return None
+        kinds = self.challenge_kinds(s)
+        priority = s.choice("priority", Priority, Priority.FIRST_CLOCKWISE) or Priority.FIRST_CLOCKWISE
+        reveal = s.choice("reveal", Reveal, None, required=True, why="which cards a challenge turns over (play or top_card)")
+        show = s.boolean("show_pile", False)
+        penalty = self.penalty(s.section("penalty", required=True, why="what the loser of a challenge suffers"))
+        nxt = s.formula("next_player", Type.SEAT, self.scope("next_player"), required=True,
+                        why="who plays after a challenge, such as left(claimant)")
+        last = s.boolean("last_play", True)
+        s.finish()
+        if reveal is None or penalty is None or nxt is None:
+            return None
+        return ChallengeRules(kinds, priority, reveal, show, penalty, nxt, last, s.node.span)
+
+    def challenge_kinds(self, s: Section) -> tuple[ChallengeKind, ...]:
+        node = s.raw("kinds")
+        if node is None:
+            return (ChallengeKind("cheat", "Cheat!", ChallengeTest.PLAYED, None, s.node.span),)
+        if not isinstance(node, ListNode):
+            self.d.error(node.span, "E202", f"`challenge.kinds` must be a list of sections, found {kind_of(node)}")
+            return ()
+        kinds = []
+        for index, item in enumerate(node.items):
+            if not isinstance(item, MapNode):
+                self.d.error(item.span, "E202", f"each entry of `challenge.kinds` must be a section, found {kind_of(item)}")
+                continue
+            k = Section(item, f"challenge.kinds[{index}]", self.d)
+            name = k.text("name", required=True, why="the challenge's name")
+            call = k.text("call", default=name)
+            test = k.choice("test", ChallengeTest, ChallengeTest.PLAYED) or ChallengeTest.PLAYED
+            when = k.formula("allowed_when", Type.BOOL, self.scope("challenge_allowed"))
+            k.finish()
+            if any(x.name == name for x in kinds):
+                self.d.error(item.span, "E210", f"challenge `{name}` is defined twice")
+            kinds.append(ChallengeKind(name, call, test, when, item.span))
+        if not kinds:
+            self.d.error(node.span, "E212", "`challenge.kinds` is empty: no play could ever be challenged")
+        return tuple(kinds)
+
+    def penalty(self, s: Section | None) -> Penalty | None:
+        if s is None:
+            return None
+        kind = s.choice("kind", PenaltyKind, None, required=True, why="take_pile or draw")
+        draw = s.integer("draw", 0, 0, 100)
+        pile = s.choice("pile_after", PileAfter, PileAfter.STAYS) or PileAfter.STAYS
+        s.finish()
+        if kind is PenaltyKind.DRAW and draw == 0:
+            self.d.error(s.node.span, "E201", "`challenge.penalty.draw` is missing: say how many cards the loser draws")
+        if kind is None:
+            return None
+        return Penalty(kind, draw, pile, s.node.span)
+
+    def sets(self, s: Section) -> SetDiscard | None:
+        size = s.formula("size", Type.NUMBER, self.scope("sets"), required=True, why="how many cards make a set, such as copies")
+        mode = s.choice("mode", SetMode, None, required=True, why="whether discarding a set is optional or forced")
+        naturals = s.boolean("naturals_only", True)
+        s.finish()
+        if size is None or mode is None:
+            return None
+        return SetDiscard(size, mode, naturals, s.node.span)
+
+    def ending(self, s: Section | None) -> Ending | None:
+        if s is None:
+            return None
+        style = s.choice("style", EndStyle, None, required=True,
+                         why="how the game ends (first_out, or last_holder_loses)")
+        check = s.choice("out_check", OutCheck, OutCheck.AFTER_WINDOW) or OutCheck.AFTER_WINDOW
+        win = s.formula("turn_start_win", Type.BOOL, self.scope("turn_start_win"))
+        cap = s.optional_integer("turn_cap", 1, 1_000_000)
+        s.finish()
+        if style is None:
+            return None
+        return Ending(style, check, win, cap, s.node.span)
+
+    def expectations(self, s: Section | None) -> tuple[Expectation, ...]:
+        if s is None:
+            return ()
+        out = []
+        for entry in s.node.entries:
+            s.used.add(entry.key)
+            value = entry.value
+            word = str(getattr(value, "value", "")).replace("-", "_")
+            if entry.key not in PROPERTY_IDS:
+                self.d.error(entry.key_span, "E406", f"unknown property `{entry.key}`",
+                             suggest(entry.key, list(PROPERTY_IDS)) or "see docs/properties.md")
+                continue
+            if word not in VERDICTS:
+                self.d.error(value.span, "E205", f"expected verdict for `{entry.key}` must be one of "
+                             f"{', '.join(VERDICTS)}, found {kind_of(value)}", suggest(word, list(VERDICTS)))
+                continue
+            out.append(Expectation(entry.key, word, entry.key_span))
+        return tuple(out)
+
+    def variations(self, top: Section) -> tuple[VariationInfo, ...]:
+        node = top.raw("variations")
+        if not isinstance(node, MapNode):
+            return ()
+        out = []
+        for entry in node.entries:
+            summary, conflicts = "", ()
+            if isinstance(entry.value, MapNode):
+                summary = str(getattr(entry.value.get("summary"), "value", "") or "")
+                c = entry.value.get("conflicts")
+                if isinstance(c, ListNode):
+                    conflicts = tuple(str(getattr(i, "value", "")) for i in c.items)
+            out.append(VariationInfo(entry.key, summary, conflicts, entry.key in self.active, entry.key_span))
+        return tuple(out)
+

@@ -1,0 +1,203 @@
+"""Typed reading of node-tree fields: each problem is recorded with its place and reading goes on."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from enum import Enum
+from typing import TypeVar
+
+from ..diagnostics import Diagnostics
+from ..expr import Scope, Type, check_expression, compile_expression, parse_expression
+from ..model import Formula
+from ..source import Span
+from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
+
+E = TypeVar("E", bound=Enum)
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d*)\s*)?$")
+
+
+def kind_of(node: Node) -> str:
+    """A card player's word for what kind of value a node holds."""
+    if isinstance(node, MapNode):
+        return "a section"
+    if isinstance(node, ListNode):
+        return "a list"
+    value = node.value
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a number"
+    if value is None:
+        return "nothing"
+    return f"'{value}'"
+
+
+def suggest(word: str, choices: list[str]) -> str:
+    """A did-you-mean hint, or ''."""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else ""
+
+
+class Section:
+    """One mapping of the rulebook, read field by field; unknown keys are reported at the end."""
+
+    def __init__(self, node: MapNode, path: str, diagnostics: Diagnostics) -> None:
+        self.node = node
+        self.path = path
+        self.d = diagnostics
+        self.used: set[str] = set()
+
+    def where(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def span(self, key: str | None = None) -> Span:
+        if key is not None:
+            entry = self.node.entry(key)
+            if entry is not None:
+                return entry.value.span
+        return self.node.span
+
+    def raw(self, key: str, required: bool = False, why: str = "") -> Node | None:
+        """The node under `key`; records a missing-decision error when required and absent."""
+        self.used.add(key)
+        value = self.node.get(key)
+        if value is None and required:
+            self.d.error(self.node.span, "E201", f"`{self.where(key)}` is missing: the rules must say {why}",
+                         f"add `{key}:` to this section")
+        if isinstance(value, ScalarNode) and value.value is None and required:
+            self.d.error(value.span, "E201", f"`{self.where(key)}` is empty: the rules must say {why}")
+            return None
+        return value
+
+    def section(self, key: str, required: bool = False, why: str = "") -> "Section | None":
+        """A nested section."""
+        node = self.raw(key, required, why)
+        if node is None:
+            return None
+        if not isinstance(node, MapNode):
+            self.d.error(node.span, "E202", f"`{self.where(key)}` must be a section of rules, found {kind_of(node)}")
+            return None
+        return Section(node, self.where(key), self.d)
+
+    def text(self, key: str, default: str = "", required: bool = False, why: str = "") -> str:
+        node = self.raw(key, required, why)
+        if node is None:
+            return default
+        if not isinstance(node, ScalarNode) or isinstance(node.value, bool) or node.value is None:
+            self.d.error(node.span, "E203", f"`{self.where(key)}` must be text, found {kind_of(node)}")
+            return default
+        return str(node.value)
+
+    def integer(self, key: str, default: int, low: int = 0, high: int = 10_000) -> int:
+        node = self.raw(key)
+        if node is None:
+            return default
+        if not isinstance(node, ScalarNode) or isinstance(node.value, bool) or not isinstance(node.value, int):
+            self.d.error(node.span, "E203", f"`{self.where(key)}` must be a whole number, found {kind_of(node)}")
+            return default
+        if not low <= node.value <= high:
+            self.d.error(node.span, "E204", f"`{self.where(key)}` must be between {low} and {high}, found {node.value}")
+            return default
+        return node.value
+
+    def optional_integer(self, key: str, low: int = 0, high: int = 1_000_000) -> int | None:
+        node = self.raw(key)
+        if node is None or (isinstance(node, ScalarNode) and node.value is None):
+            return None
+        return self.integer(key, 0, low, high)
+
+    def boolean(self, key: str, default: bool, required: bool = False, why: str = "") -> bool:
+        node = self.raw(key, required, why)
+        if node is None:
+            return default
+        if not isinstance(node, ScalarNode) or not isinstance(node.value, bool):
+            self.d.error(node.span, "E203", f"`{self.where(key)}` must be true or false, found {kind_of(node)}")
+            return default
+        return node.value
+
+    def choice(self, key: str, enum: type[E], default: E | None, required: bool = False, why: str = "") -> E | None:
+        node = self.raw(key, required, why)
+        if node is None:
+            return default
+        options = [m.value for m in enum]  # type: ignore[attr-defined]
+        if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
+            self.d.error(node.span, "E205", f"`{self.where(key)}` must be one of {', '.join(options)}, found {kind_of(node)}")
+            return default
+        word = node.value.strip().replace("-", "_").replace(" ", "_")
+        for member in enum:  # type: ignore[attr-defined]
+            if member.value == word:
+                return member  # type: ignore[no-any-return]
+        self.d.error(node.span, "E205", f"`{self.where(key)}` must be one of {', '.join(options)}, found '{node.value}'",
+                     suggest(word, options))
+        return default
+
+    def words(self, key: str) -> list[tuple[str, Span]]:
+        """A list of plain words (or one word), each with its span."""
+        node = self.raw(key)
+        if node is None:
+            return []
+        items = node.items if isinstance(node, ListNode) else (node,)
+        out = []
+        for item in items:
+            if isinstance(item, ScalarNode) and item.value is not None and not isinstance(item.value, bool):
+                out.append((str(item.value), item.span))
+            elif isinstance(item, ScalarNode) and item.value is None:
+                continue
+            else:
+                self.d.error(item.span, "E203", f"each entry of `{self.where(key)}` must be a word, found {kind_of(item)}")
+        return out
+
+    def count_range(self, key: str, required: bool = False, why: str = "",
+                    default: tuple[int, int | None] = (1, None)) -> tuple[int, int | None]:
+        """`N`, `N..M` or `N..` (no upper limit)."""
+        node = self.raw(key, required, why)
+        if node is None:
+            return default
+        if isinstance(node, ScalarNode) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value, node.value
+        match = _RANGE.match(str(node.value)) if isinstance(node, ScalarNode) else None
+        if not match:
+            self.d.error(node.span, "E206", f"`{self.where(key)}` must be a number or a range such as 1..4 or 1..,"
+                         f" found {kind_of(node)}")
+            return default
+        low = int(match.group(1))
+        high: int | None = low
+        if ".." in str(node.value):
+            high = int(match.group(2)) if match.group(2) else None
+        if high is not None and high < low:
+            self.d.error(node.span, "E207", f"`{self.where(key)}` runs from {low} down to {high}: the range is empty",
+                         f"write {high}..{low}")
+            return default
+        return low, high
+
+    def formula(self, key: str, wanted: Type, scope: Scope, required: bool = False, why: str = "",
+                default: str | None = None) -> Formula | None:
+        """A rule formula, parsed, checked against `scope`, and compiled."""
+        node = self.raw(key, required, why)
+        if node is None:
+            if default is None:
+                return None
+            return make_formula(default, self.node.span, wanted, scope, self.d, self.where(key))
+        if not isinstance(node, ScalarNode) or node.value is None or isinstance(node.value, bool):
+            self.d.error(node.span, "E203", f"`{self.where(key)}` must be a formula, found {kind_of(node)}")
+            return None
+        return make_formula(str(node.value), node.span, wanted, scope, self.d, self.where(key))
+
+    def finish(self) -> None:
+        """Report keys this section does not know."""
+        known = sorted(self.used)
+        for entry in self.node.entries:
+            if entry.key not in self.used:
+                self.d.error(entry.key_span, "E200", f"unknown rule `{self.where(entry.key)}`",
+                             suggest(entry.key, known) or ("known here: " + ", ".join(known) if known else ""))
+
+
+def make_formula(text: str, span: Span, wanted: Type, scope: Scope, d: Diagnostics, what: str) -> Formula | None:
+    """Parse, check and compile one formula; None after recording its problems."""
+    expr = parse_expression(text, span, d)
+    if expr is None:
+        return None
+    if not check_expression(expr, wanted, scope, d, f"`{what}`"):
+        return None
+    return Formula(text, expr, compile_expression(expr, scope), span)

@@ -1,0 +1,169 @@
+"""Loading a rulebook file: its surface form, the chain of bases it extends, and its variations."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..diagnostics import Diagnostics
+from ..source import Span
+from ..syntax.reading import read_source
+from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, drop_path, merge
+from .fields import kind_of, suggest
+
+RULEBOOK_SUFFIXES = (".yaml", ".yml", ".cheat")
+META_KEYS = ("extends", "drop", "use")
+MAX_CHAIN = 16
+
+
+def shipped_rulebooks_dir() -> Path:
+    """Where the shipped profiles live: $CHEATDSL_RULEBOOKS, or rulebooks/ beside the package."""
+    env = os.environ.get("CHEATDSL_RULEBOOKS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent.parent / "rulebooks"
+
+
+def read_tree(path: str, d: Diagnostics) -> Node | None:
+    """One file's node tree, read by its surface form (YAML or the text DSL)."""
+    source = read_source(path, d)
+    if source is None:
+        return None
+    if path.endswith(".cheat"):
+        from ..syntax.dsl_reader import read_dsl
+
+        return read_dsl(source, d)
+    from ..syntax.yaml_reader import read_yaml
+
+    return read_yaml(source, d)
+
+
+@dataclass
+class Loaded:
+    """A rulebook's merged tree, the files it was built from, and the variations switched on."""
+
+    tree: MapNode
+    chain: tuple[str, ...]
+    active: list[str]
+
+
+def resolve_base(name: str, here: str) -> Path:
+    """The file a rulebook's `extends` names: a path beside it, or a shipped profile by name."""
+    candidate = Path(here).parent / name
+    if Path(name).suffix in RULEBOOK_SUFFIXES:
+        return candidate
+    for suffix in (".yaml", ".cheat"):
+        shipped = shipped_rulebooks_dir() / f"{name}{suffix}"
+        if shipped.is_file():
+            return shipped
+    return candidate
+
+
+def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | None = None,
+              stack: tuple[str, ...] = ()) -> Loaded | None:
+    """The merged tree of `path` and every base below it, with variations applied."""
+    tree = read_tree(path, d)
+    if tree is None:
+        return None
+    if not isinstance(tree, MapNode):
+        d.error(tree.span, "E020", f"a rulebook must be a set of named sections, found {kind_of(tree)}",
+                "start the file with `rulebook: my-table`")
+        return None
+    chain: tuple[str, ...] = (path,)
+    base_node = tree.get("extends")
+    merged = tree
+    active: list[str] = []
+    if base_node is not None:
+        if not isinstance(base_node, ScalarNode) or not isinstance(base_node.value, str):
+            d.error(base_node.span, "E203", f"`extends` must name a rulebook, found {kind_of(base_node)}")
+            return None
+        base_path = resolve_base(base_node.value, path)
+        key = str(base_path.resolve())
+        if key in stack or key == str(Path(path).resolve()):
+            d.error(base_node.span, "E301", f"rulebooks extend each other in a cycle: "
+                    + " -> ".join(Path(p).name for p in (*stack, key)))
+            return None
+        if len(stack) >= MAX_CHAIN:
+            d.error(base_node.span, "E301", f"more than {MAX_CHAIN} rulebooks extend one another")
+            return None
+        if base_path.suffix not in RULEBOOK_SUFFIXES:
+            d.error(base_node.span, "E302", f"unknown base rulebook '{base_node.value}'",
+                    suggest(base_node.value, [p.stem for p in shipped_rulebooks_dir().glob("*.yaml")])
+                    or "name a shipped profile or a .yaml/.cheat file beside this one")
+            return None
+        if not base_path.is_file():
+            d.error(base_node.span, "E302", f"no base rulebook at '{base_node.value}'")
+            return None
+        inner = Diagnostics()
+        inner.sources = d.sources
+        base = load_tree(str(base_path), inner, None, (*stack, str(Path(path).resolve())))
+        d.extend(inner.items)
+        if base is None:
+            return None
+        own = MapNode(tuple(e for e in tree.entries if e.key not in META_KEYS), tree.span)
+        merged = merge(base.tree, own)  # type: ignore[assignment]
+        chain = (path, *base.chain)
+        active = list(base.active)
+        merged = apply_drops(merged, tree.get("drop"), d)
+    uses = words_of(tree.get("use"), "use", d) + list(requested or [])
+    merged = apply_variations(merged, uses, active, d)
+    return Loaded(merged, chain, active)
+
+
+def words_of(node: Node | None, what: str, d: Diagnostics) -> list[tuple[str, Span]]:
+    """A list of words with spans; a single word is a list of one."""
+    if node is None:
+        return []
+    items = node.items if isinstance(node, ListNode) else (node,)
+    out = []
+    for item in items:
+        if isinstance(item, ScalarNode) and isinstance(item.value, str):
+            out.append((item.value, item.span))
+        else:
+            d.error(item.span, "E203", f"each entry of `{what}` must be a name, found {kind_of(item)}")
+    return out
+
+
+def apply_drops(tree: MapNode, node: Node | None, d: Diagnostics) -> MapNode:
+    """The tree without the rules a house rule drops (`drop: [passing.all_pass_leader]`)."""
+    for word, span in words_of(node, "drop", d):
+        tree, found = drop_path(tree, word.split("."))  # type: ignore[assignment]
+        if not found:
+            d.error(span, "E303", f"`drop` names `{word}`, but the base rulebook has no such rule")
+    return tree
+
+
+def apply_variations(tree: MapNode, uses: list[tuple[str, Span]], active: list[str], d: Diagnostics) -> MapNode:
+    """The tree with each named variation's changes laid over it, conflicts reported."""
+    defined = tree.get("variations")
+    table = {e.key: e.value for e in defined.entries} if isinstance(defined, MapNode) else {}
+    for name, span in uses:
+        if name in active:
+            continue
+        body = table.get(name)
+        if body is None:
+            d.error(span, "E304", f"unknown variation `{name}`",
+                    suggest(name, list(table)) or ("variations here: " + ", ".join(table) if table else
+                                                   "this rulebook defines no variations"))
+            continue
+        if not isinstance(body, MapNode):
+            d.error(body.span, "E202", f"variation `{name}` must be a section, found {kind_of(body)}")
+            continue
+        conflicts = body.get("conflicts")
+        for other, other_span in words_of(conflicts, f"variations.{name}.conflicts", d):
+            if other in active:
+                d.error(span, "E305", f"variation `{name}` cannot be played with `{other}`",
+                        f"the rulebook says they clash at {other_span}")
+        for key in body.keys():
+            if key not in ("summary", "conflicts", "changes"):
+                entry = body.entry(key)
+                d.error(entry.key_span if entry else body.span, "E200", f"unknown rule `variations.{name}.{key}`",
+                        suggest(key, ["summary", "conflicts", "changes"]))
+        changes = body.get("changes")
+        if changes is not None and not isinstance(changes, MapNode):
+            d.error(changes.span, "E202", f"`variations.{name}.changes` must be a section, found {kind_of(changes)}")
+        elif changes is not None:
+            tree = merge(tree, changes)  # type: ignore[assignment]
+        active.append(name)
+    return tree

@@ -1,0 +1,60 @@
+"""Checks on a built rulebook that need the whole model: dealing, clashing rules, unused rules."""
+
+from __future__ import annotations
+
+from ..cards import ClaimSpace, Table, as_claims
+from ..diagnostics import Diagnostics
+from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
+
+
+class _FirstClaimFacts:
+    def __init__(self, players: int, space: ClaimSpace) -> None:
+        self.players = players
+        self.all_claims = space.all_claims
+        self.next_claim = space.next_claim
+        self.prev_claim = space.prev_claim
+        self.above = space.above
+        self.below = space.below
+
+
+def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
+    """Record every problem that only shows once the whole rulebook is known."""
+    claim, deck = rb.claim, rb.deck
+    if claim.count is CountRule.EXTRA_ALLOWED and claim.max_cards == 1:
+        d.error(claim.span, "E402", "a play is one card, yet extra cards may be slipped in beyond the count called",
+                "one of these rules must go: a one-card play cannot hold extra cards")
+    if claim.kind is ClaimKind.CARD and claim.max_cards != 1:
+        d.error(claim.span, "E403", "a claim that names one exact card must be a play of exactly one card",
+                "set `claim.cards: 1`")
+    if RoundEnd.ALL_PASS in claim.round_ends and not rb.passing.allowed:
+        d.error(claim.span, "E404", "a round ends when everyone passes, but passing is not allowed",
+                "allow passing, or drop all_pass from `claim.round_ends`")
+    if rb.challenge.penalty.kind is PenaltyKind.DRAW and rb.deal.surplus is not Surplus.STOCK:
+        d.error(rb.challenge.penalty.span, "E405", "the loser of a challenge draws cards, but there is no stock",
+                "set `deal.surplus: stock`")
+    if deck.jokers_wild and deck.jokers == 0:
+        d.warning(deck.span, "W401", "jokers are wild, but the deck has no jokers")
+    for n in rb.players.counts():
+        table = Table(rb, n)
+        if table.packs < 1:
+            d.error(deck.packs.span, "E410", f"with {n} players the deck has {table.packs} packs")
+            continue
+        if deck.ranks_used is not None and not 1 <= len(table.ranks_in_play) == int(deck.ranks_used.code(_Only(n))):
+            d.error(deck.ranks_used.span, "E411", f"with {n} players {int(deck.ranks_used.code(_Only(n)))} ranks "
+                    f"are used, but the deck lists {len(deck.ranks)}")
+            continue
+        sizes = table.hand_sizes()
+        if isinstance(sizes, str):
+            d.error(rb.players.span, "E401", f"the deck cannot be dealt to {n} players: {sizes}",
+                    "narrow `players`, or change the deck or the deal")
+            continue
+        space = ClaimSpace(table)
+        if not as_claims(claim.first.code(_FirstClaimFacts(n, space))):
+            d.error(claim.first.span, "E412", f"with {n} players the first claim `{claim.first.text}` names no card "
+                    "in the deck")
+
+
+class _Only:
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.cards = 0

@@ -1,0 +1,197 @@
+"""Checking a formula: every name known, every function given the right kinds of value."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..diagnostics import Diagnostics
+from . import ast
+
+
+class Type(Enum):
+    """The kinds of value a formula can compute."""
+
+    NUMBER = "a number"
+    BOOL = "true or false"
+    CLAIM = "a claim"
+    CLAIMS = "a set of claims"
+    SEAT = "a seat"
+    CARD = "an exact card"
+
+
+@dataclass(frozen=True)
+class Function:
+    """A built-in function's argument kinds and result kind."""
+
+    args: tuple[Type, ...]
+    result: Type
+    meaning: str
+
+
+FUNCTIONS: dict[str, Function] = {
+    "next": Function((Type.CLAIM,), Type.CLAIM, "the claim after this one in the claim order, wrapping round"),
+    "prev": Function((Type.CLAIM,), Type.CLAIM, "the claim before this one in the claim order, wrapping round"),
+    "above": Function((Type.CLAIM,), Type.CLAIMS, "every claim higher than this one (same suit for cards)"),
+    "below": Function((Type.CLAIM,), Type.CLAIMS, "every claim lower than this one (same suit for cards)"),
+    "left": Function((Type.SEAT,), Type.SEAT, "the next seat in turn order still in the game"),
+    "right": Function((Type.SEAT,), Type.SEAT, "the previous seat in turn order still in the game"),
+    "seat": Function((Type.NUMBER,), Type.SEAT, "the seat with this number, counting from 0 at the dealer"),
+    "holder": Function((Type.CARD,), Type.SEAT, "the seat dealt this exact card"),
+    "holds": Function((Type.CLAIMS,), Type.NUMBER, "how many cards of these claims the seat to act holds"),
+    "min": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, "the smaller number"),
+    "max": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, "the larger number"),
+}
+
+
+@dataclass
+class Scope:
+    """What a formula in one place of the rulebook may name."""
+
+    variables: dict[str, Type]
+    ranks: dict[str, int] = field(default_factory=dict)
+    suits: dict[str, int] = field(default_factory=dict)
+    claims_are_cards: bool = False
+    rank_count: int = 0
+    constants: dict[str, Type] = field(default_factory=lambda: {"any": Type.CLAIMS, "true": Type.BOOL, "false": Type.BOOL})
+
+    def known_names(self) -> list[str]:
+        """Every name a formula here may use."""
+        return [*self.variables, *self.ranks, *self.constants]
+
+
+def _fits(found: Type, wanted: Type, scope: Scope) -> bool:
+    if found is wanted:
+        return True
+    if wanted is Type.CLAIMS and found is Type.CLAIM:
+        return True
+    if scope.claims_are_cards and {found, wanted} == {Type.CARD, Type.CLAIM}:
+        return True
+    return False
+
+
+def _suggest(name: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else ""
+
+
+class _Checker:
+    def __init__(self, scope: Scope, diagnostics: Diagnostics) -> None:
+        self.scope = scope
+        self.diagnostics = diagnostics
+
+    def check(self, e: ast.Expr) -> Type | None:
+        method = getattr(self, "_" + type(e).__name__)
+        return method(e)  # type: ignore[no-any-return]
+
+    def expect(self, e: ast.Expr, wanted: Type, what: str) -> bool:
+        found = self.check(e)
+        if found is None:
+            return False
+        if not _fits(found, wanted, self.scope):
+            self.diagnostics.error(e.span, "E111", f"{what} must be {wanted.value}, found {found.value}")
+            return False
+        return True
+
+    def _Number(self, e: ast.Number) -> Type:
+        return Type.NUMBER
+
+    def _Name(self, e: ast.Name) -> Type | None:
+        s = self.scope
+        if e.name in s.variables:
+            return s.variables[e.name]
+        if e.name in s.constants:
+            return s.constants[e.name]
+        if e.name in s.ranks:
+            if s.claims_are_cards:
+                self.diagnostics.error(e.span, "E112", f"`{e.name}` is a rank, but claims here name exact cards",
+                                       f"write a card, such as `{e.name} of {next(iter(s.suits), 'hearts')}`")
+                return None
+            return Type.CLAIM
+        if e.name in s.suits:
+            self.diagnostics.error(e.span, "E112", f"`{e.name}` is a suit; a formula names a card as `RANK of SUIT`")
+            return None
+        self.diagnostics.error(e.span, "E110", f"unknown name `{e.name}` in formula",
+                               _suggest(e.name, s.known_names()) or "known here: " + ", ".join(sorted(s.variables)))
+        return None
+
+    def _CardLiteral(self, e: ast.CardLiteral) -> Type | None:
+        ok = True
+        if e.rank not in self.scope.ranks:
+            self.diagnostics.error(e.span, "E110", f"unknown rank `{e.rank}`", _suggest(e.rank, list(self.scope.ranks)))
+            ok = False
+        if e.suit not in self.scope.suits:
+            self.diagnostics.error(e.span, "E110", f"unknown suit `{e.suit}`",
+                                   _suggest(e.suit, list(self.scope.suits)) or "this deck has no suits")
+            ok = False
+        return Type.CARD if ok else None
+
+    def _Call(self, e: ast.Call) -> Type | None:
+        fn = FUNCTIONS.get(e.function)
+        if fn is None:
+            self.diagnostics.error(e.span, "E113", f"unknown function `{e.function}`",
+                                   _suggest(e.function, list(FUNCTIONS)) or "functions: " + ", ".join(FUNCTIONS))
+            return None
+        if len(e.args) != len(fn.args):
+            self.diagnostics.error(e.span, "E114", f"`{e.function}` takes {len(fn.args)} value(s), given {len(e.args)}")
+            return None
+        ok = all([self.expect(a, t, f"the value given to `{e.function}`") for a, t in zip(e.args, fn.args)])
+        return fn.result if ok else None
+
+    def _SetOf(self, e: ast.SetOf) -> Type | None:
+        ok = all([self.expect(i, Type.CLAIM, "each member of a set") for i in e.items])
+        return Type.CLAIMS if ok else None
+
+    def _IfThenElse(self, e: ast.IfThenElse) -> Type | None:
+        cond = self.expect(e.condition, Type.BOOL, "the condition after `if`")
+        a, b = self.check(e.then), self.check(e.otherwise)
+        if a is None or b is None or not cond:
+            return None
+        if a is b:
+            return a
+        if _fits(a, b, self.scope):
+            return b
+        if _fits(b, a, self.scope):
+            return a
+        self.diagnostics.error(e.span, "E111", f"the two branches give different kinds of value: {a.value} and {b.value}")
+        return None
+
+    def _Arith(self, e: ast.Arith) -> Type | None:
+        ok = all([self.expect(e.left, Type.NUMBER, f"each side of `{e.op}`"),
+                  self.expect(e.right, Type.NUMBER, f"each side of `{e.op}`")])
+        return Type.NUMBER if ok else None
+
+    def _Negate(self, e: ast.Negate) -> Type | None:
+        return Type.NUMBER if self.expect(e.operand, Type.NUMBER, "a negated value") else None
+
+    def _Compare(self, e: ast.Compare) -> Type | None:
+        a, b = self.check(e.left), self.check(e.right)
+        if a is None or b is None:
+            return None
+        if e.op in ("==", "!="):
+            if not (_fits(a, b, self.scope) or _fits(b, a, self.scope)):
+                self.diagnostics.error(e.span, "E111", f"cannot compare {a.value} with {b.value}")
+                return None
+            return Type.BOOL
+        if a is not Type.NUMBER or b is not Type.NUMBER:
+            self.diagnostics.error(e.span, "E111", f"`{e.op}` compares numbers, found {a.value} and {b.value}")
+            return None
+        return Type.BOOL
+
+    def _Member(self, e: ast.Member) -> Type | None:
+        ok = all([self.expect(e.item, Type.CLAIM, "the value before `in`"),
+                  self.expect(e.collection, Type.CLAIMS, "the value after `in`")])
+        return Type.BOOL if ok else None
+
+    def _Logic(self, e: ast.Logic) -> Type | None:
+        ok = all([self.expect(o, Type.BOOL, f"each side of `{e.op}`") for o in e.operands])
+        return Type.BOOL if ok else None
+
+    def _Not(self, e: ast.Not) -> Type | None:
+        return Type.BOOL if self.expect(e.operand, Type.BOOL, "the value after `not`") else None
+
+
+def check_expression(expr: ast.Expr, wanted: Type, scope: Scope, diagnostics: Diagnostics, what: str) -> bool:
+    """True when `expr` uses only known names and computes a value of kind `wanted`."""
+    return _Checker(scope, diagnostics).expect(expr, wanted, what)

@@ -1,0 +1,113 @@
+"""The node tree both surface forms read into: mappings, lists and scalars, each with a span.
+
+The compiler turns this tree into the model; nothing after the compiler sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ..source import Span
+
+Scalar = Union[str, int, float, bool, None]
+
+
+@dataclass(frozen=True)
+class ScalarNode:
+    """A single value: text, a whole number, a truth value or nothing."""
+
+    value: Scalar
+    span: Span
+
+
+@dataclass(frozen=True)
+class ListNode:
+    """An ordered list of nodes."""
+
+    items: tuple["Node", ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One `key: value` pair of a mapping, with the key's own span."""
+
+    key: str
+    key_span: Span
+    value: "Node"
+
+
+@dataclass(frozen=True)
+class MapNode:
+    """A mapping from names to nodes, in source order."""
+
+    entries: tuple[Entry, ...]
+    span: Span
+
+    def get(self, key: str) -> "Node | None":
+        """The value under `key`, or None."""
+        for entry in self.entries:
+            if entry.key == key:
+                return entry.value
+        return None
+
+    def entry(self, key: str) -> Entry | None:
+        """The entry under `key`, or None."""
+        for entry in self.entries:
+            if entry.key == key:
+                return entry
+        return None
+
+    def keys(self) -> list[str]:
+        """The keys in source order."""
+        return [e.key for e in self.entries]
+
+
+Node = Union[ScalarNode, ListNode, MapNode]
+
+
+def to_plain(node: Node) -> object:
+    """The tree as plain Python values (dicts, lists, scalars), spans dropped."""
+    if isinstance(node, ScalarNode):
+        return node.value
+    if isinstance(node, ListNode):
+        return [to_plain(item) for item in node.items]
+    return {e.key: to_plain(e.value) for e in node.entries}
+
+
+def merge(base: Node, patch: Node) -> Node:
+    """`patch` laid over `base`: mappings merge key by key, anything else is replaced.
+
+    A key whose value is the scalar `null`... is kept as null; removing a rule is said with `drop`.
+    """
+    if isinstance(base, MapNode) and isinstance(patch, MapNode):
+        entries = list(base.entries)
+        for new in patch.entries:
+            for i, old in enumerate(entries):
+                if old.key == new.key:
+                    entries[i] = Entry(new.key, new.key_span, merge(old.value, new.value))
+                    break
+            else:
+                entries.append(new)
+        return MapNode(tuple(entries), base.span)
+    return patch
+
+
+def drop_path(node: Node, path: list[str]) -> tuple[Node, bool]:
+    """`node` without the entry at dotted `path`; the flag says whether it was there."""
+    if not path or not isinstance(node, MapNode):
+        return node, False
+    head, rest = path[0], path[1:]
+    entries = []
+    found = False
+    for entry in node.entries:
+        if entry.key == head:
+            if rest:
+                value, found = drop_path(entry.value, rest)
+                entries.append(Entry(entry.key, entry.key_span, value))
+            else:
+                found = True
+            continue
+        entries.append(entry)
+    return MapNode(tuple(entries), node.span), found
