@@ -131,15 +131,16 @@ class OutCheck(Enum):
 class Formula:
     """A checked rule formula: its text, its tree, and the closure that computes it."""
 
-    text: str
-    expr: Expr = field(repr=False)
+    canonical: str
+    text: str = field(compare=False)
+    expr: Expr = field(repr=False, compare=False)
     code: Callable[[Any], Any] = field(repr=False, compare=False)
     span: Span = field(default=NOWHERE, compare=False)
 
-    @property
-    def canonical(self) -> str:
-        """The formula written in one fixed way, for comparing meanings."""
-        return unparse(self.expr)
+    @classmethod
+    def of(cls, text: str, expr: Expr, code: Callable[[Any], Any], span: Span) -> "Formula":
+        """A formula whose equality is that of its canonical text (spacing and brackets ignored)."""
+        return cls(unparse(expr), text, expr, code, span)
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,6 @@ class ChallengeRules:
     show_pile: bool
     penalty: Penalty
     next_player: Formula
-    last_play: bool
     span: Span = field(default=NOWHERE, compare=False)
 
 
@@ -319,8 +319,8 @@ class Rulebook:
     name: str
     title: str
     source: str
-    path: str
-    chain: tuple[str, ...]
+    path: str = field(compare=False)
+    chain: tuple[str, ...] = field(compare=False)
     players: PlayerRange
     deck: Deck
     deal: Deal

@@ -202,11 +202,10 @@ class Builder:
         penalty = self.penalty(s.section("penalty", required=True, why="what the loser of a challenge suffers"))
         nxt = s.formula("next_player", Type.SEAT, self.scope("next_player"), required=True,
                         why="who plays after a challenge, such as left(claimant)")
-        last = s.boolean("last_play", True)
         s.finish()
         if reveal is None or penalty is None or nxt is None:
             return None
-        return ChallengeRules(kinds, priority, reveal, show, penalty, nxt, last, s.node.span)
+        return ChallengeRules(kinds, priority, reveal, show, penalty, nxt, s.node.span)
 
     def challenge_kinds(self, s: Section) -> tuple[ChallengeKind, ...]:
         node = s.raw("kinds")

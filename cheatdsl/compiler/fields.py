@@ -200,4 +200,4 @@ def make_formula(text: str, span: Span, wanted: Type, scope: Scope, d: Diagnosti
         return None
     if not check_expression(expr, wanted, scope, d, f"`{what}`"):
         return None
-    return Formula(text, expr, compile_expression(expr, scope), span)
+    return Formula.of(text, expr, compile_expression(expr, scope), span)
