@@ -78,6 +78,13 @@ class Priority(Enum):
     FIRST_CALLER = "first_caller"
 
 
+class Window(Enum):
+    """How long a play may be challenged: until the next play, or a count of three at slow tables."""
+
+    BEFORE_NEXT_PLAY = "before_next_play"
+    COUNT_OF_THREE = "count_of_three"
+
+
 class Reveal(Enum):
     """Which cards a challenge turns over."""
 
@@ -263,6 +270,7 @@ class ChallengeRules:
     """Who may challenge, what is revealed and judged, who pays, and who plays next."""
 
     kinds: tuple[ChallengeKind, ...]
+    window: Window
     priority: Priority
     reveal: Reveal
     show_pile: bool

@@ -8,7 +8,7 @@ from ..model import (
     AfterLast, ChallengeKind, ChallengeRules, ChallengeTest, ClaimKind, ClaimRules, CountRule, Deal,
     DealerChoice, DealStyle, Deck, Direction, EndStyle, Ending, Expectation, OutCheck, Passing,
     Penalty, PenaltyKind, PileAfter, PlayerRange, Priority, Rank, Reveal, RoundEnd, Rulebook, SetDiscard,
-    SetMode, Setup, Suit, Surplus, VariationInfo,
+    SetMode, Setup, Suit, Surplus, VariationInfo, Window,
 )
 from ..properties import PROPERTY_IDS
 from ..syntax.tree import ListNode, MapNode
@@ -196,6 +196,7 @@ class Builder:
         if s is None:
             return None
         kinds = self.challenge_kinds(s)
+        window = s.choice("window", Window, Window.BEFORE_NEXT_PLAY) or Window.BEFORE_NEXT_PLAY
         priority = s.choice("priority", Priority, Priority.FIRST_CLOCKWISE) or Priority.FIRST_CLOCKWISE
         reveal = s.choice("reveal", Reveal, None, required=True, why="which cards a challenge turns over (play or top_card)")
         show = s.boolean("show_pile", False)
@@ -205,7 +206,7 @@ class Builder:
         s.finish()
         if reveal is None or penalty is None or nxt is None:
             return None
-        return ChallengeRules(kinds, priority, reveal, show, penalty, nxt, s.node.span)
+        return ChallengeRules(kinds, window, priority, reveal, show, penalty, nxt, s.node.span)
 
     def challenge_kinds(self, s: Section) -> tuple[ChallengeKind, ...]:
         node = s.raw("kinds")
