@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from . import __version__
@@ -12,7 +13,7 @@ from .commands import COMMANDS
 DESCRIPTION = """Checkable, runnable, provable rulebooks for the Cheat family of card games.
 
 Exit status for every command: 0 success, 1 the rulebook or run failed a check
-(errors, a failed scenario, a refuted expectation), 2 usage error."""
+(errors, a failed scenario, a refuted expectation), 2 usage error, 3 internal error."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +48,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug of ours: say so plainly, never a traceback
+        if os.environ.get("CHEATDSL_DEBUG"):
+            raise
+        print(f"cheatdsl: internal error ({exc.__class__.__name__}: {exc}); "
+              "set CHEATDSL_DEBUG=1 for details and please report it", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":
