@@ -130,6 +130,9 @@ def parse_expression(text: str, origin: Span, diagnostics: Diagnostics) -> ast.E
             diagnostics.error(origin, "E105", f"formula `{text}` ends too early", "check for a missing ')' or operand")
         else:
             diagnostics.error(at, "E104", f"unexpected {what} in formula `{text}`")
-    except (LarkError, RecursionError) as exc:
+    except RecursionError:
+        diagnostics.error(origin, "E102", f"formula is nested more than {MAX_EXPRESSION_DEPTH} deep",
+                          "split it, or use a set such as {a, b, c}")
+    except LarkError as exc:
         diagnostics.error(origin, "E104", f"cannot read formula `{text}`: {exc.__class__.__name__}")
     return None
