@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostics
 from ..expr import Scope, Type
+from ..expr.ast import Call, Expr, children
 from ..model import (
     AfterLast, ChallengeKind, ChallengeRules, ChallengeTest, ClaimKind, ClaimRules, CountRule, Deal,
     DealerChoice, DealStyle, Deck, Direction, EndStyle, Ending, Expectation, OutCheck, Passing,
@@ -19,6 +20,13 @@ from .scopes import scope_for
 TOP_LEVEL = ("rulebook", "title", "source", "players", "deck", "deal", "setup", "claim", "passing",
              "challenge", "sets", "ending", "expect", "variations")
 VERDICTS = ("proved", "refuted", "bounded", "unknown", "not_applicable", "holds", "fails")
+
+
+def uses_function(expr: Expr, names: tuple[str, ...]) -> bool:
+    """True when the formula calls one of the named functions anywhere."""
+    if isinstance(expr, Call) and expr.function in names:
+        return True
+    return any(uses_function(child, names) for child in children(expr))
 
 
 class Builder:
@@ -164,7 +172,7 @@ class Builder:
         follow = s.formula("follow", Type.CLAIMS, self.scope("follow"), required=True,
                            why="what each later play claims, such as next(previous)")
         lead = s.formula("lead", Type.CLAIMS, self.scope("lead"), default="any")
-        uses_order = any(word in (follow.text if follow else "") for word in ("next", "prev"))
+        uses_order = any(uses_function(f.expr, ("next", "prev")) for f in (first, follow, lead) if f is not None)
         after_last = s.choice("after_last", AfterLast, None, required=uses_order,
                               why="what is claimed after the last rank (wrap or nothing)")
         ends: set[RoundEnd] = set()

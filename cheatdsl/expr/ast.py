@@ -141,3 +141,22 @@ def unparse(expr: Expr) -> str:
     if isinstance(expr, Logic):
         return "(" + f" {expr.op} ".join(unparse(a) for a in expr.operands) + ")"
     return f"(not {unparse(expr.operand)})"
+
+
+def children(expr: Expr) -> tuple[Expr, ...]:
+    """The formulas directly inside `expr`."""
+    if isinstance(expr, Call):
+        return expr.args
+    if isinstance(expr, SetOf):
+        return expr.items
+    if isinstance(expr, IfThenElse):
+        return (expr.condition, expr.then, expr.otherwise)
+    if isinstance(expr, (Arith, Compare)):
+        return (expr.left, expr.right)
+    if isinstance(expr, Member):
+        return (expr.item, expr.collection)
+    if isinstance(expr, Logic):
+        return expr.operands
+    if isinstance(expr, (Negate, Not)):
+        return (expr.operand,)
+    return ()

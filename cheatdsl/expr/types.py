@@ -64,11 +64,11 @@ class Scope:
 def _fits(found: Type, wanted: Type, scope: Scope) -> bool:
     if found is wanted:
         return True
-    if wanted is Type.CLAIMS and found is Type.CLAIM:
+    if scope.claims_are_cards and found is Type.CARD:
+        found = Type.CLAIM
+    if scope.claims_are_cards and wanted is Type.CARD and found is Type.CLAIM:
         return True
-    if scope.claims_are_cards and {found, wanted} == {Type.CARD, Type.CLAIM}:
-        return True
-    return False
+    return found is wanted or (wanted is Type.CLAIMS and found is Type.CLAIM)
 
 
 def _suggest(name: str, choices: list[str]) -> str:
