@@ -25,6 +25,7 @@ class CountRule(Enum):
 
     EXACT = "exact"
     EXTRA_ALLOWED = "extra_allowed"
+    ANY = "any"
 
 
 class AfterLast(Enum):
@@ -238,6 +239,7 @@ class Passing:
     """Whether a player may pass, and what happens when everyone does."""
 
     allowed: bool
+    when: Formula | None
     leader_may_pass: bool
     all_pass_pile: PileAfter
     all_pass_leader: Formula | None

@@ -193,12 +193,13 @@ class Builder:
         if s is None:
             return None
         allowed = s.boolean("allowed", False, required=True, why="whether a player may pass instead of playing")
+        when = s.formula("when", Type.BOOL, self.scope("passing"))
         leader = s.boolean("leader_may_pass", False)
         pile = s.choice("all_pass_pile", PileAfter, PileAfter.DISCARDED) or PileAfter.DISCARDED
         leader_formula = s.formula("all_pass_leader", Type.SEAT, self.scope("all_pass_leader"),
                                    required=allowed, why="who leads when everyone passes, such as last_player")
         s.finish()
-        return Passing(allowed, leader, pile, leader_formula, s.node.span)
+        return Passing(allowed, when, leader, pile, leader_formula, s.node.span)
 
     def challenge(self, s: Section | None) -> ChallengeRules | None:
         if s is None:

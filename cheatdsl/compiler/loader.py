@@ -89,7 +89,8 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
             return None
         if base_path.suffix not in RULEBOOK_SUFFIXES:
             d.error(base_node.span, "E302", f"unknown base rulebook '{base_node.value}'",
-                    suggest(base_node.value, [p.stem for p in shipped_rulebooks_dir().glob("*.yaml")])
+                    suggest(base_node.value, [p.stem for p in shipped_rulebooks_dir().iterdir()
+                                             if p.suffix in RULEBOOK_SUFFIXES])
                     or "name a shipped profile or a .yaml/.cheat file beside this one")
             return None
         if not base_path.is_file():
@@ -102,10 +103,9 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
         if base is None:
             return None
         own = MapNode(tuple(e for e in tree.entries if e.key not in META_KEYS), tree.span)
-        merged = merge(base.tree, own)  # type: ignore[assignment]
+        merged = merge(apply_drops(base.tree, tree.get("drop"), d), own)  # type: ignore[assignment]
         chain = (path, *base.chain)
         active = list(base.active)
-        merged = apply_drops(merged, tree.get("drop"), d)
     uses = words_of(tree.get("use"), "use", d) + list(requested or [])
     merged = apply_variations(merged, uses, active, d)
     return Loaded(merged, chain, active)

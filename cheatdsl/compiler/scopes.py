@@ -15,6 +15,7 @@ PLACES: dict[str, dict[str, Type]] = {
     "first_claim": {"players": N},
     "follow": {"players": N, "previous": C},
     "lead": {"players": N, "previous": C},
+    "passing": {"players": N, "hand": N, "leading": B, "required": Type.CLAIMS},
     "all_pass_leader": {"players": N, "last_player": S},
     "challenge_allowed": {"players": N},
     "next_player": {"players": N, "claimant": S, "challenger": S, "winner": S, "loser": S, "caught": B},

@@ -27,7 +27,7 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 }
 _METHODS = {
     "next": "next_claim", "prev": "prev_claim", "above": "above", "below": "below",
-    "left": "left", "right": "right", "seat": "seat", "holder": "holder", "holds": "holds",
+    "left": "left", "right": "right", "seat": "seat", "holder": "holder", "dealt": "dealt", "holds": "holds",
 }
 
 

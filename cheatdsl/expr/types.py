@@ -39,6 +39,7 @@ FUNCTIONS: dict[str, Function] = {
     "right": Function((Type.SEAT,), Type.SEAT, "the previous seat in turn order still in the game"),
     "seat": Function((Type.NUMBER,), Type.SEAT, "the seat with this number, counting from 0 at the dealer"),
     "holder": Function((Type.CARD,), Type.SEAT, "the seat dealt this exact card"),
+    "dealt": Function((Type.CARD,), Type.BOOL, "whether this exact card was dealt to some seat"),
     "holds": Function((Type.CLAIMS,), Type.NUMBER, "how many cards of these claims the seat to act holds"),
     "min": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, "the smaller number"),
     "max": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, "the larger number"),
