@@ -1,0 +1,89 @@
+"""`cheatdsl verify RULEBOOK...`: prove or refute each rulebook's properties with Z3."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..properties import PROPERTY_IDS
+
+HELP = """Prove or refute properties of rulebooks with the Z3 solver.
+
+Each property gets one verdict:
+  proved          the property holds (at every player count checked)
+  refuted         it fails; details carry a witness (the player counts, seat, rank or rules)
+  bounded         no counterexample up to depth K, and no more than that is claimed
+  unknown         the solver could not decide (its reason is given); never counted as proved.
+                  Properties of the transition system not implemented yet answer
+                  unknown with the reason "not yet implemented".
+  not_applicable  the property does not arise under these rules
+
+Output: per rulebook a heading `PATH: TITLE, MIN..MAX players`, then one line per property
+  PROPERTY  VERDICT  SUMMARY  [FAILS ...]
+Where the verdict depends on the player count, the worst verdict is shown with the player
+counts that have it. With --json the output is one object
+  {"rulebooks": [{"path", "rulebook", "players", "variations",
+                  "results": [{"id", "verdict", "summary", "details"}, ...],
+                  "expectations": [{"id", "expected", "verdict", "status", "at"}, ...],
+                  "problems": [...]}, ...],
+   "exit_status": N}
+A rulebook that does not compile is listed with "error" and its diagnostics go to stderr.
+
+Exit status:
+  0  no verdict contradicts the rulebook's `expect:` section, and no property the rulebook
+     does not expect to be refuted is refuted
+  1  an expectation failed, a property was refuted unexpectedly, or a rulebook did not compile.
+     An expectation is met by the same verdict (`holds`/`fails` mean proved/refuted; a
+     proof also meets `bounded`); one on a property not implemented yet is pending and
+     changes nothing; with --property, expectations on other properties are not checked.
+  2  usage error (unknown property, --players outside a rulebook's range)"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("verify", help="prove or refute rulebook properties with Z3", description=HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="+", metavar="RULEBOOK", help="rulebook files (.yaml or .cheat)")
+    p.add_argument("--property", "-p", action="append", choices=PROPERTY_IDS, metavar="ID", dest="properties",
+                   help="verify only this property (repeatable): " + ", ".join(PROPERTY_IDS))
+    p.add_argument("--players", "-n", type=int, metavar="N", help="verify at this player count only")
+    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
+                   help="switch a named variation on (repeatable)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from verifier.report import Report, RulebookReport
+    from verifier.runner import verify
+
+    from ..load import compile_rulebook
+
+    report = Report()
+    for path in args.files:
+        rulebook, d = compile_rulebook(path, args.variation)
+        if rulebook is None:
+            text = d.render()
+            if text:
+                print(text, file=sys.stderr)
+            report.rulebooks.append(RulebookReport(path, error=f"{len(d.errors)} error(s) in the rulebook"))
+            continue
+        counts = None
+        if args.players is not None:
+            if args.players not in rulebook.players.counts():
+                print(f"cheatdsl verify: error: {path} is for {rulebook.players.min}..{rulebook.players.max} "
+                      f"players, not {args.players}", file=sys.stderr)
+                return 2
+            counts = (args.players,)
+        timed = verify(rulebook, args.properties, counts)
+        report.rulebooks.append(RulebookReport(path, rulebook, timed))
+    if args.json:
+        print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+    else:
+        print(report.render())
+        problems = [f"{r.path}: {p}" for r in report.rulebooks for p in r.problems]
+        n = len(report.rulebooks)
+        print(f"{n} rulebook{'s' if n != 1 else ''} verified: "
+              f"{len(problems)} problem{'s' if len(problems) != 1 else ''}", file=sys.stderr)
+        for p in problems:
+            print(f"  {p}", file=sys.stderr)
+    return report.exit_status

@@ -1,0 +1,335 @@
+"""The verifier's verdicts on the shipped rulebooks and on rulebooks broken on purpose (tests/fixtures/)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from cheatdsl.cli import main
+from cheatdsl.load import load_rulebook
+from cheatdsl.properties import PROPERTY_IDS
+from verifier.registry import PENDING
+from verifier.report import RulebookReport
+from verifier.runner import Timed, run_isolated, verify
+from verifier.solver import ask, new_solver
+from verifier.verdict import Result, Verdict, proved, unknown
+
+ROOT = Path(__file__).resolve().parents[1]
+RULEBOOKS = ROOT / "rulebooks"
+FIXTURES = ROOT / "tests" / "fixtures"
+
+IMPLEMENTED = ("rank-cycle", "ranks-exist", "seat-fairness", "claim-threshold", "deal", "challenge-priority",
+               "consistency", "round-rank")
+DEFAULT = {pid: "proved" for pid in IMPLEMENTED} | {"round-rank": "not_applicable"}
+
+# Verdicts that differ from DEFAULT, per shipped rulebook. The reasons:
+#   first_caller ("whoever called first", standard and full rules): two calls at the same moment are
+#     both first, so challenge-priority is refuted from three players (proved at two: one caller).
+#   Mogeln: 52 exact cards in a fixed cycle meet 4, 6, 8 and 10 seats in step (seat-fairness), and with
+#     an equal deal from five players up the ace of hearts can lie in the surplus (deal).
+#   Free or round-by-round claims have no fixed sequence (seat-fairness not_applicable); games whose
+#     rounds end get a round-rank verdict.
+SHIPPED: dict[str, dict[str, str]] = {
+    "bluffstopp": {"seat-fairness": "not_applicable", "round-rank": "proved"},
+    "canadian-bluff-one-pack": {"seat-fairness": "not_applicable", "round-rank": "proved"},
+    "canadian-bluff": {"seat-fairness": "not_applicable", "round-rank": "proved"},
+    "english-ascending": {},
+    "fujian": {"seat-fairness": "not_applicable"},
+    "full-rules-bigger-claims": {"challenge-priority": "refuted"},
+    "full-rules-free-choice": {"seat-fairness": "not_applicable", "challenge-priority": "refuted"},
+    "full-rules-going-down": {"challenge-priority": "refuted"},
+    "full-rules-up-down-same": {"seat-fairness": "not_applicable", "challenge-priority": "refuted"},
+    "full-rules": {"challenge-priority": "refuted"},
+    "mogeln": {"seat-fairness": "refuted", "deal": "refuted"},
+    "one-rank-a-round": {"seat-fairness": "not_applicable", "round-rank": "proved"},
+    "practice-table": {},
+    "standard-big-table": {"challenge-priority": "refuted"},
+    "standard-count-of-three": {"challenge-priority": "refuted"},
+    "standard-counting-down": {"challenge-priority": "refuted"},
+    "standard-extra-cards": {"challenge-priority": "refuted"},
+    "standard-nearest-left": {},
+    "standard-one-card-only": {"challenge-priority": "refuted"},
+    "standard-same-again": {"seat-fairness": "not_applicable", "challenge-priority": "refuted"},
+    "standard-show-the-pile": {"challenge-priority": "refuted"},
+    "standard-two-player-twelve-aside": {},
+    "standard-two-player": {},
+    "standard-up-or-down": {"seat-fairness": "not_applicable", "challenge-priority": "refuted"},
+    "standard": {"challenge-priority": "refuted"},
+    "verish-ne-verish-52": {"seat-fairness": "not_applicable", "round-rank": "proved"},
+    "verish-ne-verish-skip": {"seat-fairness": "not_applicable", "round-rank": "proved"},
+    "verish-ne-verish": {"seat-fairness": "not_applicable", "round-rank": "proved"},
+}
+
+SHIPPED_FILES = sorted(p.name for p in RULEBOOKS.iterdir() if p.suffix in (".yaml", ".cheat"))
+
+
+@lru_cache(maxsize=None)
+def results(path: str, variations: tuple[str, ...] = ()) -> dict[str, Timed]:
+    return {t.result.id: t for t in verify(load_rulebook(path, variations))}
+
+
+def shipped(name: str) -> dict[str, Result]:
+    """Results for a shipped rulebook, by file name (`standard.yaml`) or by profile (`standard`)."""
+    file = name if Path(name).suffix else f"{name}.yaml"
+    return {pid: t.result for pid, t in results(str(RULEBOOKS / file)).items()}
+
+
+def fixture(name: str, *variations: str) -> dict[str, Result]:
+    return {pid: t.result for pid, t in results(str(FIXTURES / f"{name}.yaml"), variations).items()}
+
+
+def at(result: Result, players: int) -> dict:  # type: ignore[type-arg]
+    """The details of a combined result at one player count (the same at every count when not split)."""
+    assert players in result.details["players"]
+    if "by_players" not in result.details:
+        return {"verdict": result.verdict.value, **result.details}
+    return result.details["by_players"][str(players)]  # type: ignore[no-any-return]
+
+
+# English ascending (seed 000) -------------------------------------------------------------------------
+
+def test_english_ascending_verdicts() -> None:
+    r = shipped("english-ascending")
+    assert {pid: r[pid].verdict.value for pid in IMPLEMENTED} == DEFAULT
+
+
+def test_english_rank_cycle_is_a_to_k_and_back() -> None:
+    """000: "the next player must claim the next rank up ... after kings come aces again"."""
+    r = shipped("english-ascending")["rank-cycle"]
+    assert r.details["sequence"] == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def test_one_pack_five_is_a_certain_lie() -> None:
+    """001: "with one deck a call of five is a sure lie"; the cap 1..4 forbids it as well."""
+    r = shipped("english-ascending")["claim-threshold"]
+    assert r.verdict is Verdict.PROVED
+    assert (r.details["threshold"], r.details["certain_lie_from"]) == (4, 5)
+    assert (r.details["copies_bound"], r.details["cap"]) == (4, 4)
+
+
+def test_english_deal_three_players_18_17_17() -> None:
+    """001: "three players hold 18/17/17, four hold 13 each"."""
+    r = shipped("english-ascending")["deal"]
+    assert at(r, 3)["hands"] == [18, 17, 17]
+    assert at(r, 4)["hands"] == [13, 13, 13, 13]
+
+
+def test_pending_properties_answer_unknown_not_yet_implemented() -> None:
+    r = results(str(RULEBOOKS / "english-ascending.yaml"))
+    for pid in PENDING:
+        assert r[pid].result.verdict is Verdict.UNKNOWN
+        assert r[pid].result.summary == "not yet implemented"
+        assert not r[pid].implemented
+    assert set(PENDING) | set(IMPLEMENTED) == set(PROPERTY_IDS)
+
+
+# Every shipped rulebook ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", SHIPPED_FILES)
+def test_shipped_rulebook_verdicts(name: str) -> None:
+    r = shipped(name)
+    for pid in IMPLEMENTED:
+        assert r[pid].verdict is not Verdict.UNKNOWN, f"{pid}: {r[pid].summary}"
+        json.dumps(r[pid].as_json())
+    if Path(name).stem in SHIPPED:
+        assert {pid: r[pid].verdict.value for pid in IMPLEMENTED} == DEFAULT | SHIPPED[Path(name).stem]
+
+
+@pytest.mark.parametrize("name", SHIPPED_FILES)
+def test_shipped_rulebook_meets_its_stated_expectations(name: str) -> None:
+    rb = load_rulebook(str(RULEBOOKS / name))
+    report = RulebookReport(name, rb, list(results(str(RULEBOOKS / name)).values()))
+    assert [c for c in report.checks if c.status == "failed"] == []
+
+
+@pytest.mark.parametrize("name", [n for n in SHIPPED_FILES if n.endswith(".cheat")])
+def test_text_dsl_and_yaml_get_the_same_verdicts(name: str) -> None:
+    yaml_twin = Path(name).with_suffix(".yaml").name
+    if yaml_twin not in SHIPPED_FILES:
+        pytest.skip(f"{name} has no YAML twin")
+    cheat, yaml = shipped(name), shipped(yaml_twin)
+    assert {pid: (r.verdict, r.summary) for pid, r in cheat.items()} == \
+        {pid: (r.verdict, r.summary) for pid, r in yaml.items()}
+
+
+def test_two_packs_eight_can_be_true() -> None:
+    """001: "with two decks a call of up to eight can be true" (full rules: two decks from six players)."""
+    r = shipped("full-rules")["claim-threshold"]
+    assert at(r, 5)["threshold"] == 4
+    assert at(r, 6)["threshold"] == 8 and at(r, 10)["certain_lie_from"] == 9
+
+
+def test_canadian_bluff_eleven_is_the_largest_true_claim() -> None:
+    """004: "Canadian jokers allow a true claim of up to eleven of one rank" (8 naturals forced out)."""
+    r = shipped("canadian-bluff")["claim-threshold"]
+    assert r.verdict is Verdict.PROVED
+    assert (r.details["threshold"], r.details["certain_lie_from"]) == (11, 12)
+    assert "7 naturals + 4 jokers" in r.summary
+    assert any(rule.startswith("forced sets") for rule in r.details["binding_rules"])
+    assert shipped("canadian-bluff-one-pack")["claim-threshold"].details["threshold"] == 7
+
+
+def test_first_caller_is_not_determined_by_the_rules() -> None:
+    """002: "whoever called first": two calls at the same moment leave the rules without an answer."""
+    r = shipped("standard")["challenge-priority"]
+    assert r.verdict is Verdict.REFUTED
+    assert r.details["failing_players"] == list(range(3, 11))
+    assert at(r, 2)["verdict"] == "proved"
+    assert len(at(r, 3)["callers"]) >= 2
+    assert shipped("standard-nearest-left")["challenge-priority"].verdict is Verdict.PROVED
+    assert shipped("practice-table")["challenge-priority"].verdict is Verdict.PROVED
+
+
+def test_mogeln_findings() -> None:
+    """004 Mogeln: 52 cards in suit order meet four seats in step; the ace of hearts may be undealt."""
+    r = shipped("mogeln")
+    assert r["rank-cycle"].verdict is Verdict.PROVED and len(r["rank-cycle"].details["sequence"]) == 52
+    assert r["seat-fairness"].details["failing_players"] == [4, 6, 8, 10]
+    assert r["deal"].details["failing_players"] == [5, 6, 7, 8, 9, 10]
+
+
+def test_bluffstopp_rounds_end_after_the_aces() -> None:
+    """004 bluffstopp: nothing follows an ace, so the round ends when everyone passes."""
+    r = shipped("bluffstopp")["rank-cycle"]
+    assert r.verdict is Verdict.PROVED
+    assert r.details["round_closers"] == ["A♣", "A♦", "A♥", "A♠"]
+
+
+# Rulebooks broken on purpose -------------------------------------------------------------------------
+
+def test_skipping_cycle_is_caught_by_rank_cycle() -> None:
+    r = fixture("skipping-cycle")["rank-cycle"]
+    assert r.verdict is Verdict.REFUTED
+    assert r.details["never_asked"] == ["2", "4", "6", "8", "10", "Q"]
+    assert r.details["breaks_at"] == "2"
+
+
+def test_unfair_seats_are_caught_by_seat_fairness() -> None:
+    """001: "drop the kings and four players only ever claim three ranks each"."""
+    r = fixture("unfair-seats")["seat-fairness"]
+    assert r.verdict is Verdict.REFUTED
+    assert r.details["failing_players"] == [3, 4, 6]
+    four = at(r, 4)
+    assert four["seat"] == "the first player" and four["gcd"] == 4
+    met = [x for x in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]
+           if x not in four["never_asked"]["the first player"]]
+    assert met == ["A", "5", "9"]
+    assert at(r, 5)["verdict"] == "proved"
+
+
+def test_unheld_first_card_is_caught_by_deal_not_by_check() -> None:
+    assert main(["check", str(FIXTURES / "unheld-first-card.yaml")]) == 0
+    r = fixture("unheld-first-card")
+    assert r["deal"].verdict is Verdict.REFUTED
+    assert r["deal"].details["failing_players"] == [3, 4, 5]
+    assert at(r["deal"], 3)["card"] == "ace of hearts"
+    assert r["consistency"].verdict is Verdict.PROVED  # some deal does hand the ace out
+
+
+def test_a_dealt_fallback_makes_the_deal_whole(tmp_path: Path) -> None:
+    """The same rulebook, with a rule for the ace of hearts lying aside, deals at every count."""
+    text = (FIXTURES / "unheld-first-card.yaml").read_text().replace(
+        "first_player: holder(ace of hearts)",
+        "first_player: if dealt(ace of hearts) then holder(ace of hearts) else left(dealer)")
+    path = tmp_path / "fallback.yaml"
+    path.write_text(text)
+    r = {t.result.id: t.result for t in verify(load_rulebook(str(path)), ["deal", "consistency"])}
+    assert r["deal"].verdict is Verdict.PROVED, r["deal"].summary
+    assert r["consistency"].verdict is Verdict.PROVED
+
+
+def test_missing_rank_is_caught_by_ranks_exist() -> None:
+    r = fixture("missing-rank")
+    assert r["ranks-exist"].verdict is Verdict.REFUTED
+    assert r["ranks-exist"].details["claim"] == "kings"
+    assert r["rank-cycle"].verdict is Verdict.REFUTED and r["rank-cycle"].details["breaks_at"] == "Q"
+
+
+def test_leaderless_round_is_caught_by_round_rank() -> None:
+    r = fixture("leaderless-round")["round-rank"]
+    assert r.verdict is Verdict.REFUTED
+    assert r.details["failing_players"] == [3, 4]
+
+
+def test_clashing_variations_name_their_lines() -> None:
+    assert fixture("clashing-variations", "king-of-hearts-leads")["consistency"].verdict is Verdict.PROVED
+    assert fixture("clashing-variations", "no-kings")["consistency"].verdict is Verdict.PROVED
+    r = fixture("clashing-variations", "king-of-hearts-leads", "no-kings")["consistency"]
+    assert r.verdict is Verdict.REFUTED
+    clash = at(r, 4)["clash"]
+    text = (FIXTURES / "clashing-variations.yaml").read_text().splitlines()
+    lines = sorted(text[int(c["at"].split(":")[-2]) - 1].strip() for c in clash)
+    assert lines == ["first_player: holder(king of hearts)", "ranks_used: 12"]
+
+
+# The command line ------------------------------------------------------------------------------------
+
+def test_cli_json_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(RULEBOOKS / "english-ascending.yaml"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (book,) = data["rulebooks"]
+    assert [r["id"] for r in book["results"]] == list(PROPERTY_IDS)
+    assert all(set(r) == {"id", "verdict", "summary", "details"} for r in book["results"])
+    assert data["exit_status"] == 0
+
+    # An expectation the verdict contradicts: exit 1.
+    assert main(["verify", str(FIXTURES / "skipping-cycle.yaml"), "-p", "rank-cycle"]) == 1
+    # A refutation the rulebook expects: exit 0.
+    assert main(["verify", str(FIXTURES / "unfair-seats.yaml"), "-p", "seat-fairness", "-p", "rank-cycle"]) == 0
+    # A refutation nobody expected: exit 1, the clash named in the output.
+    assert main(["verify", str(FIXTURES / "clashing-variations.yaml"), "-V", "king-of-hearts-leads",
+                 "-V", "no-kings", "--property", "consistency", "--players", "4"]) == 1
+    out = capsys.readouterr().out
+    assert "refuted" in out and "clashing-variations.yaml:34" in out and "clashing-variations.yaml:39" in out
+    # Usage errors: exit 2.
+    assert main(["verify", str(RULEBOOKS / "english-ascending.yaml"), "--players", "9"]) == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", str(RULEBOOKS / "english-ascending.yaml"), "--property", "no-such-property"])
+    assert exc.value.code == 2
+
+
+def test_unknown_never_meets_an_expectation_of_proved() -> None:
+    rb = load_rulebook(str(RULEBOOKS / "english-ascending.yaml"))
+    report = RulebookReport("english", rb, [Timed(unknown("rank-cycle", "timeout"), True, 0.0)])
+    assert report.problems == [f"rank-cycle: expected proved, got unknown ({report.checks[0].at})"]
+    report = RulebookReport("english", rb, [Timed(proved("rank-cycle", "ok"), True, 0.0)])
+    assert report.problems == []
+
+
+def test_check_never_imports_z3() -> None:
+    code = ("import sys; from cheatdsl.cli import main; "
+            f"status = main(['check', {str(RULEBOOKS / 'english-ascending.yaml')!r}]); "
+            "assert 'z3' not in sys.modules and 'verifier' not in sys.modules, 'z3 imported'; sys.exit(status)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+# Solver and runner ----------------------------------------------------------------------------------
+
+def test_solver_reports_why_it_gave_up() -> None:
+    import z3
+
+    x, y, z = z3.Ints("x y z")
+    s = new_solver(rlimit=100)
+    s.add(x * x * x + y * y * y == z * z * z, x > 0, y > 0, z > 0)
+    a = ask(s)
+    assert a.unknown and a.reason
+
+
+def test_heavy_check_is_killed_and_reads_unknown() -> None:
+    def slow() -> Result:
+        time.sleep(30)
+        return proved("termination", "never reached")
+
+    start = time.perf_counter()
+    r = run_isolated("termination", slow, 0.3)
+    assert time.perf_counter() - start < 5
+    assert r.verdict is Verdict.UNKNOWN and "killed after" in r.summary
+    fast = run_isolated("termination", lambda: proved("termination", "done", depth=3), 10)
+    assert fast == proved("termination", "done", depth=3)

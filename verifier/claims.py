@@ -1,0 +1,274 @@
+"""Properties of the claim sequence: rank-cycle, ranks-exist, seat-fairness.
+
+The claim graph is tabulated from the compiled formulas (graph.py); Z3 then reasons about sets of claims
+closed under the graph's edges, and about seats and claim indices as arithmetic modulo the table size.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import Callable, Iterable
+
+import z3
+
+from cheatdsl.model import EndStyle
+
+from .facts import NotConcrete, seat_of
+from .graph import ClaimGraph, claim_graph
+from .registry import register
+from .solver import ask, new_solver, num, truth
+from .subject import Subject
+from .verdict import Result, combine, not_applicable, proved, refuted, unknown
+
+CYCLE = "rank-cycle"
+EXIST = "ranks-exist"
+FAIR = "seat-fairness"
+
+
+def _closed(g: ClaimGraph, name: str, backward: bool = False) -> tuple[z3.Solver, list[z3.BoolRef]]:
+    """A solver whose models are sets of claims closed under the graph's edges (or against them)."""
+    s = new_solver()
+    member = [z3.Bool(f"{name}_{i}") for i in range(g.size)]
+    for i in range(g.size):
+        for j in g.successors(i):
+            s.add(z3.Implies(member[j], member[i]) if backward else z3.Implies(member[i], member[j]))
+    return s, member
+
+
+def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
+    names = [subject.claim_name(v) for v in g.order]
+
+    def listed(indices: Iterable[int]) -> str:
+        return subject.claim_list([g.order[i] for i in sorted(indices)])
+
+    if not g.start:
+        return refuted(CYCLE, "the first claim names no claim in the deck", breaks_at=None)
+    # 1. Never undefined: some set of claims closed under the rules holds the first claims and no dead end.
+    s, member = _closed(g, "safe")
+    s.add(*[member[i] for i in g.start], *[z3.Not(member[d]) for d in g.dead_ends])
+    a = ask(s)
+    if a.unknown:
+        return unknown(CYCLE, a.reason)
+    if a.unsat:
+        path = g.path_to(g.dead_ends)
+        last = names[path[-1]]
+        why = f"the follow rule gives nothing after {last}"
+        if g.outside["follow"]:
+            why += f" in the deck (it names {subject.claim_list(sorted(g.outside['follow']))}, which the deck lacks)"
+        return refuted(CYCLE, f"after {', '.join(names[i] for i in path)} no claim is allowed: {why}", breaks_at=last,
+                       sequence=[names[i] for i in path])
+    # 2. Every claim is reached: no closed set holds the first claim and misses another claim.
+    s0 = min(g.start)
+    s, member = _closed(g, "reach")
+    s.add(member[s0], z3.Or([z3.Not(m) for m in member]))
+    a = ask(s)
+    if a.unknown:
+        return unknown(CYCLE, a.reason)
+    if a.sat:
+        seen = g.reachable_from(s0)
+        never = [i for i in range(g.size) if i not in seen]
+        if g.deterministic:
+            seq, loop = g.sequence()
+            text = f"{', '.join(names[i] for i in seq)}, then {names[seq[loop]]} again"
+        else:
+            text = f"from {names[s0]} the claims reach only {listed(seen)}"
+        return refuted(CYCLE, f"{text}: {listed(never)} never asked", breaks_at=names[never[0]],
+                       never_asked=[names[i] for i in never], reached=[names[i] for i in sorted(seen)])
+    # 3. The sequence can always come back: no set closed against the edges holds the start and misses a claim.
+    s, member = _closed(g, "back", backward=True)
+    s.add(member[s0], z3.Or([z3.Not(m) for m in member]))
+    a = ask(s)
+    if a.unknown:
+        return unknown(CYCLE, a.reason)
+    if a.sat:
+        stuck = [i for i in range(g.size) if not truth(a.model, member[i])]
+        return refuted(CYCLE, f"once at {names[stuck[0]]} the claims never return to {names[s0]}",
+                       breaks_at=names[stuck[0]], never_return=[names[i] for i in stuck])
+    return proved(CYCLE, _cycle_summary(subject, g), claims=g.size, **_cycle_details(subject, g))
+
+
+def _cycle_summary(subject: Subject, g: ClaimGraph) -> str:
+    word = "card" if subject.cards else "rank"
+    names = [subject.claim_name(v) for v in g.order]
+    closers = sorted(g.round_closers)
+    tail = ""
+    if closers:
+        tail = (f"; after {subject.claim_list([g.order[i] for i in closers])} no claim follows, so the round "
+                "ends when everyone passes and a new claim is led")
+    if g.deterministic:
+        seq, _ = g.sequence()
+        return (f"{subject.claim_list([g.order[i] for i in seq])}, then {names[seq[0]]} again: every {word} "
+                f"of {g.size}, never undefined{tail}")
+    if g.free:
+        return f"any claim may follow any claim: every {word} is open, never undefined{tail}"
+    if g.lead is not None and all(f <= {i} for i, f in enumerate(g.follow)):
+        return (f"a round keeps its {word}; each new round may lead {'any' if len(g.lead[0]) == g.size else 'a'} "
+                f"{word}: every {word} reachable, never undefined{tail}")
+    return (f"from {names[min(g.start)]} every {word} can be reached and the claims can always "
+            f"return; never undefined{tail}")
+
+
+def _cycle_details(subject: Subject, g: ClaimGraph) -> dict[str, object]:
+    if g.deterministic:
+        seq, _ = g.sequence()
+        return {"sequence": [subject.claim_name(g.order[i]) for i in seq]}
+    return {"round_closers": [subject.claim_name(g.order[i]) for i in sorted(g.round_closers)]}
+
+
+def _per_count(subject: Subject, pid: str, at: Callable[[Subject, ClaimGraph, int], Result]) -> Result:
+    by: dict[int, Result] = {}
+    for n in subject.counts:
+        g = claim_graph(subject, n)
+        if isinstance(g, str):
+            by[n] = unknown(pid, g)
+            continue
+        key = (pid, g.order, g.start, g.follow, g.lead, g.passing_ends_round)
+        if pid == FAIR:
+            key = (pid, n, *key[1:])
+        if key not in subject.cache:
+            subject.cache[key] = at(subject, g, n)
+        by[n] = subject.cache[key]
+    return combine(pid, by)
+
+
+@register(CYCLE, "from the first claim the required claim is never undefined, returns to the start and visits every claim")
+def rank_cycle(subject: Subject) -> Result:
+    return _per_count(subject, CYCLE, lambda s, g, n: _cycle_at(s, g))
+
+
+def _exist_at(subject: Subject, n: int) -> Result:
+    g = claim_graph(subject, n)
+    if isinstance(g, str):
+        return unknown(EXIST, g)
+    rules = {"first": subject.rb.claim.first, "follow": subject.rb.claim.follow, "lead": subject.rb.claim.lead}
+    required: dict[int, str] = {}
+    for i in g.start:
+        required.setdefault(g.order[i], "first")
+    for rule, values in g.outside.items():
+        for v in values:
+            required.setdefault(v, rule)
+    for i in range(g.size):
+        for j in g.follow[i] | (g.lead[i] if g.lead is not None else frozenset()):
+            required.setdefault(g.order[j], "follow")
+    c = z3.Int("claim")
+    s = new_solver()
+    s.add(z3.Or([c == v for v in required]) if required else z3.BoolVal(False))
+    s.add(*[c != v for v in required if subject.copies_of_claim(n, v) > 0])
+    a = ask(s)
+    if a.unknown:
+        return unknown(EXIST, a.reason)
+    if a.sat:
+        missing = sorted(v for v in required if subject.copies_of_claim(n, v) == 0)
+        v = num(a.model, c)
+        rule = required[v]
+        named = subject.card_name(v) if subject.cards else _rank_words(subject, v)
+        return refuted(EXIST, f"`{rule}: {rules[rule].text}` can require {named}, and the deck has none",
+                       claim=named, rule=f"claim.{rule}", at=str(rules[rule].span),
+                       missing=[subject.card_name(m) if subject.cards else _rank_words(subject, m) for m in missing])
+    t = subject.table(n)
+    return proved(EXIST, "every claim the rules can require is in the deck", required=len(required),
+                  claims_in_deck=len(g.order), copies_each=t.packs if subject.cards else t.copies)
+
+
+def _rank_words(subject: Subject, v: int) -> str:
+    ranks = subject.rb.deck.ranks
+    return ranks[v].plural if 0 <= v < len(ranks) else f"rank {v}"
+
+
+@register(EXIST, "every claim the rules can require exists in the deck at every player count")
+def ranks_exist(subject: Subject) -> Result:
+    by = {n: _exist_at(subject, n) for n in subject.counts}
+    return combine(EXIST, by)
+
+
+def _seat_word(offset: int) -> str:
+    if offset == 0:
+        return "the first player"
+    k = offset + 1
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"the {k}{suffix} player"
+
+
+def _drifts(subject: Subject, n: int) -> list[int] | str:
+    """How far a challenge or a pass moves the turn off the claim sequence, as seat offsets mod n."""
+    rb = subject.rb
+    out: set[int] = set()
+    for claimant in range(n):
+        for challenger in range(n):
+            if challenger == claimant:
+                continue
+            for caught in (False, True):
+                winner, loser = (challenger, claimant) if caught else (claimant, challenger)
+                try:
+                    nxt = seat_of(rb.challenge.next_player, n, claimant=claimant, challenger=challenger,
+                                  caught=caught, winner=winner, loser=loser)
+                except NotConcrete as exc:
+                    return f"who plays after a challenge depends on {exc}"
+                if nxt is None:
+                    return "who plays after a challenge is not always a seat (see round-rank)"
+                out.add((nxt - claimant - 1) % n)
+    if rb.passing.allowed:
+        out.add(1)
+    return sorted(out - {0})
+
+
+def _fair_at(subject: Subject, g: ClaimGraph, n: int) -> Result:
+    if g.free:
+        return not_applicable(FAIR, "the claim is free: any claim may follow any claim")
+    if not g.deterministic:
+        why = "a new round may lead a new claim" if g.lead is not None else "the rules offer a choice of claims"
+        return not_applicable(FAIR, f"no fixed sequence: {why}")
+    seq, loop = g.sequence()
+    if loop < 0:
+        return not_applicable(FAIR, "the sequence of claims stops (see rank-cycle)")
+    drifts = _drifts(subject, n)
+    if isinstance(drifts, str):
+        return unknown(FAIR, drifts)
+    cycle = seq[loop:]
+    length = len(cycle)
+    step = gcd(n, length, *drifts)
+    # Seat offset s (from the first player) is asked for cycle claim i at play t when t = s (mod n) and
+    # t - loop = i (mod L), up to drifts; by the Chinese remainder theorem that has a solution exactly
+    # when s - loop - i is a multiple of gcd(n, L, drifts).
+    seat, idx = z3.Ints("seat claim")
+    s = new_solver()
+    s.add(0 <= seat, seat < n, 0 <= idx, idx < length, (seat - loop - idx) % step != 0)
+    a = ask(s, seat == 0)
+    if a.unsat:
+        a = ask(s)
+    if a.unknown:
+        return unknown(FAIR, a.reason)
+    details = {"seats": n, "cycle": length, "gcd": step, "drifts": drifts}
+    if a.unsat:
+        return proved(FAIR, f"the cycle of {length} claims and the seats share no factor: every seat meets every claim",
+                      **details)
+    sv = num(a.model, seat)
+    confirm = _never_meets(n, length, loop, drifts, sv, num(a.model, idx))
+    if confirm is not None:
+        return unknown(FAIR, confirm)
+    never = {_seat_word(o): [subject.claim_name(g.order[cycle[i]]) for i in range(length)
+                             if (o - loop - i) % step != 0] for o in range(n)}
+    first = never[_seat_word(sv)]
+    while_in = f" while all {n} seats are in" if subject.rb.ending.style is EndStyle.LAST_HOLDER_LOSES else ""
+    return refuted(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}: "
+                   f"{_seat_word(sv)} is never asked for {', '.join(first[:12])}{' ...' if len(first) > 12 else ''}"
+                   f"{while_in}", seat=_seat_word(sv), never_asked=never, **details)
+
+
+def _never_meets(n: int, length: int, loop: int, drifts: list[int], seat: int, idx: int) -> str | None:
+    """Confirm with plain integer arithmetic that `seat` is never asked for cycle claim `idx`."""
+    t, a, b = z3.Ints("t a b")
+    ks = [z3.Int(f"k{j}") for j in range(len(drifts))]
+    s = new_solver()
+    s.add(t >= loop, *[k >= 0 for k in ks])
+    s.add(t + z3.Sum([k * d for k, d in zip(ks, drifts)] or [z3.IntVal(0)]) == seat + a * n)
+    s.add(t - loop == idx + b * length)
+    answer = ask(s)
+    if answer.unsat:
+        return None
+    return answer.reason if answer.unknown else "the closed form and the direct check disagree"
+
+
+@register(FAIR, "with a fixed claim sequence every seat is asked for every claim")
+def seat_fairness(subject: Subject) -> Result:
+    return _per_count(subject, FAIR, _fair_at)

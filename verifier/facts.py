@@ -1,0 +1,128 @@
+"""Concrete contexts for rule formulas: the compiled closures run on one claim or one seating at a time.
+
+The verifier never reads formula text: it calls `formula.code(context)` for every value a fact can take
+and hands the resulting finite tables to Z3.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cheatdsl.cards import ClaimSpace, as_claims
+from cheatdsl.expr import ast
+from cheatdsl.model import Formula, Rulebook
+
+
+class NotConcrete(Exception):
+    """A formula asked for a fact this stage of the verifier does not model (a hand, a seat in a claim rule)."""
+
+
+class _Base:
+    def _missing(self, what: str) -> Any:
+        raise NotConcrete(what)
+
+    def holds(self, claims: Any) -> Any:
+        return self._missing("cards held in a hand")
+
+
+class ClaimFacts(_Base):
+    """Facts for claim formulas (`first`, `follow`, `lead`): the player count and the previous claim."""
+
+    def __init__(self, space: ClaimSpace, players: int, previous: int | None = None) -> None:
+        self.players = players
+        self.previous = previous
+        self.all_claims = space.all_claims
+        self.next_claim = space.next_claim
+        self.prev_claim = space.prev_claim
+        self.above = space.above
+        self.below = space.below
+
+    def left(self, seat: Any) -> Any:
+        return self._missing("seats in a claim rule")
+
+    right = seat = holder = dealt = left
+
+
+class SeatFacts(_Base):
+    """Facts for seat formulas with every seat in the game; seats are numbered in turn order."""
+
+    def __init__(self, players: int, holders: dict[int, int | None] | None = None, **values: Any) -> None:
+        self.players = players
+        self.holders = holders or {}
+        for name, v in values.items():
+            setattr(self, name, v)
+
+    def left(self, seat: int | None) -> int | None:
+        return None if seat is None else (seat + 1) % self.players
+
+    def right(self, seat: int | None) -> int | None:
+        return None if seat is None else (seat - 1) % self.players
+
+    def seat(self, number: int) -> int | None:
+        return number if 0 <= number < self.players else None
+
+    def holder(self, card: int) -> int | None:
+        if card not in self.holders:
+            raise NotConcrete(f"the holder of card {card}")
+        return self.holders[card]
+
+    def dealt(self, card: int) -> bool:
+        return self.holder(card) is not None
+
+
+def claims_of(formula: Formula, space: ClaimSpace, players: int, previous: int | None = None) -> frozenset[int]:
+    """The claims a claim formula allows."""
+    return as_claims(formula.code(ClaimFacts(space, players, previous)))
+
+
+def seat_of(formula: Formula, players: int, **values: Any) -> int | None:
+    """The seat a seat formula names, or None where it names none (or one outside the table)."""
+    v = formula.code(SeatFacts(players, **values))
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < players else None
+
+
+def holder_cards(formula: Formula, rb: Rulebook, functions: tuple[str, ...] = ("holder", "dealt")) -> tuple[int, ...]:
+    """The exact cards a seat formula asks about (`holder`, `dealt`), as card numbers (`suit * ranks + rank`)."""
+    names: dict[str, int] = {}
+    for i, r in enumerate(rb.deck.ranks):
+        names[r.name] = names[r.plural] = names[r.symbol] = i
+    suits = {s.name: i for i, s in enumerate(rb.deck.suits)}
+    found: list[int] = []
+
+    def walk(e: ast.Expr) -> None:
+        if isinstance(e, ast.Call):
+            if e.function in functions and isinstance(e.args[0], ast.CardLiteral):
+                lit = e.args[0]
+                card = suits[lit.suit] * len(rb.deck.ranks) + names[lit.rank]
+                if card not in found:
+                    found.append(card)
+            for a in e.args:
+                walk(a)
+        else:
+            for child in _children(e):
+                walk(child)
+
+    walk(formula.expr)
+    return tuple(found)
+
+
+def _children(e: ast.Expr) -> tuple[ast.Expr, ...]:
+    if isinstance(e, ast.SetOf):
+        return e.items
+    if isinstance(e, ast.IfThenElse):
+        return (e.condition, e.then, e.otherwise)
+    if isinstance(e, (ast.Arith, ast.Compare)):
+        return (e.left, e.right)
+    if isinstance(e, ast.Member):
+        return (e.item, e.collection)
+    if isinstance(e, ast.Logic):
+        return e.operands
+    if isinstance(e, (ast.Negate, ast.Not)):
+        return (e.operand,)
+    return ()
+
+
+def facts_for(formula: Formula | None, players: int, cards: int = 0, copies: int = 0) -> int:
+    """A number formula that depends only on the player count (and cards or copies where it stands)."""
+    assert formula is not None
+    return int(formula.code(SeatFacts(players, cards=cards, copies=copies)))

@@ -1,0 +1,73 @@
+"""Every property the verifier knows, by its stable id, with the check that decides it."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+from cheatdsl.properties import PROPERTY_IDS
+
+from .subject import Subject
+from .verdict import Result, unknown
+
+Check = Callable[[Subject], Result]
+
+# Modules that register properties, one per family.
+FAMILIES = ("verifier.claims", "verifier.threshold", "verifier.dealing", "verifier.challenges")
+
+
+@dataclass(frozen=True)
+class Property:
+    """A property: its id, what it states, the check deciding it (None: not implemented yet)."""
+
+    id: str
+    statement: str
+    check: Check | None
+    heavy: bool = False
+
+    @property
+    def implemented(self) -> bool:
+        return self.check is not None
+
+    def run(self, subject: Subject) -> Result:
+        if self.check is None:
+            return unknown(self.id, "not yet implemented", implemented=False)
+        return self.check(subject)
+
+
+_REGISTERED: dict[str, Property] = {}
+
+# Properties of the transition system (a later stage); until then each answers unknown.
+PENDING: dict[str, str] = {
+    "card-conservation": "hands, pile, discards and cards out of play always make up the deck",
+    "discards": "discarded sets are whole and public; a claim of a discarded rank is a certain lie",
+    "no-deadlock": "the player to move always has a legal action",
+    "turn-order": "the next seat is always defined; players who are out are skipped",
+    "termination": "every play ends, or a turn cap or anti-loop rule stops it",
+    "winner": "at most one winner, and a winner never gets cards back",
+    "winnability": "every seat can win in some play",
+    "challenge-resolution": "every challenged play has exactly one verdict and one player picks up",
+}
+
+
+def register(pid: str, statement: str, heavy: bool = False) -> Callable[[Check], Check]:
+    """Register the decorated function as the check for property `pid`."""
+    if pid not in PROPERTY_IDS:
+        raise ValueError(f"unknown property id {pid!r}")
+
+    def wrap(fn: Check) -> Check:
+        _REGISTERED[pid] = Property(pid, statement, fn, heavy)
+        return fn
+
+    return wrap
+
+
+def properties() -> dict[str, Property]:
+    """Every property id in the project's order, implemented or pending."""
+    for module in FAMILIES:
+        importlib.import_module(module)
+    out = {}
+    for pid in PROPERTY_IDS:
+        out[pid] = _REGISTERED.get(pid) or Property(pid, PENDING.get(pid, ""), None)
+    return out

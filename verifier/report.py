@@ -1,0 +1,129 @@
+"""The verify report: results per rulebook, expectations met or failed, the exit status, text and JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cheatdsl.model import Rulebook
+
+from .runner import Timed
+from .verdict import Verdict
+
+# The rulebook language also accepts these words for an expected verdict.
+SYNONYMS = {"holds": "proved", "fails": "refuted"}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One expectation of the rulebook against the verdict given: met, failed, or pending."""
+
+    id: str
+    expected: str
+    verdict: str
+    status: str
+    at: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"id": self.id, "expected": self.expected, "verdict": self.verdict, "status": self.status, "at": self.at}
+
+
+def judge(expected: str, timed: Timed) -> str:
+    """`met`, `failed`, or `pending` (the property is not implemented yet, so nothing is claimed)."""
+    if not timed.implemented:
+        return "pending"
+    got = timed.result.verdict.value
+    if got == expected or (expected == "bounded" and got == "proved"):
+        return "met"
+    return "failed"
+
+
+@dataclass
+class RulebookReport:
+    """One rulebook's results, or the reason it could not be verified."""
+
+    path: str
+    rulebook: Rulebook | None = None
+    timed: list[Timed] = field(default_factory=list)
+    error: str = ""
+
+    @property
+    def checks(self) -> list[Check]:
+        if self.rulebook is None:
+            return []
+        by_id = {t.result.id: t for t in self.timed}
+        out = []
+        for e in self.rulebook.expectations:
+            timed = by_id.get(e.property)
+            if timed is None:
+                continue
+            expected = SYNONYMS.get(e.verdict, e.verdict)
+            out.append(Check(e.property, expected, timed.result.verdict.value, judge(expected, timed), str(e.span)))
+        return out
+
+    @property
+    def problems(self) -> list[str]:
+        """Why this rulebook fails the run: a failed expectation, an unexpected refutation, no rulebook."""
+        if self.rulebook is None:
+            return [self.error or "the rulebook did not compile"]
+        out = [f"{c.id}: expected {c.expected}, got {c.verdict} ({c.at})" for c in self.checks if c.status == "failed"]
+        expected = {c.id for c in self.checks}
+        out += [f"{t.result.id}: refuted, and the rulebook does not expect it"
+                for t in self.timed if t.result.verdict is Verdict.REFUTED and t.result.id not in expected]
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"path": self.path}
+        if self.rulebook is None:
+            data["error"] = self.error
+            return data
+        rb = self.rulebook
+        data.update({
+            "rulebook": rb.name,
+            "players": [rb.players.min, rb.players.max],
+            "variations": list(rb.active_variations),
+            "results": [t.result.as_json() for t in self.timed],
+            "expectations": [c.as_json() for c in self.checks],
+            "problems": self.problems,
+        })
+        return data
+
+
+@dataclass
+class Report:
+    """Every rulebook verified in one run."""
+
+    rulebooks: list[RulebookReport] = field(default_factory=list)
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if any(r.problems for r in self.rulebooks) else 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rulebooks": [r.as_json() for r in self.rulebooks], "exit_status": self.exit_status}
+
+    def render(self) -> str:
+        lines: list[str] = []
+        for r in self.rulebooks:
+            if r.rulebook is None:
+                lines.append(f"{r.path}: not verified: {r.error}")
+                continue
+            rb = r.rulebook
+            used = f", with {', '.join(rb.active_variations)}" if rb.active_variations else ""
+            seats = str(rb.players.min) if rb.players.min == rb.players.max else f"{rb.players.min}..{rb.players.max}"
+            lines.append(f"{r.path}: {rb.title}, {seats} players{used}")
+            checks = {c.id: c for c in r.checks}
+            width = max((len(t.result.id) for t in r.timed), default=0)
+            for t in r.timed:
+                res = t.result
+                mark = ""
+                c = checks.get(res.id)
+                if c is not None and c.status == "failed":
+                    mark = f"  [FAILS expect: {c.expected}]"
+                elif c is not None and c.status == "pending":
+                    mark = f"  [expect {c.expected}: pending]"
+                elif c is None and res.verdict is Verdict.REFUTED:
+                    mark = "  [FAILS: refuted, not expected]"
+                lines.append(f"  {res.id:<{width}}  {res.verdict.value:<14}  {res.summary}{mark}")
+            lines.append("")
+        return "\n".join(lines).rstrip()

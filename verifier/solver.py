@@ -1,0 +1,84 @@
+"""The one place the verifier makes Z3 solvers: a fixed seed, a timeout and a resource limit on each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+SEED = 7
+TIMEOUT_MS = 2_000
+RLIMIT = 20_000_000
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a solver said: `sat`, `unsat` or `unknown`, the reason when unknown, the model when sat."""
+
+    status: str
+    reason: str = ""
+    model: z3.ModelRef | None = None
+    core: tuple[str, ...] = ()
+
+    @property
+    def sat(self) -> bool:
+        return self.status == "sat"
+
+    @property
+    def unsat(self) -> bool:
+        return self.status == "unsat"
+
+    @property
+    def unknown(self) -> bool:
+        return self.status == "unknown"
+
+
+def _limit(s: z3.Solver | z3.Optimize, timeout_ms: int, rlimit: int) -> None:
+    s.set("random_seed", SEED)
+    s.set("timeout", timeout_ms)
+    s.set("rlimit", rlimit)
+
+
+def new_solver(*, cores: bool = False, timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> z3.Solver:
+    """A fresh solver with the fixed seed and limits; with `cores`, unsat cores are kept and minimised."""
+    s = z3.Solver()
+    _limit(s, timeout_ms, rlimit)
+    if cores:
+        s.set("unsat_core", True)
+        s.set("core.minimize", True)
+    return s
+
+
+def new_optimize(*, timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> z3.Optimize:
+    """A fresh optimiser with the fixed seed and limits."""
+    o = z3.Optimize()
+    _limit(o, timeout_ms, rlimit)
+    return o
+
+
+def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
+    """Check `s`; the model when sat, the names of the unsat core when unsat, the reason when unknown."""
+    result = s.check(*assumptions)
+    if result == z3.sat:
+        return Answer("sat", model=s.model())
+    if result == z3.unsat:
+        core: tuple[str, ...] = ()
+        if isinstance(s, z3.Solver):
+            try:
+                core = tuple(sorted(str(c) for c in s.unsat_core()))
+            except z3.Z3Exception:
+                core = ()
+        return Answer("unsat", core=core)
+    return Answer("unknown", reason=s.reason_unknown() or "the solver gave no reason")
+
+
+def num(model: z3.ModelRef | None, term: z3.ExprRef) -> int:
+    """An integer term's value in a model."""
+    assert model is not None
+    return int(model.eval(term, model_completion=True).as_long())  # type: ignore[attr-defined]
+
+
+def truth(model: z3.ModelRef | None, term: z3.ExprRef) -> bool:
+    """A Boolean term's value in a model."""
+    assert model is not None
+    return bool(z3.is_true(model.eval(term, model_completion=True)))

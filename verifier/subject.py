@@ -1,0 +1,76 @@
+"""A rulebook under verification: its tables per player count, claim names, and shared caches."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from cheatdsl.cards import JOKER, ClaimSpace, Table
+from cheatdsl.model import ClaimKind, Rulebook
+
+
+class Subject:
+    """One compiled rulebook and the player counts to verify it at."""
+
+    def __init__(self, rulebook: Rulebook, counts: tuple[int, ...] | None = None) -> None:
+        self.rb = rulebook
+        self.counts = counts or tuple(rulebook.players.counts())
+        self._tables: dict[int, Table] = {}
+        self._spaces: dict[int, ClaimSpace] = {}
+        self.cache: dict[Any, Any] = {}
+
+    def table(self, n: int) -> Table:
+        if n not in self._tables:
+            self._tables[n] = Table(self.rb, n)
+        return self._tables[n]
+
+    def space(self, n: int) -> ClaimSpace:
+        if n not in self._spaces:
+            self._spaces[n] = ClaimSpace(self.table(n))
+        return self._spaces[n]
+
+    @property
+    def cards(self) -> bool:
+        """Whether claims name exact cards (Mogeln) rather than a count and a rank."""
+        return self.rb.claim.kind is ClaimKind.CARD
+
+    @cached_property
+    def rounds_end(self) -> bool:
+        """Whether a round can end, after which a new claim is led."""
+        return bool(self.rb.claim.round_ends)
+
+    def card_name(self, card: int) -> str:
+        if card == JOKER:
+            return "joker"
+        r = len(self.rb.deck.ranks)
+        suit, rank = divmod(card, r)
+        if not 0 <= suit < len(self.rb.deck.suits):
+            return f"card {card}"
+        return f"{self.rb.deck.ranks[rank].name} of {self.rb.deck.suits[suit].name}"
+
+    def claim_name(self, value: int) -> str:
+        """A claim as a card player writes it: `7` for sevens, `7♥` for the seven of hearts."""
+        r = len(self.rb.deck.ranks)
+        if self.cards:
+            suit, rank = divmod(value, r)
+            return self.rb.deck.ranks[rank].symbol + self.rb.deck.suits[suit].symbol
+        return self.rb.deck.ranks[value].symbol if 0 <= value < r else f"claim {value}"
+
+    def claim_list(self, values: Any, limit: int = 16) -> str:
+        names = [self.claim_name(v) for v in values]
+        if len(names) > limit:
+            return ", ".join(names[:limit]) + f", ... ({len(names)} in all)"
+        return ", ".join(names)
+
+    def copies_of_claim(self, n: int, value: int) -> int:
+        """Natural cards in the deck that make a claim of `value` true."""
+        t = self.table(n)
+        r = t.rank_count
+        if self.cards:
+            return t.packs if value % r in t.ranks_in_play and value // r < len(self.rb.deck.suits) else 0
+        return t.copies if value in t.ranks_in_play else 0
+
+    def copies_of_card(self, n: int, card: int) -> int:
+        t = self.table(n)
+        return t.packs if card % t.rank_count in t.ranks_in_play else 0
+
