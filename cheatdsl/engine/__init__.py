@@ -1,0 +1,28 @@
+"""The interpreter: any compiled rulebook played as an OpenSpiel-style game of states and actions.
+
+    game = Game(rulebook, players, turn_cap=None)     # the spec: tables worked out once
+    state = game.new_initial_state()                  # chance: ChanceDealer (by lot), ChanceShuffle(seed)
+    state = game.state_from_position(Position(...))   # or an explicit table (scenarios, counterexamples)
+    state.current_player()    # a seat, CHANCE or TERMINAL;  state.phase: PLAY, RESPOND, DISCARD, ...
+    state.legal_actions()     # canonical order; count_play_actions() and sample_play(rng) never list
+    state.apply_action(a)     # IllegalAction says why, in the game's words, and changes nothing
+    state.observation(seat)   # the only view a bot needs: own hand and the public record
+    state.returns(), state.result(), state.history(), state.clone()
+
+Every difference between games comes from the rulebook; nothing here names a game.
+"""
+
+from .actions import (
+    ACCEPT, CHANCE, KEEP, PASS, TERMINAL, Accept, Action, Challenge, ChanceDealer, ChanceShuffle, DiscardSet,
+    IllegalAction, KeepSets, Pass, Phase, Play, TooManyActions, action_key,
+)
+from .game import Game
+from .observation import ClaimRecord, Observation
+from .position import Position
+from .state import Result, RevealRecord, State
+
+__all__ = [
+    "ACCEPT", "CHANCE", "KEEP", "PASS", "TERMINAL", "Accept", "Action", "Challenge", "ChanceDealer", "ChanceShuffle",
+    "ClaimRecord", "DiscardSet", "Game", "IllegalAction", "KeepSets", "Observation", "Pass", "Phase", "Play",
+    "Position", "Result", "RevealRecord", "State", "TooManyActions", "action_key",
+]

@@ -1,0 +1,117 @@
+"""Actions, player constants and the errors a state raises; every game is a list of these.
+
+A card in an action is a *card value* of the game (see `Game.card_values`): in games that claim a
+rank it is the rank's index (suits never matter there), in games that claim exact cards it is
+`suit * ranks + rank`; the joker is `Game.joker`. Cards in a play are listed in ascending order and
+the last one lies on top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Union
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class Phase(Enum):
+    """What the game is waiting for."""
+
+    CHANCE = "chance"
+    PLAY = "play"
+    RESPOND = "respond"
+    DISCARD = "discard"
+    TERMINAL = "terminal"
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow in this state; the message says why in the game's words."""
+
+
+class TooManyActions(Exception):
+    """`legal_actions()` would list more plays than its limit; count or sample them instead."""
+
+    def __init__(self, count: int, limit: int) -> None:
+        self.count = count
+        self.limit = limit
+        super().__init__(f"{count:,} legal plays exceed the limit of {limit:,}; "
+                         "use count_play_actions() and sample_play(rng)")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Cards put face down with a claim: `count` cards of `claim` (a rank index or an exact card)."""
+
+    cards: tuple[int, ...]
+    claim: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """The seat to play passes instead of playing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """A responder lets the pending claim stand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A responder challenges the pending claim with one of the rulebook's challenge kinds."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardSet:
+    """The player who picked up shows a complete set of this rank and puts it out of the game."""
+
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeepSets:
+    """The player who picked up is done discarding sets."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceDealer:
+    """Chance: the lot makes this seat the dealer."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceShuffle:
+    """Chance: the deck is shuffled by `random.Random(seed).shuffle`."""
+
+    seed: int
+
+
+Action = Union[Play, Pass, Accept, Challenge, DiscardSet, KeepSets, ChanceDealer, ChanceShuffle]
+
+PASS = Pass()
+ACCEPT = Accept()
+KEEP = KeepSets()
+
+_KIND_ORDER = {Play: 0, Pass: 1, Accept: 2, Challenge: 3, DiscardSet: 4, KeepSets: 5, ChanceDealer: 6,
+               ChanceShuffle: 7}
+
+
+def action_key(action: Action) -> tuple[object, ...]:
+    """The canonical sort key of `legal_actions()`: by kind, then by the action's fields."""
+    if isinstance(action, Play):
+        return (0, action.claim, len(action.cards), action.count, action.cards)
+    if isinstance(action, Challenge):
+        return (3, action.kind)
+    if isinstance(action, DiscardSet):
+        return (4, action.rank)
+    if isinstance(action, ChanceDealer):
+        return (6, action.seat)
+    if isinstance(action, ChanceShuffle):
+        return (7, action.seed)
+    return (_KIND_ORDER[type(action)],)

@@ -1,0 +1,301 @@
+"""The text notation of cards, claims and actions, both ways, in a card player's words.
+
+Cards: rank symbol and suit letter (`7C`, `KD`, `10H`, `AS`), or `JK` for a joker. In games that
+claim a rank, suits never matter and a card is written by its rank alone (`7`, `K`); a suited
+card is accepted and its suit dropped. Claims: `2 sevens`, `one ace`, `the seven of hearts`.
+Actions: `play 7C KD as 2 sevens`, `pass`, `accept`, `challenge`, `challenge force`,
+`discard sevens`, `keep`, and for chance `dealer 2`, `shuffle 12345`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..model import Surplus
+from .actions import (
+    ACCEPT, KEEP, PASS, Accept, Action, Challenge, ChanceDealer, ChanceShuffle, DiscardSet, KeepSets, Pass, Phase,
+    Play,
+)
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import State
+
+JOKER_TEXT = "JK"
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+            "fifteen": 15, "sixteen": 16}
+_SUIT_SYMBOLS = {"♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades"}
+
+
+class NotationError(ValueError):
+    """Text that does not name a card, claim or action of the game."""
+
+
+# -- cards ---------------------------------------------------------------------------------------
+
+def suit_letter(game: "Game", suit: int) -> str:
+    return game.suit_names[suit][0].upper()
+
+
+def card_text(game: "Game", value: int) -> str:
+    """`7`, `K` (games claiming ranks), `7H` (games claiming exact cards), or `JK`."""
+    if value == game.joker:
+        return JOKER_TEXT
+    rank = value % game.rank_count
+    if game.by_rank:
+        return game.rank_symbols[rank]
+    return game.rank_symbols[rank] + suit_letter(game, value // game.rank_count)
+
+
+def cards_text(game: "Game", values: "tuple[int, ...] | list[int]") -> str:
+    return " ".join(card_text(game, v) for v in values) if values else "nothing"
+
+
+def _rank_index(game: "Game", word: str) -> int | None:
+    w = word.upper()
+    for i, symbol in enumerate(game.rank_symbols):
+        if symbol.upper() == w:
+            return i
+    lw = word.lower()
+    for i in range(game.rank_count):
+        if lw in (game.rank_names[i], game.rank_plurals[i]):
+            return i
+    return None
+
+
+def parse_suited(game: "Game", text: str) -> tuple[int, int | None]:
+    """(rank index, suit index or None) of a card written `7C`, `10H`, `7` or `7♣`; JOKER is (-1, None)."""
+    t = text.strip()
+    if t.upper() in (JOKER_TEXT, "JOKER"):
+        return -1, None
+    if t and t[-1] in _SUIT_SYMBOLS:
+        t = t[:-1] + _SUIT_SYMBOLS[t[-1]][0].upper()
+    rank = _rank_index(game, t)
+    if rank is not None:
+        return rank, None
+    head, tail = t[:-1], t[-1:].upper()
+    rank = _rank_index(game, head)
+    letters = [suit_letter(game, s) for s in range(game.suit_count)]
+    if rank is None or tail not in letters:
+        raise NotationError(f"`{text}` is not a card: write the rank and the suit letter, such as 7C, 10H, KD, "
+                            f"or {JOKER_TEXT}")
+    return rank, letters.index(tail)
+
+
+def parse_card(game: "Game", text: str) -> int:
+    """The card value written `text`."""
+    rank, suit = parse_suited(game, text)
+    if rank < 0:
+        if game.rulebook.deck.jokers == 0:
+            raise NotationError(f"`{text}`: this game has no jokers")
+        return game.joker
+    if rank not in game.ranks_in_play:
+        raise NotationError(f"`{text}`: {game.rank_plurals[rank]} are not in the deck at this table")
+    if game.by_rank:
+        return rank
+    if suit is None:
+        raise NotationError(f"`{text}`: name the suit too, such as {text}{suit_letter(game, 0)}")
+    return suit * game.rank_count + rank
+
+
+def parse_cards(game: "Game", text: "str | list[object]") -> tuple[int, ...]:
+    """Card values from a space- or comma-separated text, or a list of card texts."""
+    items = text if isinstance(text, list) else re.split(r"[\s,]+", text.strip())
+    return tuple(sorted(parse_card(game, str(item)) for item in items if str(item).strip()))
+
+
+# -- claims --------------------------------------------------------------------------------------
+
+def rank_words(game: "Game", rank: int, count: int = 2) -> str:
+    """`sevens`, or `seven` for a count of one."""
+    if not 0 <= rank < game.rank_count:
+        return f"rank {rank}"
+    return game.rank_names[rank] if count == 1 else game.rank_plurals[rank]
+
+
+def claim_text(game: "Game", claim: int | None, count: int | None = None) -> str:
+    """`2 sevens` with a count, `sevens` without; `the seven of hearts` for exact cards."""
+    if claim is None:
+        return "none"
+    if game.by_rank:
+        if count is None:
+            return rank_words(game, claim)
+        return f"{count} {rank_words(game, claim, count)}"
+    rank, suit = claim % game.rank_count, claim // game.rank_count
+    return f"the {game.rank_names[rank]} of {game.suit_names[suit]}"
+
+
+def claims_text(game: "Game", claims: "tuple[int, ...] | list[int]") -> str:
+    if not claims:
+        return "no claim"
+    if len(claims) == len(game.claim_order) and len(claims) > 1:
+        return "any claim"
+    return ", ".join(claim_text(game, c) for c in claims)
+
+
+def parse_claim(game: "Game", text: str) -> tuple[int, int | None]:
+    """(claim, count or None) from `2 sevens`, `two sevens`, `a seven`, `sevens`, `the seven of hearts`."""
+    words = text.strip().lower().split()
+    count: int | None = None
+    if words and (words[0].isdigit() or words[0] in _NUMBERS) and len(words) > 1:
+        count = int(words[0]) if words[0].isdigit() else _NUMBERS[words[0]]
+        words = words[1:]
+    if words and words[0] == "the":
+        words = words[1:]
+    if not words:
+        raise NotationError(f"`{text}` does not name a claim")
+    if game.by_rank:
+        if len(words) != 1:
+            raise NotationError(f"`{text}` is not a claim: write a count and a rank, such as `2 sevens`")
+        rank = _rank_index(game, words[0])
+        if rank is None and words[0].endswith("s"):
+            rank = _rank_index(game, words[0][:-1])
+        if rank is None:
+            raise NotationError(f"`{words[0]}` is not a rank of this game")
+        if rank not in game.ranks_in_play:
+            raise NotationError(f"`{text}`: {game.rank_plurals[rank]} are not in the deck at this table")
+        return rank, count
+    if len(words) == 3 and words[1] == "of":
+        rank = _rank_index(game, words[0])
+        suits = [s for s in range(game.suit_count) if game.suit_names[s] in (words[2], words[2] + "s")]
+        if rank is None or not suits:
+            raise NotationError(f"`{text}` is not a card of this game")
+        return suits[0] * game.rank_count + rank, 1 if count is None else count
+    if len(words) == 1:
+        return parse_card(game, words[0]), 1 if count is None else count
+    raise NotationError(f"`{text}` is not a claim: name the card, such as `the seven of hearts`")
+
+
+# -- actions -------------------------------------------------------------------------------------
+
+def action_text(game: "Game", action: Action) -> str:
+    """The action in the notation, e.g. `play 7 K as 2 sevens`."""
+    if isinstance(action, Play):
+        return f"play {cards_text(game, action.cards)} as {claim_text(game, action.claim, action.count)}"
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Accept):
+        return "accept"
+    if isinstance(action, Challenge):
+        return "challenge" if len(game.all_kind_names) == 1 and action.kind in game.all_kind_names else \
+            f"challenge {action.kind}"
+    if isinstance(action, DiscardSet):
+        return f"discard {rank_words(game, action.rank)}"
+    if isinstance(action, KeepSets):
+        return "keep"
+    if isinstance(action, ChanceDealer):
+        return f"dealer {action.seat}"
+    if isinstance(action, ChanceShuffle):
+        return f"shuffle {action.seed}"
+    return repr(action)
+
+
+def parse_action(game: "Game", text: str) -> Action:
+    """The action written `text`."""
+    t = " ".join(text.strip().split())
+    low = t.lower()
+    if low == "pass":
+        return PASS
+    if low == "accept":
+        return ACCEPT
+    if low in ("keep", "keep sets"):
+        return KEEP
+    if low == "challenge" or low.startswith("challenge "):
+        kind = t[len("challenge"):].strip()
+        if not kind:
+            if not game.all_kind_names:
+                raise NotationError("this game has no challenge")
+            return Challenge(game.all_kind_names[0])
+        for name in game.all_kind_names:
+            call = game.rulebook.challenge.kinds[game.all_kind_names.index(name)].call
+            if kind.lower() in (name.lower(), call.lower().strip("!?. ")):
+                return Challenge(name)
+        raise NotationError(f"`{text}`: there is no challenge `{kind}`; this game has "
+                            + ", ".join(f"`{k}`" for k in game.all_kind_names))
+    if low.startswith("discard "):
+        word = t.split(None, 1)[1]
+        rank = _rank_index(game, word)
+        if rank is None and word.endswith("s"):
+            rank = _rank_index(game, word[:-1])
+        if rank is None:
+            raise NotationError(f"`{text}`: `{word}` is not a rank")
+        return DiscardSet(rank)
+    if low.startswith("dealer ") and low.split()[1].isdigit():
+        return ChanceDealer(int(low.split()[1]))
+    if low.startswith("shuffle ") and low.split()[1].isdigit():
+        return ChanceShuffle(int(low.split()[1]))
+    if low.startswith("play "):
+        body = t[len("play "):]
+        parts = re.split(r"\s+as\s+", body, maxsplit=1, flags=re.IGNORECASE)
+        if len(parts) != 2:
+            raise NotationError(f"`{text}`: write the cards and the claim, such as `play 7C KD as 2 sevens`")
+        cards = parse_cards(game, parts[0])
+        claim, count = parse_claim(game, parts[1])
+        return Play(cards, claim, len(cards) if count is None else count)
+    raise NotationError(f"`{text}` is not an action: write play ... as ..., pass, accept, challenge, "
+                        "discard RANK or keep")
+
+
+# -- messages ------------------------------------------------------------------------------------
+
+def phase_text(state: "State") -> str:
+    """Who is to act and what for, in words."""
+    g = state.game
+    phase = state.phase
+    if phase is Phase.TERMINAL:
+        return "the game is over"
+    if phase is Phase.CHANCE:
+        return "the cards are being dealt"
+    seat = state.current_player()
+    if phase is Phase.RESPOND:
+        claim = state._pile[-1]
+        return (f"seat {seat} is to accept or challenge seat {state._claimant}'s claim of "
+                f"{claim_text(g, claim[2], claim[3])}")
+    if phase is Phase.DISCARD:
+        return f"seat {seat} is to discard sets or keep them"
+    return f"seat {seat} is to play {claims_text(g, state.required_claims())}"
+
+
+def bad_play_text(state: "State", action: Play) -> str:
+    g = state.game
+    n = len(action.cards)
+    if action.claim not in state._required_set:
+        said = claim_text(g, action.claim) if isinstance(action.claim, int) else repr(action.claim)
+        return f"seat {state._seat} may not claim {said}: the claim must be {claims_text(g, state.required_claims())}"
+    top = "" if g.max_cards is None else f" to {g.max_cards}"
+    if n < g.min_cards or (g.max_cards is not None and n > g.max_cards):
+        return f"a play holds {g.min_cards}{top} cards, this one holds {n}"
+    if g.exact:
+        return f"the count called must be the count played: {n} cards called as {action.count}"
+    if g.any_count:
+        return f"the count called must be from {g.min_cards} to {g.count_cap}, not {action.count}"
+    return f"the count called must be from {g.min_cards} to the {n} cards played, not {action.count}"
+
+
+def bad_cards_text(state: "State", action: Play) -> str:
+    g = state.game
+    cards = action.cards
+    if any(not isinstance(c, int) or not 0 <= c <= g.values for c in cards):
+        return f"{cards!r} are not card values of this game"
+    if list(cards) != sorted(cards):
+        return "the cards of a play are listed in ascending order"
+    hand = state.hand(state._seat)
+    missing = [c for c in set(cards) if cards.count(c) > hand[c]]
+    return (f"seat {state._seat} does not hold {cards_text(g, sorted(missing))} "
+            f"(holds {cards_text(g, state.hand_cards(state._seat))})")
+
+
+def describe_state(state: "State") -> str:
+    """A few lines showing the whole state (every hand), for debugging and failed scenarios."""
+    g = state.game
+    lines = [phase_text(state)]
+    for seat in range(g.players):
+        mark = "" if state.is_in(seat) else " (out)"
+        lines.append(f"  seat {seat}{mark}: {cards_text(g, state.hand_cards(seat))}")
+    lines.append(f"  pile: {cards_text(g, state.pile_cards())}")
+    if state.game.rulebook.deal.surplus is Surplus.STOCK:
+        lines.append(f"  stock: {len(state.stock())} cards")
+    lines.append(f"  previous: {claim_text(g, state.previous)}; required: {claims_text(g, state.required_claims())}")
+    return "\n".join(lines)

@@ -1,0 +1,78 @@
+"""What one seat may know: its own hand and everything said or shown at the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Phase
+
+if TYPE_CHECKING:
+    from .state import RevealRecord, State
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """A claim on the pile, as the table heard it; `played` cards went down (public by hand sizes)."""
+
+    seat: int | None
+    claim: int | None
+    count: int
+    played: int
+    last_cards: bool
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The only view a bot gets of a game: one seat's hand and the public record."""
+
+    seat: int
+    phase: Phase
+    to_act: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    pile_size: int
+    stock_size: int
+    aside_size: int
+    claims: tuple[ClaimRecord, ...]
+    previous: int | None
+    leading: bool
+    required: tuple[int, ...]
+    claimant: int | None
+    reveals: tuple["RevealRecord", ...]
+    discarded_sets: tuple[tuple[int, int, tuple[int, ...]], ...]
+    out: tuple[int, ...]
+    turns: int
+    dealer: int | None
+
+    @property
+    def last_reveal(self) -> "RevealRecord | None":
+        return self.reveals[-1] if self.reveals else None
+
+
+def observe(state: "State", seat: int) -> Observation:
+    """`seat`'s observation of `state`."""
+    if not 0 <= seat < state.game.players:
+        raise ValueError(f"there is no seat {seat}")
+    sizes = state._sizes
+    claims = [ClaimRecord(who, claim, count, len(cards), last) for who, cards, claim, count, last in state._pile]
+    return Observation(
+        seat=seat,
+        phase=state._phase,
+        to_act=state._seat,
+        hand=state.hand_cards(seat),
+        hand_sizes=tuple(sizes),
+        pile_size=state._pile_n,
+        stock_size=len(state._stock),
+        aside_size=len(state._aside),
+        claims=tuple(claims),
+        previous=state._previous,
+        leading=state._leading,
+        required=state._required,
+        claimant=state._claimant if state._phase is Phase.RESPOND else None,
+        reveals=tuple(state._reveals),
+        discarded_sets=tuple(state._sets),
+        out=tuple(state._out_order),
+        turns=state._turns,
+        dealer=state._dealer,
+    )

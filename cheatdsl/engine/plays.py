@@ -1,0 +1,166 @@
+"""Listing, counting and sampling legal actions, kept apart from stepping.
+
+Plays are multisets of card values, so `count_plays` and `sample_play` work from the hand's
+counts with a small polynomial product (the number of ways to pick k cards from bounded counts)
+and never list a play; games without a card cap can have astronomically many.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from .actions import KEEP, PASS, Action, ChanceDealer, DiscardSet, IllegalAction, Phase, Play, TooManyActions
+
+if TYPE_CHECKING:
+    from .state import State
+
+MAX_LEGAL_ACTIONS = 100_000
+
+
+def legal_actions(state: "State", limit: int | None = None) -> list[Action]:
+    """Every legal action in canonical order (`actions.action_key`)."""
+    phase = state._phase
+    g = state.game
+    if phase is Phase.RESPOND:
+        return list(g.responses)
+    if phase is Phase.PLAY:
+        cap = MAX_LEGAL_ACTIONS if limit is None else limit
+        total = count_plays(state)
+        if total > cap:
+            raise TooManyActions(total, cap)
+        out: list[Action] = list(_plays(state))
+        if state.can_pass():
+            out.append(PASS)
+        return out
+    if phase is Phase.DISCARD:
+        from .challenge import complete_sets
+        return [*(DiscardSet(r) for r in complete_sets(state, state._seat)), KEEP]
+    if phase is Phase.CHANCE and state._dealer is None:
+        return [ChanceDealer(s) for s in range(g.players)]
+    return []
+
+
+def _bounds(state: "State") -> tuple[int, int]:
+    g = state.game
+    held = state._sizes[state._seat]
+    top = held if g.max_cards is None else min(g.max_cards, held)
+    return g.min_cards, top
+
+
+def _count_choices(state: "State", k: int) -> int:
+    """How many counts may be called for a play of k cards."""
+    g = state.game
+    if g.exact:
+        return 1
+    if g.any_count:
+        return max(0, g.count_cap - g.min_cards + 1)
+    top = k if g.max_cards is None else min(k, g.max_cards)
+    return max(0, top - g.min_cards + 1)
+
+
+def _plays(state: "State") -> list[Play]:
+    low, high = _bounds(state)
+    if high < low:
+        return []
+    g = state.game
+    hand = state._hands[state._seat]
+    avail = [(v, k) for v, k in enumerate(hand) if k]
+    groups: list[list[tuple[int, ...]]] = [[] for _ in range(high + 1)]
+
+    def walk(i: int, chosen: list[int]) -> None:
+        if len(chosen) >= low:
+            groups[len(chosen)].append(tuple(chosen))
+        if len(chosen) == high:
+            return
+        for j in range(i, len(avail)):
+            v, k = avail[j]
+            room = min(k, high - len(chosen))
+            for m in range(1, room + 1):
+                walk(j + 1, chosen + [v] * m)
+
+    walk(0, [])
+    out = []
+    for claim in state._required:
+        for k in range(low, high + 1):
+            counts = range(g.min_cards, g.min_cards + _count_choices(state, k)) if not g.exact else [k]
+            for count in counts:
+                for cards in sorted(groups[k]):
+                    out.append(Play(cards, claim, count))
+    return out
+
+
+def _ways(hand: list[int], high: int) -> list[int]:
+    """ways[k]: multisets of k cards that can be taken from `hand` (counts per value)."""
+    ways = [1] + [0] * high
+    for k in hand:
+        if k:
+            ways = _ways_with(ways, k, high)
+    return ways
+
+
+def count_plays(state: "State") -> int:
+    """How many different plays the seat to play may make."""
+    if state._phase is not Phase.PLAY:
+        return 0
+    low, high = _bounds(state)
+    if high < low:
+        return 0
+    ways = _ways(state._hands[state._seat], high)
+    per_claim = sum(ways[k] * _count_choices(state, k) for k in range(low, high + 1))
+    return per_claim * len(state._required)
+
+
+def sample_play(state: "State", rng: random.Random) -> Play:
+    """A play drawn uniformly from every legal play."""
+    if state._phase is not Phase.PLAY:
+        raise IllegalAction("there is no play to make now")
+    low, high = _bounds(state)
+    hand = state._hands[state._seat]
+    high = max(high, 0)
+    values = [v for v, c in enumerate(hand) if c]
+    # suffix[i][t]: ways to take t cards from values[i:]; suffix[0] counts whole plays.
+    suffix = [[1] + [0] * high]
+    for v in reversed(values):
+        suffix.append(_ways_with(suffix[-1], hand[v], high))
+    suffix.reverse()
+    ways = suffix[0]
+    weights = [ways[k] * _count_choices(state, k) if k >= low else 0 for k in range(high + 1)]
+    total = sum(weights)
+    if total == 0 or not state._required:
+        raise IllegalAction(f"seat {state._seat} has no play to make")
+    required = state._required
+    claim = required[rng.randrange(len(required))] if len(required) > 1 else required[0]
+    pick = rng.randrange(total)
+    k = low
+    while pick >= weights[k]:
+        pick -= weights[k]
+        k += 1
+    g = state.game
+    count = k if g.exact else g.min_cards + rng.randrange(_count_choices(state, k))
+    chosen: list[int] = []
+    need = k
+    for i, v in enumerate(values):
+        rest = suffix[i + 1]
+        pick = rng.randrange(suffix[i][need])
+        j = 0
+        while pick >= rest[need - j]:
+            pick -= rest[need - j]
+            j += 1
+        chosen.extend([v] * j)
+        need -= j
+        if not need:
+            break
+    return Play(tuple(chosen), claim, count)
+
+
+def _ways_with(ways: list[int], count: int, high: int) -> list[int]:
+    """`ways` after one more value held `count` times: new[t] = sum of ways[t - j], j in 0..count."""
+    new = [0] * (high + 1)
+    running = 0
+    for t in range(high + 1):
+        running += ways[t]
+        if t - count - 1 >= 0:
+            running -= ways[t - count - 1]
+        new[t] = running
+    return new

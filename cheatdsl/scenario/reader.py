@@ -1,0 +1,168 @@
+"""Reading a scenario file into a `Scenario`, every problem located like a compiler's."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import Diagnostics, RulebookError
+from ..source import SourceFile, Span
+from ..syntax.limits import MAX_FILE_BYTES
+from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
+from ..syntax.yaml_reader import read_yaml
+from .expect import CHECKS
+from .model import FIELDS, POSITION_FIELDS, Scenario
+
+EXPECT_FIELDS = (*CHECKS, "refused")
+
+
+class ScenarioError(RulebookError):
+    """A scenario file that cannot be read; carries every diagnostic."""
+
+
+def _suggest(word: str, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else "known keys: " + ", ".join(choices)
+
+
+def plain(node: Node, where: dict[str, Span], key: str) -> Any:
+    """The node as plain values, recording the span of every value under its dotted key."""
+    where[key] = node.span
+    if isinstance(node, ScalarNode):
+        return node.value
+    if isinstance(node, ListNode):
+        return [plain(item, where, f"{key}.{i}") for i, item in enumerate(node.items)]
+    out: dict[Any, Any] = {}
+    for entry in node.entries:
+        name = entry.key
+        where[f"{key}.{name}:key"] = entry.key_span
+        value = plain(entry.value, where, f"{key}.{name}")
+        out[int(name) if name.lstrip("-").isdigit() else name] = value
+    return out
+
+
+def read_scenario(path: str, d: Diagnostics) -> Scenario | None:
+    """The scenario in `path`, or None after recording why it cannot be read."""
+    at = Span(path, 1, 1)
+    file = Path(path)
+    try:
+        if not file.is_file():
+            d.error(at, "S001", f"no scenario file at '{path}'")
+            return None
+        if file.stat().st_size > MAX_FILE_BYTES:
+            d.error(at, "S002", f"the file is larger than {MAX_FILE_BYTES:,} bytes; a scenario is a page")
+            return None
+        text = file.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        d.error(at, "S002", "the file is not UTF-8 text")
+        return None
+    except OSError as exc:
+        d.error(at, "S001", f"cannot read '{path}': {exc.strerror or exc}")
+        return None
+    source = SourceFile(path, text)
+    d.sources[path] = source
+    if not text.strip():
+        d.error(at, "S003", "the file is empty")
+        return None
+    tree = read_yaml(source, d)
+    if tree is None:
+        return None
+    if not isinstance(tree, MapNode):
+        d.error(tree.span, "S010", "a scenario file is a mapping with `scenario:`, `rulebook:`, `players:`, ...")
+        return None
+    return _build(path, tree, d)
+
+
+def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
+    where: dict[str, Span] = {}
+    raw = {}
+    for entry in tree.entries:
+        if entry.key not in FIELDS:
+            d.error(entry.key_span, "S011", f"unknown key `{entry.key}` in a scenario", _suggest(entry.key, FIELDS))
+            continue
+        raw[entry.key] = plain(entry.value, where, entry.key)
+        where.setdefault(entry.key, entry.value.span)
+    for key in ("scenario", "rulebook", "players"):
+        if key not in raw:
+            d.error(tree.span, "S012", f"the scenario has no `{key}:`", _MISSING[key])
+    if "position" in raw and "seed" in raw:
+        d.error(where["seed"], "S013", "give either `seed:` (a deal by the rules) or `position:`, not both")
+    if "position" not in raw and "seed" not in raw:
+        d.error(tree.span, "S012", "the scenario has neither `seed:` nor `position:`",
+                "deal by the rules from `seed: N`, or set the table with `position:`")
+    if "position" in raw and "dealer" in raw:
+        d.error(where["dealer"], "S013", "with a `position:`, the dealer goes inside it (`position.dealer`)")
+
+    def text(key: str) -> str:
+        value = raw.get(key, "")
+        if value is None:
+            return ""
+        if not isinstance(value, (str, int)):
+            d.error(where[key], "S014", f"`{key}` must be text")
+            return ""
+        return str(value)
+
+    def number(key: str, low: int = 0) -> int | None:
+        value = raw.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            d.error(where[key], "S014", f"`{key}` must be a whole number from {low} up, found {value!r}")
+            return None
+        return value
+
+    variations = raw.get("variations") or []
+    if not isinstance(variations, list) or not all(isinstance(v, str) for v in variations):
+        d.error(where.get("variations", tree.span), "S014", "`variations` must be a list of names")
+        variations = []
+    actions = raw.get("actions") or []
+    if not isinstance(actions, list):
+        d.error(where.get("actions", tree.span), "S014", "`actions` must be a list such as [\"0: pass\"]")
+        actions = []
+    for i, step in enumerate(actions):
+        if isinstance(step, dict):
+            if set(step) != {"expect"} or not isinstance(step["expect"], dict):
+                d.error(where[f"actions.{i}"], "S014", "a checkpoint in `actions` is written `- expect: {...}`")
+            else:
+                _check_expect(step["expect"], where, f"actions.{i}.expect", d)
+        elif not isinstance(step, str):
+            d.error(where[f"actions.{i}"], "S014", f"each action is text such as \"0: accept\", found {step!r}")
+    expect = raw.get("expect") or {}
+    if not isinstance(expect, dict):
+        d.error(where["expect"], "S014", "`expect` must be a mapping such as {hand_sizes: {0: 7}}")
+        expect = {}
+    _check_expect(expect, where, "expect", d)
+    position = raw.get("position")
+    if position is not None:
+        if not isinstance(position, dict):
+            d.error(where["position"], "S014", "`position` must be a mapping with `hands:` and `to_play:`")
+            position = None
+        else:
+            for key in position:
+                if key not in POSITION_FIELDS:
+                    d.error(where[f"position.{key}:key"], "S011", f"unknown key `{key}` in `position`",
+                            _suggest(str(key), POSITION_FIELDS))
+            for key in ("hands", "to_play"):
+                if key not in position:
+                    d.error(where["position"], "S012", f"the position has no `{key}:`")
+    players = number("players", 2)
+    if d.has_errors():
+        return None
+    return Scenario(name=text("scenario"), rulebook=text("rulebook"), players=players or 0, actions=actions,
+                    expect=expect, source=text("source"), variations=list(variations), seed=number("seed"),
+                    dealer=number("dealer"), position=position, path=path, where=where)
+
+
+def _check_expect(expect: dict[str, Any], where: dict[str, Span], key: str, d: Diagnostics) -> None:
+    for name in expect:
+        if name not in EXPECT_FIELDS:
+            d.error(where[f"{key}.{name}:key"], "S011", f"unknown expectation `{name}`",
+                    _suggest(str(name), EXPECT_FIELDS))
+
+
+_MISSING = {
+    "scenario": "name the ruling it checks: `scenario: a correct challenge`",
+    "rulebook": "give the rulebook file (relative to this file) or a shipped profile's name",
+    "players": "say how many play: `players: 3`",
+}
