@@ -571,8 +571,8 @@ def test_full_rules_free_choice() -> None:
 
 
 def test_full_rules_bigger_claims() -> None:
-    """Seed 002, Variants: the number of cards may be a lie too."""
-    assert load("full-rules-bigger-claims.yaml").claim.count is CountRule.EXTRA_ALLOWED
+    """Seed 002, Variants: the number of cards may be a lie too, more or fewer than called."""
+    assert load("full-rules-bigger-claims.yaml").claim.count is CountRule.ANY
 
 
 @pytest.mark.parametrize("variation", sorted(FULL_RULES_VARIATIONS))
@@ -743,9 +743,12 @@ def test_mogeln_ace_of_hearts_holder_leads_it() -> None:
     """Seed 004, Mogeln: whoever was dealt the ace of hearts opens with it."""
     rb = load("mogeln.yaml")
     asked: list[int] = []
-    facts = Facts(players=4, dealer=0, holder=lambda c: asked.append(c) or 3)
+    facts = Facts(players=4, dealer=0, holder=lambda c: asked.append(c) or 3, dealt=lambda c: True,
+                  left=lambda s: (s + 1) % 4)
     assert rb.setup.first_player.code(facts) == 3
     assert asked == [card(rb, "A", "hearts")]
+    undealt = Facts(players=5, dealer=0, holder=lambda c: None, dealt=lambda c: False, left=lambda s: (s + 1) % 5)
+    assert rb.setup.first_player.code(undealt) == 1, "project's choice: the dealer's left leads without the ace"
     assert as_claims(rb.claim.first.code(Facts(rb, 4))) == {card(rb, "A", "hearts")}
 
 
@@ -809,8 +812,9 @@ def test_verish_skip_pass_table_rule() -> None:
     assert rb.passing.all_pass_leader is not None
     assert rb.passing.all_pass_leader.code(Facts(players=3, last_player=1)) == 1
     assert rb.claim.round_ends == frozenset({RoundEnd.CHALLENGE, RoundEnd.ALL_PASS})
+    assert rb.passing.when is not None and rb.passing.when.canonical == "(holds(required) == 0)"
     assert rule_differences(load("verish-ne-verish.yaml"), rb) == {
-        "claim.round_ends", "passing.allowed", "passing.all_pass_leader"}
+        "claim.round_ends", "passing.allowed", "passing.when", "passing.all_pass_leader"}
     assert not load("verish-ne-verish.yaml").passing.allowed
 
 

@@ -44,9 +44,13 @@ def deal(state: "State", seed: int) -> None:
         for seat in range(n):
             _challenge.discard_forced_sets(state, seat)
     first = g.first_player(g.facts(state, dealer, holders=holders))
-    first = g.seat_after(dealer) if first is None else first % n
     state._required, state._required_set = g.required_after(None, False)
     state._leading = True
+    if first is None:
+        # A rule gap, not ours to fill: e.g. the card that names the leader lies in the surplus.
+        _challenge.finish(state, capped=True, reason="the rules name no first player for this deal")
+        return
+    first %= n
     _out_if_empty(state)
     if state._phase is not Phase.TERMINAL:
         state.begin_turn(first if state._in[first] else state._next_in[first])
