@@ -135,6 +135,17 @@ class OutCheck(Enum):
     AT_ONCE = "at_once"
 
 
+class Located:
+    """A section of rules that remembers where each of its rules was written."""
+
+    span: Span
+    field_spans: tuple[tuple[str, Span], ...]
+
+    def span_of(self, name: str) -> Span:
+        """Where the rule `name` of this section was written (the section's span if not written)."""
+        return dict(self.field_spans).get(name, self.span)
+
+
 @dataclass(frozen=True)
 class Formula:
     """A checked rule formula: its text, its tree, and the closure that computes it."""
@@ -171,12 +182,13 @@ class Suit:
 
 
 @dataclass(frozen=True)
-class PlayerRange:
+class PlayerRange(Located):
     """How many players the rulebook is for."""
 
     min: int
     max: int
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
     def counts(self) -> range:
         """Every player count in the range."""
@@ -184,7 +196,7 @@ class PlayerRange:
 
 
 @dataclass(frozen=True)
-class Deck:
+class Deck(Located):
     """The cards: ranks in claim order, suits, packs shuffled together, jokers."""
 
     ranks: tuple[Rank, ...]
@@ -194,10 +206,11 @@ class Deck:
     jokers_wild: bool
     ranks_used: Formula | None
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Deal:
+class Deal(Located):
     """How cards reach the hands, and what happens to the rest."""
 
     style: DealStyle
@@ -206,20 +219,22 @@ class Deal:
     set_aside: Formula
     surplus: Surplus
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Located):
     """Who deals, who plays first, and which way play goes."""
 
     dealer: DealerChoice
     first_player: Formula
     direction: Direction
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class ClaimRules:
+class ClaimRules(Located):
     """What a play claims and which claims are allowed."""
 
     kind: ClaimKind
@@ -232,10 +247,11 @@ class ClaimRules:
     after_last: AfterLast
     round_ends: frozenset[RoundEnd]
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Passing:
+class Passing(Located):
     """Whether a player may pass, and what happens when everyone does."""
 
     allowed: bool
@@ -244,10 +260,11 @@ class Passing:
     all_pass_pile: PileAfter
     all_pass_leader: Formula | None
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class ChallengeKind:
+class ChallengeKind(Located):
     """One way to challenge a play ("Cheat!", "Force"), when it may be used, and what it tests."""
 
     name: str
@@ -255,20 +272,22 @@ class ChallengeKind:
     test: ChallengeTest
     allowed_when: Formula | None
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Penalty:
+class Penalty(Located):
     """What the loser of a challenge suffers."""
 
     kind: PenaltyKind
     draw: int
     pile_after: PileAfter
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class ChallengeRules:
+class ChallengeRules(Located):
     """Who may challenge, what is revealed and judged, who pays, and who plays next."""
 
     kinds: tuple[ChallengeKind, ...]
@@ -279,20 +298,22 @@ class ChallengeRules:
     penalty: Penalty
     next_player: Formula
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class SetDiscard:
+class SetDiscard(Located):
     """Complete sets of one rank leaving the game after a pickup."""
 
     size: Formula
     mode: SetMode
     naturals_only: bool
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
-class Ending:
+class Ending(Located):
     """When a player goes out, who wins or loses, and any rule that stops endless play."""
 
     style: EndStyle
@@ -300,6 +321,7 @@ class Ending:
     turn_start_win: Formula | None
     turn_cap: int | None
     span: Span = field(default=NOWHERE, compare=False)
+    field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ class Builder:
         if high > 20:
             self.d.error(span, "E204", f"`players` goes up to {high}; at most 20 seats are supported")
             return None
-        return PlayerRange(low, high, span)
+        return PlayerRange(low, high, span, (("players", span),))
 
     def deck(self, s: Section | None) -> Deck | None:
         if s is None:
@@ -130,7 +130,7 @@ class Builder:
         s.finish()
         if packs is None:
             return None
-        return Deck(self.ranks, self.suits, packs, jokers, wild, used, s.node.span)
+        return Deck(self.ranks, self.suits, packs, jokers, wild, used, s.node.span, s.spans())
 
     def deal(self, s: Section | None) -> Deal | None:
         if s is None:
@@ -145,7 +145,7 @@ class Builder:
             self.d.error(s.node.span, "E201", "`deal.hand_size` is missing: a fixed deal must say how many cards each")
         if style is None or aside is None:
             return None
-        return Deal(style, hand, minimum, aside, surplus or Surplus.ASIDE, s.node.span)
+        return Deal(style, hand, minimum, aside, surplus or Surplus.ASIDE, s.node.span, s.spans())
 
     def setup(self, s: Section | None) -> Setup | None:
         if s is None:
@@ -157,7 +157,7 @@ class Builder:
         s.finish()
         if first is None:
             return None
-        return Setup(dealer or DealerChoice.LOT, first, direction or Direction.CLOCKWISE, s.node.span)
+        return Setup(dealer or DealerChoice.LOT, first, direction or Direction.CLOCKWISE, s.node.span, s.spans())
 
     def claim(self, s: Section | None) -> ClaimRules | None:
         if s is None:
@@ -187,7 +187,7 @@ class Builder:
         if first is None or follow is None or lead is None:
             return None
         return ClaimRules(kind, low, high, count, first, follow, lead, after_last or AfterLast.WRAP,
-                          frozenset(ends), s.node.span)
+                          frozenset(ends), s.node.span, s.spans())
 
     def passing(self, s: Section | None) -> Passing | None:
         if s is None:
@@ -199,7 +199,7 @@ class Builder:
         leader_formula = s.formula("all_pass_leader", Type.SEAT, self.scope("all_pass_leader"),
                                    required=allowed, why="who leads when everyone passes, such as last_player")
         s.finish()
-        return Passing(allowed, when, leader, pile, leader_formula, s.node.span)
+        return Passing(allowed, when, leader, pile, leader_formula, s.node.span, s.spans())
 
     def challenge(self, s: Section | None) -> ChallengeRules | None:
         if s is None:
@@ -215,7 +215,7 @@ class Builder:
         s.finish()
         if reveal is None or penalty is None or nxt is None:
             return None
-        return ChallengeRules(kinds, window, priority, reveal, show, penalty, nxt, s.node.span)
+        return ChallengeRules(kinds, window, priority, reveal, show, penalty, nxt, s.node.span, s.spans())
 
     def challenge_kinds(self, s: Section) -> tuple[ChallengeKind, ...]:
         node = s.raw("kinds")
@@ -237,7 +237,7 @@ class Builder:
             k.finish()
             if any(x.name == name for x in kinds):
                 self.d.error(item.span, "E210", f"challenge `{name}` is defined twice")
-            kinds.append(ChallengeKind(name, call, test, when, item.span))
+            kinds.append(ChallengeKind(name, call, test, when, item.span, k.spans()))
         if not kinds:
             self.d.error(node.span, "E212", "`challenge.kinds` is empty: no play could ever be challenged")
         return tuple(kinds)
@@ -253,7 +253,7 @@ class Builder:
             self.d.error(s.node.span, "E201", "`challenge.penalty.draw` is missing: say how many cards the loser draws")
         if kind is None:
             return None
-        return Penalty(kind, draw, pile, s.node.span)
+        return Penalty(kind, draw, pile, s.node.span, s.spans())
 
     def sets(self, s: Section) -> SetDiscard | None:
         size = s.formula("size", Type.NUMBER, self.scope("sets"), required=True, why="how many cards make a set, such as copies")
@@ -262,7 +262,7 @@ class Builder:
         s.finish()
         if size is None or mode is None:
             return None
-        return SetDiscard(size, mode, naturals, s.node.span)
+        return SetDiscard(size, mode, naturals, s.node.span, s.spans())
 
     def ending(self, s: Section | None) -> Ending | None:
         if s is None:
@@ -275,7 +275,7 @@ class Builder:
         s.finish()
         if style is None:
             return None
-        return Ending(style, check, win, cap, s.node.span)
+        return Ending(style, check, win, cap, s.node.span, s.spans())
 
     def expectations(self, s: Section | None) -> tuple[Expectation, ...]:
         if s is None:

@@ -184,6 +184,10 @@ class Section:
             return None
         return make_formula(str(node.value), node.span, wanted, scope, self.d, self.where(key))
 
+    def spans(self) -> tuple[tuple[str, Span], ...]:
+        """Where each rule of this section was written, by name."""
+        return tuple((e.key, e.value.span) for e in self.node.entries)
+
     def finish(self) -> None:
         """Report keys this section does not know."""
         known = sorted(self.used)
