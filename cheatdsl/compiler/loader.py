@@ -81,7 +81,7 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
         base_path = resolve_base(base_node.value, path)
         key = str(base_path.resolve())
         if key in stack or key == str(Path(path).resolve()):
-            d.error(base_node.span, "E301", f"rulebooks extend each other in a cycle: "
+            d.error(base_node.span, "E301", "rulebooks extend each other in a cycle: "
                     + " -> ".join(Path(p).name for p in (*stack, key)))
             return None
         if len(stack) >= MAX_CHAIN:
