@@ -1,0 +1,98 @@
+"""`cheatdsl compare A B ...`: rulebooks side by side, a column per rulebook, a row per rule dimension."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = """Compare rulebooks side by side.
+
+One table: a column per rulebook, a row per rule dimension of the rules catalogue (players, deck,
+deal, what is claimed, required claim, cards per play, count honesty, passing, challenges, penalty,
+who plays next, sets, winning and ending), each in plain words. Rows on which the rulebooks differ
+are marked with ≠ (highlighted in HTML, "differs": true in JSON).
+
+Below the rules: the verifier's verdicts side by side (from `cheatdsl verify --json`, run in a
+child process; "verifier unavailable" when it cannot be run, or skipped with --no-verify), and
+with --simulate G the statistics of G simulated games per rulebook (plays per game, wins by seat,
+challenge outcomes; drawn as inline SVG charts in HTML).
+
+Formats: text (fits 100 columns; many rulebooks are split into several tables), md (Markdown),
+html (one self-contained page: inline CSS and SVG, nothing fetched), json:
+  {"rulebooks": [{"name", "rulebook", "title", "path", "variations"}, ...],
+   "rules": [{"key", "label", "cells": [one per rulebook], "differs"}, ...],
+   "verdicts": {"title", "note", "rows": [...], "data": [...]},
+   "statistics": {"title", "note", "rows": [...], "data": [...]}}
+
+--variation NAME switches NAME on in every rulebook that offers it.
+
+Exit status: 0 compared; 1 a rulebook has errors (printed like `cheatdsl check`, nothing compared);
+2 usage error (a variation no rulebook offers, an output file that cannot be written)."""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of games, found {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("the number of games must be at least 1")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("compare", help="compare rulebooks side by side", description=HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="+", metavar="RULEBOOK", help="rulebook files (.yaml or .cheat)")
+    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
+                   help="switch a named variation on in every rulebook that offers it (repeatable)")
+    p.add_argument("--simulate", type=_positive, metavar="G", help="simulate G games per rulebook and compare statistics")
+    p.add_argument("--format", choices=("text", "md", "html", "json"), default="text", help="output format")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--no-verify", action="store_true", help="leave the verifier's verdicts out")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..compare import page, statistics, text, verdicts
+    from ..compare.grid import Comparison, as_json, columns_for, rules_section
+    from ..compare.inputs import UsageError, load
+
+    try:
+        loaded = load(args.files, args.variation)
+    except UsageError as exc:
+        print(f"cheatdsl compare: error: {exc}", file=sys.stderr)
+        return 2
+    if not loaded.ok:
+        loaded.report()
+        return 1
+    rulebooks = loaded.rulebooks
+    columns = columns_for(rulebooks, loaded.requested)
+    sections = [rules_section(rulebooks)]
+    if args.no_verify:
+        sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
+    else:
+        data, note = verdicts.collect([rb.path for rb in rulebooks], loaded.requested)
+        sections.append(verdicts.section(data, note))
+    if args.simulate:
+        stats, note = statistics.collect(rulebooks, args.simulate)
+        sections.append(statistics.section(columns, stats, note))
+    comparison = Comparison(columns, tuple(sections))
+    if args.format == "json":
+        output = json.dumps(as_json(comparison), indent=2, ensure_ascii=False) + "\n"
+    elif args.format == "md":
+        output = text.markdown(comparison)
+    elif args.format == "html":
+        output = page.render(comparison)
+    else:
+        output = text.render(comparison)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(output)
+        except OSError as exc:
+            print(f"cheatdsl compare: error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(output)
+    return 0

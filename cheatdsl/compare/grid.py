@@ -1,0 +1,117 @@
+"""The side-by-side comparison as data: a column per rulebook, sections of rows, rows that differ marked.
+
+Every renderer (text, Markdown, HTML, JSON) reads only this, and the verdict and statistics sections
+are built from plain dicts, one per rulebook, so they can be filled by the verifier and the simulator
+or, in tests, by hand.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import Rulebook
+from .describe import DIMENSIONS, describe
+
+
+@dataclass(frozen=True)
+class Column:
+    """One rulebook being compared."""
+
+    name: str
+    title: str
+    path: str
+    variations: tuple[str, ...] = ()
+
+    @property
+    def heading(self) -> str:
+        return self.name + "".join(f" +{v}" for v in self.variations)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One dimension (or property, or statistic) across every column; `notes` are optional per-cell details."""
+
+    key: str
+    label: str
+    cells: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def differs(self) -> bool:
+        return len(set(self.cells)) > 1
+
+
+@dataclass(frozen=True)
+class Plot:
+    """A chart of simulation data, drawn by the HTML page."""
+
+    key: str
+    title: str
+    svg: str
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled block of rows; `note` says why a section has no rows (or qualifies the ones it has)."""
+
+    key: str
+    title: str
+    rows: tuple[Row, ...] = ()
+    note: str = ""
+    plots: tuple[Plot, ...] = ()
+    data: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Rulebooks side by side: the rules first, then whatever other sections were gathered."""
+
+    columns: tuple[Column, ...]
+    sections: tuple[Section, ...] = field(default=())
+
+    def section(self, key: str) -> Section | None:
+        return next((s for s in self.sections if s.key == key), None)
+
+
+def columns_for(rulebooks: list[Rulebook], requested: list[tuple[str, ...]] | None = None) -> tuple[Column, ...]:
+    """A column per rulebook, headed by its name and the variations asked for on the command line.
+
+    Two rulebooks of one name are told apart by their file names.
+    """
+    asked = requested or [() for _ in rulebooks]
+    names = [(rb.name, used) for rb, used in zip(rulebooks, asked)]
+    out = []
+    for rb, used in zip(rulebooks, asked):
+        name = rb.name
+        if names.count((name, used)) > 1:
+            name = os.path.basename(rb.path)
+        out.append(Column(name, rb.title, rb.path, used))
+    return tuple(out)
+
+
+def rules_section(rulebooks: list[Rulebook]) -> Section:
+    """Every rule dimension of every rulebook, in words."""
+    described = [describe(rb) for rb in rulebooks]
+    rows = tuple(Row(d.key, d.label, tuple(cells[d.key] for cells in described)) for d in DIMENSIONS)
+    return Section("rules", "Rules", rows)
+
+
+def as_json(comparison: Comparison) -> dict[str, Any]:
+    """The comparison as plain data: the rulebooks, then each section's rows (a cell per rulebook)."""
+    out: dict[str, Any] = {
+        "rulebooks": [{"name": c.heading, "rulebook": c.name, "title": c.title, "path": c.path,
+                       "variations": list(c.variations)} for c in comparison.columns],
+    }
+    for s in comparison.sections:
+        rows = [{"key": r.key, "label": r.label, "cells": list(r.cells), "differs": r.differs}
+                | ({"details": list(r.notes)} if any(r.notes) else {}) for r in s.rows]
+        if s.key == "rules":
+            out["rules"] = rows
+            continue
+        entry: dict[str, Any] = {"title": s.title, "note": s.note, "rows": rows}
+        if s.data:
+            entry["data"] = list(s.data)
+        out[s.key] = entry
+    return out

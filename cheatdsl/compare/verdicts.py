@@ -1,0 +1,142 @@
+"""The verifier's verdicts side by side, and which verdicts a house rule changes.
+
+The verifier runs in a child process (`python -m cheatdsl verify --json`, whose output format is the
+contract documented in `cheatdsl verify --help`), so that a crash or a hang there costs this command
+a section, never the whole comparison. Its answer becomes one dict per rulebook:
+`{property id: {"verdict": ..., "summary": ..., "expected": ...}}`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..properties import PROPERTY_IDS
+from .grid import Row, Section
+
+Verdicts = dict[str, dict[str, str]]
+TIMEOUT_SECONDS = 600.0
+TITLE = "Verifier verdicts"
+
+
+def verifier_available() -> bool:
+    """True when the `verifier` package can be imported."""
+    try:
+        return importlib.util.find_spec("verifier") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _environment() -> dict[str, str]:
+    """The child's environment: this process's, with the directory holding `cheatdsl` first on the path."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def from_report(entry: Mapping[str, Any]) -> Verdicts | None:
+    """One rulebook's entry of `verify --json` as {property: {verdict, summary, expected}}; None if not verified."""
+    if "results" not in entry:
+        return None
+    out: Verdicts = {}
+    for result in entry["results"]:
+        out[str(result["id"])] = {"verdict": str(result["verdict"]), "summary": str(result.get("summary", ""))}
+    for check in entry.get("expectations", []):
+        pid = str(check.get("id"))
+        if pid in out and check.get("status") == "failed":
+            out[pid]["expected"] = str(check.get("expected", ""))
+    return out
+
+
+def collect(paths: list[str], variations: list[tuple[str, ...]],
+            timeout: float = TIMEOUT_SECONDS) -> tuple[list[Verdicts | None] | None, str]:
+    """Verdicts for each rulebook (`variations[i]` switched on in `paths[i]`), or None and why not."""
+    if not verifier_available():
+        return None, "verifier unavailable: the `verifier` package is not installed"
+    found: dict[int, Verdicts | None] = {}
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, used in enumerate(variations):
+        groups.setdefault(tuple(used), []).append(i)
+    for used, indexes in groups.items():
+        command = [sys.executable, "-m", "cheatdsl", "verify", "--json"]
+        for name in used:
+            command += ["--variation", name]
+        command += [paths[i] for i in indexes]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=_environment())
+            report = json.loads(done.stdout)
+            entries = report["rulebooks"]
+        except subprocess.TimeoutExpired:
+            return None, f"verifier unavailable: no answer within {timeout:g} s"
+        except (OSError, ValueError, KeyError, TypeError):
+            return None, "verifier unavailable: `cheatdsl verify --json` gave no report"
+        if len(entries) != len(indexes):
+            return None, "verifier unavailable: `cheatdsl verify --json` gave no report"
+        for i, entry in zip(indexes, entries):
+            found[i] = from_report(entry)
+    return [found[i] for i in range(len(paths))], ""
+
+
+def cell(entry: Mapping[str, str] | None) -> str:
+    """A verdict as a table cell: `proved`, `refuted (expected proved)`, `unknown (not yet implemented)`."""
+    if entry is None:
+        return "-"
+    verdict = entry.get("verdict", "?")
+    if entry.get("expected"):
+        return f"{verdict} (expected {entry['expected']})"
+    summary = entry.get("summary", "")
+    if verdict == "unknown" and summary and len(summary) <= 30:
+        return f"unknown ({summary})"
+    return verdict
+
+
+def _order(ids: set[str]) -> list[str]:
+    return [p for p in PROPERTY_IDS if p in ids] + sorted(ids - set(PROPERTY_IDS))
+
+
+def section(data: list[Verdicts | None] | None, note: str = "") -> Section:
+    """The verdicts section: a row per property, a cell per rulebook; `data` None leaves only the note."""
+    if data is None:
+        return Section("verdicts", TITLE, note=note or "verifier unavailable")
+    ids = set().union(*(set(d) for d in data if d is not None)) if data else set()
+    rows = []
+    for pid in _order(ids):
+        entries = [None if d is None else d.get(pid) for d in data]
+        rows.append(Row(pid, pid, tuple(cell(e) for e in entries),
+                        tuple("" if e is None else e.get("summary", "") for e in entries)))
+    missing = sum(d is None for d in data)
+    if missing and not note:
+        note = f"{missing} rulebook{'s' if missing != 1 else ''} could not be verified"
+    return Section("verdicts", TITLE, tuple(rows), note, data=tuple(data))
+
+
+def _verdict_of(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        v = value.get("verdict")
+        return None if v is None else str(v)
+    return str(value)
+
+
+def changes(base: Mapping[str, Any], variant: Mapping[str, Any]) -> list[str]:
+    """Sentences for every property whose verdict differs; values are verdicts or {"verdict": ...} dicts."""
+    out = []
+    for pid in _order(set(base) | set(variant)):
+        before, after = _verdict_of(base.get(pid)), _verdict_of(variant.get(pid))
+        if before == after:
+            continue
+        if before is None:
+            out.append(f"{pid}: {after} (not verified for the base)")
+        elif after is None:
+            out.append(f"{pid}: no longer verified (was {before})")
+        else:
+            out.append(f"{pid}: {after}, was {before}")
+    return out
