@@ -1,0 +1,161 @@
+"""A game at the terminal: you at one seat, computer players at the others, every event told in words."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..engine import CHANCE, KEEP, Accept, Action, Challenge, DiscardSet, Pass, Phase, Play
+from ..engine.notation import action_text
+from .console import Console, Quit
+from .human import HumanSeat
+from .opponents import HOUSE, Opponent, bots_available, make_opponent
+from .screen import WIDTH, rule
+from .words import Voices, call_words, hand_words, play_words, result_lines, reveal_lines, set_words
+
+if TYPE_CHECKING:
+    from ..engine import Game, State
+
+NAMES = ("Robin", "Alex", "Sam", "Jo", "Kim", "Lee", "Max", "Pat", "Ray", "Ash", "Kit")
+
+
+class Table:
+    """One game: the deal from `seed`, then turns until the game ends or you leave."""
+
+    def __init__(self, game: Game, console: Console, seed: int, seat: int | None = None,
+                 bots: Sequence[str] = ("honest",), start: State | None = None) -> None:
+        self.game = game
+        self.console = console
+        self.seed = seed
+        # `start` sits down at a game already under way (a position), instead of a fresh deal.
+        self.state = game.new_initial_state() if start is None else start
+        chance = random.Random(seed)
+        while self.state.current_player() == CHANCE:
+            self.state.apply_action(self.state.chance_outcome(chance))
+        first = self.state.current_player()
+        # You sit where the first play is made unless you choose a seat (seed 003: you start).
+        self.you = seat if seat is not None else (first if first >= 0 else 0)
+        names = [""] * game.players
+        for i in range(1, game.players):
+            names[game.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
+        self.v = Voices(names, self.you)
+        self.human = HumanSeat(console, self.you, self.v)
+        self.substituted = bool(bots) and not bots_available() and any(b != HOUSE for b in bots)
+        kinds = list(bots) or [HOUSE]
+        self.opponents: dict[int, Opponent] = {}
+        for i in range(1, game.players):
+            seat = game.seat_after(self.you, i)
+            kind = kinds[(i - 1) % len(kinds)]
+            self.opponents[seat] = make_opponent(kind, seat, random.Random(seed * 1_000_003 + seat))
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play to the end; 0 when the game ends or you leave."""
+        try:
+            self.introduce()
+            while not self.state.is_terminal():
+                self.step()
+            self.finish()
+        except Quit:
+            self.console.say("", f"You leave the table. (Seed {self.seed}: deal the same cards again with "
+                                 f"--seed {self.seed}.)")
+        return 0
+
+    def introduce(self) -> None:
+        g, s, v = self.game, self.state, self.v
+        rb = g.rulebook
+        c = self.console
+        c.say(rule(rb.title.upper()), rb.source if len(rb.source) <= WIDTH else rb.source[:WIDTH - 1] + "…")
+        order = " → ".join(f"{v.name(seat)} ({s.hand_size(seat)})" for seat in self._turn_order())
+        c.say(f"Seats in turn order: {order}.")
+        if self.substituted:
+            c.say("The bots are not installed yet: the computer seats are the built-in house players.")
+        else:
+            c.say("Computer seats: " + ", ".join(f"{v.name(seat)} plays {self.opponents[seat].name}"
+                                                 for seat in self._turn_order() if seat != self.you) + ".")
+        c.say(f"Seed {self.seed}. Type `help` at your turn for how to play, `quit` to leave.")
+        if s.is_terminal():
+            return
+        c.say(f"{v.name(s.current_player())} {v.verb(s.current_player(), 'play')} first.")
+
+    def _turn_order(self) -> list[int]:
+        return [self.game.seat_after(self.you, i) for i in range(self.game.players)]
+
+    def step(self) -> None:
+        state = self.state
+        seat = state.current_player()
+        before = state.clone()
+        if seat == self.you:
+            action = self.human.act(state)
+        else:
+            action = self._computer(seat)
+        state.apply_action(action)
+        self.tell(before, action, seat)
+
+    def _computer(self, seat: int) -> Action:
+        opponent = self.opponents[seat]
+        action = opponent.act(self.state)
+        why = self.state.why_illegal(action)
+        if why is None:
+            return action
+        # A bot's mistake must not end your game: say so, and play a legal action for it.
+        self.console.say(f"({self.v.name(seat)}'s bot chose `{action_text(self.game, action)}`, which the rules "
+                         f"refuse: {why}. It plays a random legal action instead.)")
+        rng = random.Random(self.seed + self.state.turns)
+        if self.state.phase is Phase.PLAY and self.state.count_play_actions():
+            return self.state.sample_play(rng)
+        actions = self.state.legal_actions()
+        return actions[rng.randrange(len(actions))]
+
+    # -- telling the table what happened -------------------------------------------------------
+
+    def tell(self, before: State, action: Action, seat: int) -> None:
+        g, after, v = self.game, self.state, self.v
+        c = self.console
+        if isinstance(action, Play):
+            last = after.hand_size(seat) == 0
+            c.say(play_words(g, v, seat, len(action.cards), action.claim, action.count, last))
+            if seat == self.you:
+                c.say(f"  (face down: {hand_words(g, action.cards)})")
+        elif isinstance(action, Pass):
+            c.say(v.says(seat, "pass") + ".")
+        elif isinstance(action, Accept):
+            c.say(v.says(seat, "accept") + ".")
+        elif isinstance(action, Challenge):
+            c.say(f"{v.name(seat)}: “{call_words(g, action.kind)}”")
+        elif isinstance(action, DiscardSet) or action == KEEP:
+            pass
+        for r in after.reveals()[len(before.reveals()):]:
+            c.say("", *("  " + line for line in reveal_lines(g, r, v)), "")
+            for opponent in self.opponents.values():
+                opponent.notify(r)
+        for who, rank, cards in after.discarded_sets()[len(before.discarded_sets()):]:
+            c.say(set_words(g, v, who, rank, cards))
+        if isinstance(action, Pass) and before.pile_size() and not after.pile_size():
+            c.say(f"Everyone passed: the pile of {before.pile_size()} cards leaves the game unseen.")
+        for who in after.order_out()[len(before.order_out()):]:
+            if not (g.first_out and after.is_terminal()):
+                c.say(f"{v.name(who)} {v.verb(who, 'are')} out of cards and out of the game!")
+        if after.phase is Phase.PLAY and after.leading and not before.leading:
+            leader = after.current_player()
+            c.say(f"A new round: {v.name(leader, False) if leader != self.you else 'you'} "
+                  f"{v.verb(leader, 'lead')}.")
+
+    def finish(self) -> None:
+        state, v = self.state, self.v
+        result = state.result()
+        assert result is not None
+        c = self.console
+        c.say("", rule("THE END"))
+        c.say(*result_lines(self.game, result, v, state.hand_sizes(), self._turn_order()))
+        if result.winner == self.you and not result.capped:
+            c.say("Well played!")
+        c.say(f"(Seed {self.seed}: deal the same cards again with --seed {self.seed}.)")
+
+
+def play_game(game: Game, console: Console, seed: int, seat: int | None = None,
+              bots: Sequence[str] = ("honest",)) -> int:
+    """Play one game of `game` at the console; returns the exit status (0)."""
+    return Table(game, console, seed, seat, bots).run()
