@@ -26,6 +26,15 @@ responder challenges independently with probability ``challenge_rate``.
 
 Actions counted = plays + responses (every accept and every challenge).
 
+Two ways to draw the responses. By default (``per_seat=False``) one uniform per
+play picks the first challenger, if any (see the speed notes): the accepts
+before it are counted but never decided. With ``per_seat=True`` (``--per-seat``)
+each responder in turn draws its own uniform and the first below
+``challenge_rate`` challenges: every response counted is a decision taken, as in
+the generic interpreter's loop, where each response is a separate bot call.
+Both modes have the same distribution of games; the per-seat one is the fair
+yardstick for the interpreter (``benchmarks/engine_speed.py``).
+
 Speed notes: the responders' independent Bernoulli draws are sampled with a
 single uniform per play (inverse CDF of "index of first challenger"), which has
 exactly the same distribution as one draw per responder; uniform integers come
@@ -123,8 +132,11 @@ def play_game(
     *,
     dealer: int = 0,
     check: bool = False,
+    per_seat: bool = False,
 ) -> tuple[int, int, int | None]:
     """Play one greedy game; return (actions, plays, winner seat or None if capped)."""
+    if per_seat:
+        return _play_game_per_seat(rng, players, challenge_rate, turn_cap, dealer, check)
     if not 0.0 <= challenge_rate <= 1.0:
         raise ValueError(f"challenge_rate must be in [0, 1], got {challenge_rate}")
     if turn_cap < 0:
@@ -215,7 +227,77 @@ def play_game(
     return plays * players - skipped, plays, winner
 
 
-def run(games: int, seed: int, players: int = 3) -> dict[str, float | int]:
+def _play_game_per_seat(
+    rng: Random, players: int, challenge_rate: float, turn_cap: int, dealer: int, check: bool
+) -> tuple[int, int, int | None]:
+    """`play_game` with one uniform drawn per response: each responder decides on its own."""
+    if not 0.0 <= challenge_rate <= 1.0:
+        raise ValueError(f"challenge_rate must be in [0, 1], got {challenge_rate}")
+    if turn_cap < 0:
+        raise ValueError(f"turn_cap must be >= 0, got {turn_cap}")
+    hands = deal(rng, players, dealer)
+    sizes = [sum(hand) for hand in hands]
+    rnd = rng.random
+    pile: list[tuple[int, int]] = []
+    plays = 0
+    actions = 0
+    winner: int | None = None
+    last = players - 1
+    for plays, (seat, required) in enumerate(_schedule(players, dealer, turn_cap), 1):
+        hand = hands[seat]
+        count = hand[required]
+        if count:
+            hand[required] = 0
+            pile.append((required, count))
+            honest = True
+        else:
+            pick = int(rnd() * sizes[seat]) - hand[0]
+            rank = 0
+            while pick >= 0:
+                rank += 1
+                pick -= hand[rank]
+            hand[rank] -= 1
+            pile.append((rank, 1))
+            count = 1
+            honest = False
+        left = sizes[seat] - count
+        sizes[seat] = left
+        actions += 1
+        challenger = -1
+        offset = 1
+        while offset <= last:
+            actions += 1
+            if rnd() < challenge_rate:
+                challenger = seat + offset
+                if challenger >= players:
+                    challenger -= players
+                break
+            offset += 1
+        if challenger >= 0:
+            taker = challenger if honest else seat
+            taken = hands[taker]
+            total = 0
+            for rank, n in pile:
+                taken[rank] += n
+                total += n
+            sizes[taker] += total
+            pile = []
+            if not honest:
+                if check:
+                    _check_state(hands, sizes, pile)
+                continue
+        if not left:
+            winner = seat
+            break
+        if check:
+            _check_state(hands, sizes, pile)
+    if check:
+        _check_state(hands, sizes, pile)
+        assert (winner is None) == (min(sizes) > 0), f"winner {winner} vs sizes {sizes}"
+    return actions, plays, winner
+
+
+def run(games: int, seed: int, players: int = 3, per_seat: bool = False) -> dict[str, float | int]:
     """Play `games` games from one seeded RNG and report throughput."""
     rng = Random(seed)
     total_actions = 0
@@ -223,7 +305,7 @@ def run(games: int, seed: int, players: int = 3) -> dict[str, float | int]:
     wins = 0
     started = time.perf_counter()
     for _ in range(games):
-        actions, plays, winner = play_game(rng, players)
+        actions, plays, winner = play_game(rng, players, per_seat=per_seat)
         total_actions += actions
         total_plays += plays
         if winner is not None:
@@ -233,6 +315,7 @@ def run(games: int, seed: int, players: int = 3) -> dict[str, float | int]:
         "games": games,
         "players": players,
         "seed": seed,
+        "per_seat": per_seat,
         "actions": total_actions,
         "plays": total_plays,
         "wins": wins,
@@ -248,9 +331,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10_000, help="games to play (default 10000)")
     parser.add_argument("--seed", type=int, default=0, help="RNG seed (default 0)")
     parser.add_argument("--players", type=int, default=3, help="seats, 3..6 (default 3)")
+    parser.add_argument("--per-seat", action="store_true",
+                        help="draw each response separately, as the generic interpreter decides them")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     args = parser.parse_args(argv)
-    result = run(args.games, args.seed, args.players)
+    result = run(args.games, args.seed, args.players, args.per_seat)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -6,7 +6,8 @@
     state.current_player()    # a seat, CHANCE or TERMINAL;  state.phase: PLAY, RESPOND, DISCARD, ...
     state.legal_actions()     # canonical order; count_play_actions() and sample_play(rng) never list
     state.apply_action(a)     # IllegalAction says why, in the game's words, and changes nothing
-    state.observation(seat)   # the only view a bot needs: own hand and the public record
+    state.observation(seat)   # own hand and the public record, as a frozen snapshot
+    state.view(seat)          # the same seen live and cheaply: what a bot reads (`view.py`)
     state.returns(), state.result(), state.history(), state.clone()
 
 Every difference between games comes from the rulebook; nothing here names a game.
@@ -20,9 +21,10 @@ from .game import Game
 from .observation import ClaimRecord, Observation
 from .position import Position
 from .state import Result, RevealRecord, State
+from .view import View
 
 __all__ = [
     "ACCEPT", "CHANCE", "KEEP", "PASS", "TERMINAL", "Accept", "Action", "Challenge", "ChanceDealer", "ChanceShuffle",
     "ClaimRecord", "DiscardSet", "Game", "IllegalAction", "KeepSets", "Observation", "Pass", "Phase", "Play",
-    "Position", "Result", "RevealRecord", "State", "TooManyActions", "action_key",
+    "Position", "Result", "RevealRecord", "State", "TooManyActions", "View", "action_key",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import ChallengeKind, ChallengeTest
+from . import state as _state  # a cycle: read only at call time (its RevealRecord)
 from .actions import TERMINAL, Phase
 
 if TYPE_CHECKING:
@@ -13,7 +14,6 @@ if TYPE_CHECKING:
 
 def resolve(state: "State", kind: ChallengeKind, challenger: int) -> None:
     """Judge the pending play, make the loser pay, then discards, going out and the next turn."""
-    from .state import RevealRecord
     g = state.game
     claimant = state._claimant
     _, cards, claim, count, _ = state._pile[-1]
@@ -51,8 +51,8 @@ def resolve(state: "State", kind: ChallengeKind, challenger: int) -> None:
             sizes[loser] += 1
         if g.pile_after_discarded:
             _discard_pile(state)
-    state._reveals.append(RevealRecord(kind.name, claimant, challenger, claim, count, revealed, caught, loser,
-                                       sizes[loser] - before, pile_seen))
+    state._reveals.append(_state.RevealRecord(kind.name, claimant, challenger, claim, count, revealed, caught,
+                                              loser, sizes[loser] - before, pile_seen))
     if g.round_ends_on_challenge:
         state._leading = True
     state._pending = (claimant, challenger, winner, loser, caught)

@@ -21,20 +21,22 @@ def deal(state: "State", seed: int) -> None:
     dealer = state._dealer or 0
     deck = list(g.table.deck)
     random.Random(seed).shuffle(deck)
+    value = g.value_of_card
     aside = g.table.set_aside
-    state._aside = [g.card_value(c) for c in deck[:aside]]
+    state._aside = [value[c] for c in deck[:aside]]
     rest = deck[aside:]
     dealt = sum(g.hand_sizes)
     holders: dict[int, int] = {}
-    for i in range(n):
+    # Seats from the last dealt to the first, so a card dealt twice (several packs) keeps its first holder.
+    for i in reversed(range(n)):
         seat = g.seat_after(dealer, i + 1)
         cards = rest[i:dealt:n]
         hand = state._hands[seat]
         for c in cards:
-            hand[g.card_value(c)] += 1
-            holders.setdefault(c, seat)
+            hand[value[c]] += 1
+        holders.update(dict.fromkeys(cards, seat))
         state._sizes[seat] = len(cards)
-    surplus = [g.card_value(c) for c in rest[dealt:]]
+    surplus = [value[c] for c in rest[dealt:]]
     if g.rulebook.deal.surplus is Surplus.STOCK:
         state._stock = surplus[::-1]
     else:

@@ -56,6 +56,7 @@ class Game:
         self.wild = rb.deck.jokers_wild and rb.deck.jokers > 0
         self.rank_of = [v % r for v in range(self.values)] + [-1]
         self.copies = self.table.copies
+        self.value_of_card = {c: self.card_value(c) for c in self.table.deck}
         deck_values = [self.card_value(c) for c in self.table.deck]
         self.deck_counts = [0] * (self.values + 1)
         for v in deck_values:
@@ -107,6 +108,7 @@ class Game:
         self.step = 1 if rb.setup.direction is Direction.CLOCKWISE else -1
         self.succ = [(s + self.step) % n for s in range(n)]
         self.pred = [(s - self.step) % n for s in range(n)]
+        self.responders_of = tuple(tuple(self.seat_after(s, i) for i in range(1, n)) for s in range(n))
         self.dealer_by_lot = rb.setup.dealer is DealerChoice.LOT
         self.first_player = rb.setup.first_player.code
 
@@ -121,6 +123,7 @@ class Game:
         self.claim_order = self.space.order
         self.min_cards = claim.min_cards
         self.max_cards = claim.max_cards
+        self.most_cards = claim.max_cards if claim.max_cards is not None else NO_CAP
         self.exact = claim.count is CountRule.EXACT
         self.any_count = claim.count is CountRule.ANY
         # The highest count that may be called: the card cap, or with no cap the whole deck.

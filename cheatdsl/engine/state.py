@@ -20,6 +20,7 @@ from .actions import (
 if TYPE_CHECKING:
     from .game import Game
     from .observation import Observation
+    from .view import View
 
 _CHANCE, _PLAY, _RESPOND, _DISCARD, _TERMINAL = (Phase.CHANCE, Phase.PLAY, Phase.RESPOND, Phase.DISCARD,
                                                  Phase.TERMINAL)
@@ -76,7 +77,7 @@ class State:
         self._out_order: list[int] = []
         self._next_in = list(game.succ)
         self._prev_in = list(game.pred)
-        self._responders_of = [tuple(game.seat_after(s, i) for i in range(1, n)) for s in range(n)]
+        self._responders_of = list(game.responders_of)
         self._previous: int | None = None
         self._leading = False
         self._required: tuple[int, ...] = ()
@@ -164,9 +165,10 @@ class State:
 
     def apply_action(self, action: Action) -> None:
         """Apply one action; raises IllegalAction, leaving the state unchanged, when it is not legal."""
-        handler = _HANDLERS.get(action.__class__)
-        if handler is None:
-            raise IllegalAction(f"{action!r} is not an action of this game")
+        try:
+            handler = _HANDLERS[action.__class__]
+        except KeyError:
+            raise IllegalAction(f"{action!r} is not an action of this game") from None
         handler(self, action)
         self._history.append(action)
 
@@ -194,6 +196,11 @@ class State:
         """What `seat` may know: its own hand and everything public."""
         from .observation import observe
         return observe(self, seat)
+
+    def view(self, seat: int) -> "View":
+        """`seat`'s live, read-only view for a bot: its own hand, the public table, its legal choices."""
+        from .view import View
+        return View(self, seat)
 
     def chance_outcome(self, rng: random.Random) -> Action:
         """A chance action drawn with `rng` (the dealer by lot, then a shuffle seed)."""
@@ -325,7 +332,7 @@ class State:
         count = action.count
         try:
             n = len(cards)
-            if (claim not in self._required_set or n < g.min_cards or (g.max_cards is not None and n > g.max_cards)
+            if (claim not in self._required_set or not g.min_cards <= n <= g.most_cards
                     or (count != n if g.exact else not g.min_cards <= count <= (g.count_cap if g.any_count else n))):
                 raise IllegalAction(self._bad_play(action))
         except TypeError:
@@ -442,17 +449,22 @@ class State:
     def begin_turn(self, seat: int) -> None:
         """`seat` comes to play: the turn cap, a turn-start win, or the play phase."""
         g = self.game
-        while True:
+        if g.turn_start_win is None:
             if self._turns >= g.turn_cap:
                 _challenge.finish(self, capped=True, reason=f"stopped by the turn cap after {self._turns} turns")
                 return
-            if g.turn_start_win is not None and g.turn_start_win(self._turn_facts(seat)):
-                _challenge.go_out(self, seat, "won at the start of the turn")
-                if self._phase is _TERMINAL:
+        else:
+            while True:
+                if self._turns >= g.turn_cap:
+                    _challenge.finish(self, capped=True, reason=f"stopped by the turn cap after {self._turns} turns")
                     return
-                seat = self._next_in[seat]
-                continue
-            break
+                if g.turn_start_win(self._turn_facts(seat)):
+                    _challenge.go_out(self, seat, "won at the start of the turn")
+                    if self._phase is _TERMINAL:
+                        return
+                    seat = self._next_in[seat]
+                    continue
+                break
         self._phase = _PLAY
         self._seat = seat
         if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():

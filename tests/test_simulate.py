@@ -1,0 +1,174 @@
+"""`cheatdsl simulate` and `cheatdsl.simulate.simulate`: reproducible statistics, the JSON contract,
+exit codes (cheatdsl --help: 0 success, 1 a rulebook with errors, 2 usage), and the hand-coded
+yardstick's per-seat mode the speed benchmark compares against."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from random import Random
+from types import ModuleType
+
+import pytest
+
+from cheatdsl.cli import main
+from cheatdsl.load import load_rulebook
+from cheatdsl.simulate import game_seed, seat_bots, simulate, statistics, wilson
+from cheatdsl.simulate.summary import percentile
+
+ROOT = Path(__file__).resolve().parents[1]
+RULEBOOKS = ROOT / "rulebooks"
+ENGLISH = str(RULEBOOKS / "english-ascending.yaml")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["simulate", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- the numbers --------------------------------------------------------------------------------
+
+
+def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
+    """Game i is seeded from (seed, i) alone and results merge in game order: --jobs 1 and 2 agree."""
+    rb = load_rulebook(ENGLISH)
+    one = simulate(rb, 3, 24, seed=7, bots="greedy,honest,counter", jobs=1)
+    two = simulate(rb, 3, 24, seed=7, bots="greedy,honest,counter", jobs=2)
+    assert one.pop("jobs") == 1 and two.pop("jobs") == 2
+    assert one == two
+    other = simulate(rb, 3, 24, seed=8, bots="greedy,honest,counter")
+    assert other["turns"] != one["turns"]
+
+
+def test_statistics_add_up() -> None:
+    """Every game is counted once: finished plus capped plus stuck, wins over decided games,
+    challenges that caught a lie plus those that did not."""
+    rb = load_rulebook(ENGLISH)
+    s = simulate(rb, 4, 40, seed=1, bots="greedy", turn_cap=60)
+    assert s["games"] == 40 == len(s["turns"])
+    assert s["finished"] + s["capped"] + s["stuck"] == 40 and s["capped"] > 0
+    assert sum(s["wins_by_seat"]) == s["decided"] == sum(s["wins_by_position"]) == s["finished"]
+    c = s["challenges"]
+    assert c["caught"] + c["failed"] == c["total"] == s["pickups"]["count"]
+    assert max(s["turns"]) <= 60 and s["turns_summary"]["p95"] <= 60
+    assert 0 < s["forced_bluffs"]["total"] < s["plays"] <= s["actions"]
+    assert s["first_player"]["fair"] == 0.25 and len(s["win_shares"]) == 4
+    assert "losers_by_seat" not in s
+
+
+def test_a_last_holder_loses_game_reports_the_loser_by_seat() -> None:
+    """Mogeln (seed 004): players go out one by one and the last holding cards loses."""
+    s = simulate(load_rulebook(str(RULEBOOKS / "mogeln.yaml")), 4, 12, seed=2, bots="greedy")
+    assert sum(s["losers_by_seat"]) == s["finished"] and len(s["loser_shares"]) == 4
+
+
+def test_the_compare_entry_point_counts_wins_from_the_first_player() -> None:
+    """`cheatdsl compare --simulate` calls statistics(rulebook, games=, players=, seed=)."""
+    rb = load_rulebook(ENGLISH)
+    s = statistics(rb, games=10, players=3, seed=4)
+    assert {"players", "games", "turns", "unfinished", "wins_by_seat", "challenges"} <= set(s)
+    assert s["wins_by_seat"] == s["wins_by_position"] and {"caught", "failed"} <= set(s["challenges"])
+
+
+def test_wilson_interval_and_percentile() -> None:
+    """Wilson's 95% interval for 5 of 10 is 0.237 to 0.763; for 0 of 10, 0 to 0.278."""
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(0, 10)[1] == pytest.approx(0.2775, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert percentile(list(range(1, 101)), 95) == 95 and percentile([], 95) == 0
+
+
+def test_seeds_and_seats() -> None:
+    assert game_seed(1, 2) == game_seed(1, 2) != game_seed(1, 3) != game_seed(2, 2)
+    assert game_seed(1, 2, seat=0) != game_seed(1, 2, seat=1)
+    assert seat_bots("greedy", 3) == ("greedy",) * 3
+    assert seat_bots(["random", "honest"], 2) == ("random", "honest")
+    with pytest.raises(ValueError, match="2 bots named for 3 seats"):
+        seat_bots("random,honest", 3)
+    with pytest.raises(ValueError, match="no bot `clever`"):
+        seat_bots("clever", 3)
+
+
+def test_progress_is_reported_up_to_every_game() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate(load_rulebook(ENGLISH), 3, 7, seed=0, bots="greedy", progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (7, 7) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+def test_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json: one object with at least games, actions, capped, turns, wins_by_seat."""
+    code, out, err = run(capsys, ENGLISH, "--players", "3", "--games", "6", "--seed", "3", "--bots", "greedy",
+                         "--json", "--turn-cap", "500", "--jobs", "1")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert {"games", "actions", "capped", "turns", "wins_by_seat"} <= set(data)
+    assert data["games"] == 6 and len(data["turns"]) == 6 and len(data["wins_by_seat"]) == 3
+
+
+def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(RULEBOOKS / "standard.yaml"), "-V", "extra-cards", "-n", "3", "-g", "5",
+                       "--bots", "random,greedy,counter", "--challenge-rate", "0.3")
+    assert code == 0
+    assert out.startswith("standard with extra-cards: 5 games at 3 players, bots random,greedy,counter")
+    for label in ("games played", "actions", "turns a game", "challenges a game", "forced bluffs",
+                  "cards at a pickup", "wins by seat", "first player"):
+        assert label in out
+
+
+def test_a_rulebook_with_errors_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rulebook: bad\nplayers: 3..4\n", encoding="utf-8")
+    code, out, err = run(capsys, str(bad))
+    assert code == 1 and out == "" and "error[" in err and "nothing simulated" in err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bots", "clever"], "there is no bot `clever`"),
+    (["--bots", "greedy,honest"], "2 bots named for 3 seats"),
+    (["--players", "9"], "not 9"),
+])
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    code, out, err = run(capsys, ENGLISH, "--games", "2", *args)
+    assert code == 2 and out == "" and message in err
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], ["--challenge-rate", "2"], ["--jobs", "x"], []])
+def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", *([ENGLISH] if args else []), *args])
+    assert exc.value.code == 2
+
+
+# --- the speed yardstick ------------------------------------------------------------------------
+
+
+def _handcoded() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("handcoded_english", ROOT / "benchmarks" / "handcoded_english.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_yardstick_per_seat_mode_decides_every_response() -> None:
+    """benchmarks/handcoded_english.py --per-seat: one draw per response, the same rules (cards kept,
+    every response counted), and about the same games as its single-draw mode."""
+    engine = _handcoded()
+    rng = Random(3)
+    for players in (3, 4, 6):
+        for _ in range(30):
+            actions, plays, winner = engine.play_game(rng, players, 0.3, per_seat=True, check=True)
+            assert plays <= actions <= plays * players
+    actions, plays, winner = engine.play_game(Random(1), 3, 0.0, per_seat=True)
+    assert actions == 3 * plays and winner is not None  # nobody challenges: both others accept every play
+    seat = engine.run(300, 5, per_seat=True)
+    draw = engine.run(300, 5)
+    assert abs(seat["actions"] / draw["actions"] - 1) < 0.15
