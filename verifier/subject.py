@@ -31,7 +31,7 @@ class Subject:
 
     @property
     def cards(self) -> bool:
-        """Whether claims name exact cards (Mogeln) rather than a count and a rank."""
+        """Whether claims name exact cards rather than a count and a rank."""
         return self.rb.claim.kind is ClaimKind.CARD
 
     @cached_property

@@ -4,7 +4,7 @@ A scenario file (YAML) holds:
 
     scenario: a correct challenge            # what the ruling says
     source: "seed 000, section 06"           # the sentence it checks
-    rulebook: ../../rulebooks/english-ascending.yaml   # relative to this file, or a shipped profile name
+    rulebook: ../../rulebooks/my-table.yaml   # relative to this file, or a shipped profile name
     variations: []
     players: 3
     seed: 7          # EITHER a deal by the rules from this shuffle seed (optional `dealer: N`) ...

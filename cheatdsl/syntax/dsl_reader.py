@@ -55,7 +55,7 @@ class BadInput:
 KNOWN_BAD: tuple[BadInput, ...] = (
     BadInput("text left open", "E032", "quoted text is not closed on this line",
              'end it with `"`; write `\\"` for a quote inside text',
-             ('title "English ascending\nplayers 3..6\n', 'challenge { kinds [ { call "Cheat! } ] }\n')),
+             ('title "House rules\nplayers 3..6\n', 'challenge { kinds [ { call "Cheat! } ] }\n')),
     BadInput("formula left open", "E033", "formula is not closed on this line",
              "a formula runs from one backtick to the next on the same line, as in `next(previous)`",
              ("claim {\n  first `aces\n  follow `next(previous)`\n}\n",)),
@@ -65,7 +65,7 @@ KNOWN_BAD: tuple[BadInput, ...] = (
              ("players: 3..6\n", "deck {\n  packs = 1\n}\n")),
     BadInput("single quotes", "E031", "unexpected `{found}`: text is quoted with double quotes",
              'write "like this"',
-             ("title 'English'\n",)),
+             ("title 'House'\n",)),
     BadInput("name without a value", "E036", "`{key}` has no value",
              "write the value after the name on the same line, as in `players 3..6`",
              ("players\ntitle x\n", "deck {\n  packs\n}\n", "deck { packs; jokers 0 }\n", "players",
