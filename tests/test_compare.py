@@ -400,11 +400,14 @@ def test_verifier_through_the_command(capsys: pytest.CaptureFixture[str]) -> Non
         assert section["note"].startswith("verifier unavailable")
 
 
+# In the shape `cheatdsl.simulate.simulate` returns (only the keys the section reads).
 FAKE_STATS: list[dict[str, Any] | None] = [
-    {"players": 4, "games": 4, "turns": [40, 60, 80, 100], "unfinished": 1, "wins_by_seat": [1, 1, 1, 0],
-     "challenges": {"caught": 30, "failed": 10}},
-    {"players": 4, "games": 4, "turns": [20, 30, 30, 50], "unfinished": 0, "wins_by_seat": [2, 0, 1, 1],
-     "challenges": {"caught": 5, "failed": 15}},
+    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, "turns": [40, 60, 80, 100], "unfinished": 1,
+     "wins_by_seat": [0, 1, 1, 1], "wins_by_position": [1, 1, 1, 0], "challenges": {"caught": 30, "failed": 10},
+     "forced_bluffs": {"per_game": 2.5}, "pickups": {"count": 40, "mean": 3.25}},
+    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, "turns": [20, 30, 30, 50], "unfinished": 0,
+     "wins_by_seat": [1, 1, 0, 2], "wins_by_position": [2, 0, 1, 1], "challenges": {"caught": 5, "failed": 15},
+     "forced_bluffs": {"per_game": 0.25}, "pickups": {"count": 0, "mean": 0.0}},
 ]
 
 
@@ -416,7 +419,7 @@ def _comparison_with_stats() -> Comparison:
 
 
 def test_statistics_side_by_side() -> None:
-    """Plays per game, wins by seat and challenge outcomes, a cell per rulebook."""
+    """Turns per game, wins by seat from the first player, challenge outcomes: a cell per rulebook."""
     s = statistics.section(columns_for([load("english-ascending.yaml"), load("mogeln.yaml")]), FAKE_STATS)
     rows = {r.key: r.cells for r in s.rows}
     assert rows["games"] == ("4 at 4 players", "4 at 4 players")
@@ -425,6 +428,9 @@ def test_statistics_side_by_side() -> None:
     assert rows["wins_by_seat"] == ("33% 33% 33% 0%", "50% 0% 25% 25%")
     assert rows["challenges"] == ("10.0", "5.0")
     assert rows["caught"] == ("75%", "25%")
+    assert rows["forced_bluffs"] == ("2.5", "0.2")
+    assert rows["pickups"] == ("mean 3.2", "no pickups")
+    assert s.note.startswith("4 games per rulebook at 4 players between honest bots, seed 0.")
     assert [p.key for p in s.plots] == ["turns", "wins", "challenges"]
     for plot in s.plots:
         assert ET.fromstring(plot.svg).tag.endswith("svg")
@@ -456,10 +462,21 @@ def test_all_formats_with_every_section() -> None:
 
 
 def test_simulator_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until `cheatdsl simulate` exists, the statistics section says so plainly."""
-    monkeypatch.setattr(statistics.importlib.util, "find_spec", lambda name: None)
+    """Without `cheatdsl.simulate`, or with one that does not load, the statistics section says so plainly."""
+    def missing(name: str) -> None:
+        raise ModuleNotFoundError(name)
+
+    monkeypatch.setattr(statistics.importlib, "import_module", missing)
     data, note = statistics.collect([load("standard.yaml")], 10)
     assert data is None and "not part of this installation" in note
+
+    def broken(name: str) -> None:
+        raise SyntaxError("half written")
+
+    monkeypatch.setattr(statistics.importlib, "import_module", broken)
+    data, note = statistics.collect([load("standard.yaml")], 10)
+    assert data is None and "does not load (SyntaxError)" in note
+    assert statistics.section((), data, note).note == note
 
 
 def test_table_size_for_simulation() -> None:

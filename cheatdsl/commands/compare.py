@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 HELP = """Compare rulebooks side by side.
 
@@ -15,8 +16,12 @@ are marked with ≠ (highlighted in HTML, "differs": true in JSON).
 
 Below the rules: the verifier's verdicts side by side (from `cheatdsl verify --json`, run in a
 child process; "verifier unavailable" when it cannot be run, or skipped with --no-verify), and
-with --simulate G the statistics of G simulated games per rulebook (plays per game, wins by seat,
-challenge outcomes; drawn as inline SVG charts in HTML).
+with --simulate G the statistics of G games per rulebook between honest bots, as `cheatdsl simulate`
+plays them: turns per game, unfinished games, wins by seat counted from the first player,
+challenges and how many caught a lie, forced bluffs, cards at a pickup; in HTML also three inline
+SVG charts (turns per game, wins by seat, challenge outcomes). Every rulebook sits at one player
+count they all allow, the nearest to 4, unless --players says which; --seed fixes the games, so
+the same seed gives the same numbers.
 
 Formats: text (fits 100 columns; many rulebooks are split into several tables), md (Markdown),
 html (one self-contained page: inline CSS and SVG, nothing fetched), json:
@@ -24,21 +29,26 @@ html (one self-contained page: inline CSS and SVG, nothing fetched), json:
    "rules": [{"key", "label", "cells": [one per rulebook], "differs"}, ...],
    "verdicts": {"title", "note", "rows": [...], "data": [...]},
    "statistics": {"title", "note", "rows": [...], "data": [...]}}
+where each "data" entry of "statistics" is one rulebook's dict as `cheatdsl simulate --json` prints it.
 
 --variation NAME switches NAME on in every rulebook that offers it.
 
 Exit status: 0 compared; 1 a rulebook has errors (printed like `cheatdsl check`, nothing compared);
-2 usage error (a variation no rulebook offers, an output file that cannot be written)."""
+2 usage error (a variation no rulebook offers, a player count a rulebook does not allow, an output
+file that cannot be written)."""
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of games, found {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("the number of games must be at least 1")
-    return value
+def _count(what: str, least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of `what`, at least `least`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, found {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{what} must be at least {least}")
+        return value
+    return parse
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -47,7 +57,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("files", nargs="+", metavar="RULEBOOK", help="rulebook files (.yaml or .cheat)")
     p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
                    help="switch a named variation on in every rulebook that offers it (repeatable)")
-    p.add_argument("--simulate", type=_positive, metavar="G", help="simulate G games per rulebook and compare statistics")
+    p.add_argument("--simulate", type=_count("a number of games", 1), metavar="G", help="simulate G games per rulebook and compare statistics")
+    p.add_argument("--seed", type=_count("a seed", 0), default=0, metavar="S", help="with --simulate: the games' seed (default 0)")
+    p.add_argument("--players", "-n", type=_count("a number of players", 1), metavar="N",
+                   help="with --simulate: seat N players at every rulebook (default: a count all allow, nearest 4)")
     p.add_argument("--format", choices=("text", "md", "html", "json"), default="text", help="output format")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--no-verify", action="store_true", help="leave the verifier's verdicts out")
@@ -67,6 +80,11 @@ def run(args: argparse.Namespace) -> int:
         loaded.report()
         return 1
     rulebooks = loaded.rulebooks
+    try:
+        seats = statistics.seats_for(rulebooks, args.players)
+    except statistics.TableSizeError as exc:
+        print(f"cheatdsl compare: error: {exc}", file=sys.stderr)
+        return 2
     columns = columns_for(rulebooks, loaded.requested)
     sections = [rules_section(rulebooks)]
     if args.no_verify:
@@ -75,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         data, note = verdicts.collect([rb.path for rb in rulebooks], loaded.requested)
         sections.append(verdicts.section(data, note))
     if args.simulate:
-        stats, note = statistics.collect(rulebooks, args.simulate)
+        stats, note = statistics.collect(rulebooks, args.simulate, args.seed, seats)
         sections.append(statistics.section(columns, stats, note))
     comparison = Comparison(columns, tuple(sections))
     if args.format == "json":

@@ -29,11 +29,12 @@ def render_text(d: Diff, width: int = WIDTH) -> str:
     base, variant = _name(d.base), _name(d.variant)
     out: list[str] = []
     if d.same_game:
-        out += textwrap.wrap(f"same game: {variant} plays exactly as {base}", width, break_long_words=True)
+        out += textwrap.wrap(f"same game: {variant} plays exactly as {base}", width, break_long_words=True,
+                             break_on_hyphens=False)
     else:
         n = len(d.changes)
         out += textwrap.wrap(f"{variant} changes {n} rule{'s' if n != 1 else ''} of {base}:", width,
-                             break_long_words=True)
+                             break_long_words=True, break_on_hyphens=False)
         label = None
         for c in d.changes:
             if c.label != label:

@@ -9,7 +9,7 @@ from .text import LEGEND, MARK
 
 CSS = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; background: #fff; }
-h1 { font-size: 1.4em; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.5em; }
 table { border-collapse: collapse; margin: 0.6em 0; }
 th, td { border: 1px solid #ccc; padding: 0.35em 0.6em; vertical-align: top; text-align: left; }
 thead th { background: #f1f3f5; position: sticky; top: 0; }
@@ -20,7 +20,9 @@ td.v-proved { color: #1b6e2a; } td.v-refuted { color: #b42318; font-weight: 600;
 td.v-unknown, td.v-bounded { color: #8a6100; } td.v-not_applicable { color: #777; }
 tr.section th { background: #343a40; color: #fff; font-size: 1.05em; padding-top: 0.5em; }
 tr.note td { color: #555; font-style: italic; }
+div.plots { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
 figure { margin: 1em 0; } figcaption { font-weight: 600; margin-bottom: 0.3em; }
+figure svg { max-width: 100%; height: auto; }
 dl.files dt { font-weight: 600; } dl.files dd { margin: 0 0 0.4em 1em; color: #555; }
 """.strip()
 
@@ -67,8 +69,13 @@ def render(comparison: Comparison) -> str:
         out += _body(comparison, section)
     out.append("</table>")
     for section in comparison.sections:
+        if not section.plots:
+            continue
+        out.append(f'<h2 id="plots-{escape(section.key)}">{escape(section.title)} charts</h2>')
+        out.append('<div class="plots">')
         for plot in section.plots:
             out.append(f'<figure id="plot-{escape(plot.key)}"><figcaption>{escape(plot.title)}</figcaption>'
                        f"{plot.svg}</figure>")
+        out.append("</div>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"

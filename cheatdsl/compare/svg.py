@@ -7,12 +7,15 @@ and returns the `<svg>` text, or "" when no rulebook has the data it needs.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
 COLOURS = ("#1f6feb", "#d9480f", "#2f9e44", "#9c36b5", "#e8590c", "#0c8599", "#c2255c", "#5c940d", "#495057")
-WIDTH = 640
+# Challenge outcomes in greys, so that they are never mistaken for a rulebook's own colour.
+CAUGHT, TRUE_PLAY = "#343a40", "#ced4da"
+WIDTH = 600
 FONT = 'font-family="sans-serif" font-size="11"'
 
 Data = Sequence[Mapping[str, Any] | None]
@@ -57,37 +60,58 @@ def _usable(data: Data, key: str) -> list[int]:
     return out
 
 
-def turns_per_game(names: Sequence[str], data: Data, bins: int = 12) -> str:
-    """A frequency polygon per rulebook: the share of games that lasted each number of plays."""
+def _ticks(high: float, most: int = 6) -> list[float]:
+    """Round tick values from 0 to at least `high`: steps of 1, 2 or 5 times a power of ten."""
+    raw = max(high, 1) / most
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return [k * step for k in range(0, math.ceil(max(high, 1) / step) + 1)]
+
+
+def _quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q2, q3
+
+
+def turns_per_game(names: Sequence[str], data: Data) -> str:
+    """A box plot per rulebook on one scale: least to most turns, the middle half boxed, the median marked."""
     shown = [i for i in _usable(data, "turns") if all(isinstance(t, (int, float)) for t in data[i]["turns"])]  # type: ignore[index]
     if not shown:
         return ""
-    every = [int(t) for i in shown for t in data[i]["turns"]]  # type: ignore[index]
-    low, high = min(every), max(every)
-    step = max(1, math.ceil((high - low + 1) / bins))
-    bins = math.ceil((high - low + 1) / step)
-    left, right, top, bottom = 50.0, WIDTH - 20.0, 20.0, 200.0
-    shares = []
-    for i in shown:
-        turns = data[i]["turns"]  # type: ignore[index]
-        counts = [0] * bins
-        for t in turns:
-            counts[min(bins - 1, (int(t) - low) // step)] += 1
-        shares.append([c / len(turns) for c in counts])
-    peak = max(max(s) for s in shares) or 1.0
-    body = [f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#888"/>',
-            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#888"/>',
-            _text(left - 4, top + 4, f"{round(100 * peak)}%", "end"), _text(left - 4, bottom, "0%", "end")]
-    for k in range(0, bins + 1, max(1, bins // 4)):
-        x = left + (right - left) * k / bins
-        body.append(_text(x, bottom + 14, str(low + k * step), "middle"))
-    body.append(_text((left + right) / 2, bottom + 28, "plays in a game", "middle"))
-    for i, share in zip(shown, shares):
-        points = " ".join(f"{left + (right - left) * (k + 0.5) / bins:.1f},{bottom - (bottom - top) * s / peak:.1f}"
-                          for k, s in enumerate(share))
-        body.append(f'<polyline fill="none" stroke="{colour(i)}" stroke-width="2" points="{points}"/>')
-    body += _legend(names, shown, bottom + 48)
-    return _svg(int(bottom + 58), "Plays per game", body)
+    ticks = _ticks(max(max(data[i]["turns"]) for i in shown))  # type: ignore[index]
+    left, right, row = 160.0, WIDTH - 90.0, 26.0
+    top = 10.0
+    bottom = top + row * len(shown)
+
+    def x(v: float) -> float:
+        return left + (right - left) * v / ticks[-1]
+
+    body = []
+    for tick in ticks:
+        body.append(f'<line x1="{x(tick):.1f}" y1="{top:.1f}" x2="{x(tick):.1f}" y2="{bottom:.1f}" stroke="#e3e3e3"/>')
+        body.append(_text(x(tick), bottom + 14, f"{tick:g}", "middle"))
+    body.append(_text((left + right) / 2, bottom + 28, "turns in a game (plays and passes)", "middle"))
+    for k, i in enumerate(shown):
+        turns = sorted(data[i]["turns"])  # type: ignore[index]
+        q1, median, q3 = _quartiles(turns)
+        y = top + k * row
+        mid = y + row / 2
+        tip = (f"<title>{escape(names[i])}: {len(turns)} games, least {turns[0]}, quartiles {q1:g} / {median:g} / "
+               f"{q3:g}, most {turns[-1]}</title>")
+        body.append(_text(left - 6, mid + 4, _short(names[i], left - 10), "end"))
+        body.append(f'<g fill="{colour(i)}" stroke="{colour(i)}">{tip}'
+                    f'<line x1="{x(turns[0]):.1f}" y1="{mid:.1f}" x2="{x(turns[-1]):.1f}" y2="{mid:.1f}" '
+                    'stroke-width="1.5"/>'
+                    f'<line x1="{x(turns[0]):.1f}" y1="{mid - 6:.1f}" x2="{x(turns[0]):.1f}" y2="{mid + 6:.1f}"/>'
+                    f'<line x1="{x(turns[-1]):.1f}" y1="{mid - 6:.1f}" x2="{x(turns[-1]):.1f}" y2="{mid + 6:.1f}"/>'
+                    f'<rect x="{x(q1):.1f}" y="{y + 4:.1f}" width="{max(x(q3) - x(q1), 1.5):.1f}" '
+                    f'height="{row - 8:.1f}" fill-opacity="0.35"/>'
+                    f'<line x1="{x(median):.1f}" y1="{y + 3:.1f}" x2="{x(median):.1f}" y2="{y + row - 3:.1f}" '
+                    'stroke-width="3"/></g>')
+        body.append(_text(right + 6, mid + 4, f"median {median:g}"))
+    return _svg(int(bottom + 38), "Turns per game", body)
 
 
 def wins_by_seat(names: Sequence[str], data: Data) -> str:
@@ -108,14 +132,20 @@ def wins_by_seat(names: Sequence[str], data: Data) -> str:
         for seat, w in enumerate(wins):
             h = (bottom - top) * (w / total) / peak
             body.append(f'<rect x="{x0 + seat * bar:.1f}" y="{bottom - h:.1f}" width="{max(bar - 2, 1):.1f}" '
-                        f'height="{h:.1f}" fill="{colour(i)}"><title>{escape(names[i])}, seat {seat}: '
-                        f'{w} of {total}</title></rect>')
+                        f'height="{h:.1f}" fill="{colour(i)}"><title>{escape(names[i])}, seat {seat + 1} from the '
+                        f'first player: {w} of {total}</title></rect>')
+            if bar >= 14:
+                body.append(_text(x0 + seat * bar + (bar - 2) / 2, bottom + 12, str(seat + 1), "middle",
+                                  ' fill="#555"'))
         fair = bottom - (bottom - top) * (1 / len(wins)) / peak
         body.append(f'<line x1="{x0:.1f}" y1="{fair:.1f}" x2="{x0 + group - 12:.1f}" y2="{fair:.1f}" '
                     'stroke="#333" stroke-dasharray="4 3"/>')
-        body.append(_text(x0 + (group - 12) / 2, bottom + 14, _short(names[i], group - 12), "middle"))
-    body.append(_text(left, bottom + 30, "bars: seats from the first player on; dashed: an equal share"))
-    return _svg(int(bottom + 40), "Wins by seat", body)
+        body.append(_text(x0 + (group - 12) / 2, bottom + 26, _short(names[i], group - 12), "middle"))
+    body.append(_text(left, bottom + 44, "bars: seats 1, 2, ... from the first player on; dashed: an equal share"))
+    idle = [names[i] for i in _usable(data, "wins_by_seat") if i not in shown]
+    if idle:
+        body.append(_text(left, bottom + 60, _short("no game won: " + ", ".join(idle), right - left)))
+    return _svg(int(bottom + (70 if idle else 54)), "Wins by seat", body)
 
 
 def challenge_outcomes(names: Sequence[str], data: Data) -> str:
@@ -136,14 +166,18 @@ def challenge_outcomes(names: Sequence[str], data: Data) -> str:
         total = caught + failed
         split = left + (right - left) * caught / total
         body.append(_text(left - 6, y + 14, _short(names[i], left - 10), "end"))
-        body.append(f'<rect x="{left}" y="{y}" width="{split - left:.1f}" height="{row - 4}" fill="{COLOURS[2]}">'
+        body.append(f'<rect x="{left}" y="{y}" width="{split - left:.1f}" height="{row - 4}" fill="{CAUGHT}">'
                     f'<title>caught a lie: {caught}</title></rect>')
         body.append(f'<rect x="{split:.1f}" y="{y}" width="{right - split:.1f}" height="{row - 4}" '
-                    f'fill="{COLOURS[1]}"><title>the play was true: {failed}</title></rect>')
-        body.append(_text(left + 4, y + 13, f"{round(100 * caught / total)}%", extra=' fill="#fff"'))
+                    f'fill="{TRUE_PLAY}"><title>the play was true: {failed}</title></rect>')
+        label = f"{round(100 * caught / total)}%"
+        if split - left >= 8 * len(label):  # inside the dark bar, else just after it on the light one
+            body.append(_text(left + 4, y + 13, label, extra=' fill="#fff"'))
+        else:
+            body.append(_text(split + 4, y + 13, label))
         y += row
-    body.append(f'<rect x="{left}" y="{y + 6}" width="10" height="10" fill="{COLOURS[2]}"/>')
+    body.append(f'<rect x="{left}" y="{y + 6}" width="10" height="10" fill="{CAUGHT}"/>')
     body.append(_text(left + 14, y + 15, "caught a lie"))
-    body.append(f'<rect x="{left + 110}" y="{y + 6}" width="10" height="10" fill="{COLOURS[1]}"/>')
+    body.append(f'<rect x="{left + 110}" y="{y + 6}" width="10" height="10" fill="{TRUE_PLAY}"/>')
     body.append(_text(left + 124, y + 15, "the play was true"))
     return _svg(int(y + 26), "Challenge outcomes", body)

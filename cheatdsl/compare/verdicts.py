@@ -55,12 +55,15 @@ def from_report(entry: Mapping[str, Any]) -> Verdicts | None:
     return out
 
 
-def collect(paths: list[str], variations: list[tuple[str, ...]],
-            timeout: float = TIMEOUT_SECONDS) -> tuple[list[Verdicts | None] | None, str]:
-    """Verdicts for each rulebook (`variations[i]` switched on in `paths[i]`), or None and why not."""
+def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,
+            cwd: str | None = None) -> tuple[list[Mapping[str, Any]] | None, str]:
+    """Each rulebook's entry of `cheatdsl verify --json` (`variations[i]` switched on in `paths[i]`), or None and why not.
+
+    Paths are read from `cwd` (the current directory by default), and printed as given.
+    """
     if not verifier_available():
         return None, "verifier unavailable: the `verifier` package is not installed"
-    found: dict[int, Verdicts | None] = {}
+    found: dict[int, Mapping[str, Any]] = {}
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, used in enumerate(variations):
         groups.setdefault(tuple(used), []).append(i)
@@ -70,18 +73,28 @@ def collect(paths: list[str], variations: list[tuple[str, ...]],
             command += ["--variation", name]
         command += [paths[i] for i in indexes]
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=_environment())
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=_environment(),
+                                  cwd=cwd)
             report = json.loads(done.stdout)
             entries = report["rulebooks"]
         except subprocess.TimeoutExpired:
             return None, f"verifier unavailable: no answer within {timeout:g} s"
         except (OSError, ValueError, KeyError, TypeError):
             return None, "verifier unavailable: `cheatdsl verify --json` gave no report"
-        if len(entries) != len(indexes):
+        if not isinstance(entries, list) or len(entries) != len(indexes):
             return None, "verifier unavailable: `cheatdsl verify --json` gave no report"
         for i, entry in zip(indexes, entries):
-            found[i] = from_report(entry)
+            found[i] = entry
     return [found[i] for i in range(len(paths))], ""
+
+
+def collect(paths: list[str], variations: list[tuple[str, ...]],
+            timeout: float = TIMEOUT_SECONDS) -> tuple[list[Verdicts | None] | None, str]:
+    """Verdicts for each rulebook (`variations[i]` switched on in `paths[i]`), or None and why not."""
+    entries, why = reports(paths, variations, timeout)
+    if entries is None:
+        return None, why
+    return [from_report(entry) for entry in entries], ""
 
 
 def cell(entry: Mapping[str, str] | None) -> str:

@@ -1,0 +1,1 @@
+"""Generated documentation: the author's guide (`docs/guide.md`) and the gallery of shipped profiles (`docs/gallery/`)."""

@@ -1,0 +1,283 @@
+"""The gallery of shipped profiles, `docs/gallery/`: a page per rulebook in `rulebooks/`, and an index.
+
+    python -m cheatdsl.docs.gallery            # rewrite docs/gallery/
+    python -m cheatdsl.docs.gallery --check    # exit 1 when a page is stale, missing or left over
+
+Each page gives the rulebook's rules in plain words (as `cheatdsl compare` words them), what it
+changes in the rulebook it extends (as `cheatdsl diff` says it), the verifier's verdicts (from
+`cheatdsl verify --json`) and the statistics of a few seeded games between honest bots (as
+`cheatdsl compare --simulate` counts them). Nothing here names a profile: the pages are whatever
+the rulebooks directory holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+from ..compare import statistics, verdicts
+from ..compare.describe import DIMENSIONS, describe
+from ..compare.diff import Diff, diff
+from ..compare.grid import Column
+from ..diagnostics import Diagnostics
+from ..load import compile_rulebook
+from ..model import Rulebook
+from ..properties import PROPERTY_IDS
+from .shell import ROOT
+
+RULEBOOKS = Path("rulebooks")
+TARGET = Path("docs/gallery")
+INDEX = "README.md"
+GAMES = 100
+SEED = 0
+SUFFIXES = (".yaml", ".cheat")
+HEADER = ("<!-- Generated from the rulebooks by `python -m cheatdsl.docs.gallery`; edit the rulebook, "
+          "not this page. -->\n\n")
+
+
+class GalleryError(ValueError):
+    """A shipped rulebook that does not compile: the gallery shows only rulebooks that do."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One shipped rulebook: the file its page is built from, and its other surface forms."""
+
+    name: str
+    path: str                  # relative to the repository: rulebooks/NAME.yaml
+    forms: tuple[str, ...]     # every file of this rulebook, the page's own first
+    rulebook: Rulebook
+
+
+def _cell(text: Any) -> str:
+    """A Markdown table cell: pipes escaped, on one line."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _players(rb: Rulebook) -> str:
+    low, high = rb.players.min, rb.players.max
+    return str(low) if high == low else f"{low} to {high}"
+
+
+def _link(path: str) -> str:
+    return f"[`{path}`](../../{path})"
+
+
+def profiles(root: Path = ROOT) -> list[Profile]:
+    """Every rulebook in `rulebooks/`, one per rulebook name (YAML before the text form), in name order."""
+    files = sorted(p for p in (root / RULEBOOKS).iterdir() if p.suffix in SUFFIXES)
+    compiled: dict[str, list[tuple[str, Rulebook]]] = {}
+    problems = []
+    for file in files:
+        relative = file.relative_to(root).as_posix()
+        d = Diagnostics()
+        rb, _ = compile_rulebook(str(file), (), d)
+        if rb is None:
+            problems.append(relative)
+            continue
+        compiled.setdefault(rb.name, []).append((relative, rb))
+    if problems:
+        raise GalleryError("these rulebooks do not compile (see `cheatdsl check`): " + ", ".join(problems))
+    out = []
+    for name in sorted(compiled):
+        forms = sorted(compiled[name], key=lambda f: (SUFFIXES.index(Path(f[0]).suffix), f[0]))
+        out.append(Profile(name, forms[0][0], tuple(f for f, _ in forms), forms[0][1]))
+    return out
+
+
+def base_of(profile: Profile, root: Path = ROOT) -> tuple[str, Rulebook] | None:
+    """The rulebook `profile` extends, as its file compiles on its own, or None."""
+    if len(profile.rulebook.chain) < 2:
+        return None
+    path = Path(profile.rulebook.chain[1])
+    rb, _ = compile_rulebook(str(path if path.is_absolute() else root / path))
+    if rb is None:
+        return None
+    return rb.name, rb
+
+
+def _verdicts(found: Mapping[str, Any] | None, note: str) -> list[str]:
+    out = ["## Verifier verdicts", ""]
+    if found is None or "results" not in found:
+        return out + [note or "The verifier gave no verdicts for this rulebook.", ""]
+    expected = {str(e["id"]): e for e in found.get("expectations", [])}
+    out += ["Each property at every player count the rulebook allows; *expected* is the rulebook's own `expect:` "
+            "(pending: the verifier does not decide that property yet).", "",
+            "| property | verdict | expected | what the verifier found |", "|---|---|---|---|"]
+    order = {p: i for i, p in enumerate(PROPERTY_IDS)}
+    for result in sorted(found["results"], key=lambda r: (order.get(str(r["id"]), len(order)), str(r["id"]))):
+        pid = str(result["id"])
+        e = expected.get(pid)
+        wanted = "" if e is None else f"{e['expected']}" + ("" if e.get("status") == "met" else f" ({e['status']})")
+        out.append(f"| {_cell(pid)} | {_cell(result['verdict'])} | {_cell(wanted)} | {_cell(result.get('summary', ''))} |")
+    return out + [""]
+
+
+def _changes(found: Diff, base: str) -> list[str]:
+    out = [f"## What it changes from {base}", ""]
+    if found.same_game:
+        out += [f"It plays exactly as [{base}]({base}.md)."]
+    else:
+        out += [f"As `cheatdsl diff` says it, rule by rule, with the rule of [{base}]({base}.md) it replaces:", ""]
+        out += [f"- **{c.label}**: {c.sentence} (before: {c.before})" for c in found.changes]
+    extra = [f"- {w}" for w in found.wording] + [f"- {e}" for e in found.expectations]
+    if extra:
+        out += ["", "In words or expectations only:", ""] + extra
+    return out + [""]
+
+
+def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, note: str) -> list[str]:
+    column = Column(profile.name, profile.rulebook.title, profile.path, profile.rulebook.active_variations)
+    section = statistics.section((column,), None if data is None else [dict(data)], note)
+    command = f"cheatdsl simulate {profile.path} --players {players} --games {GAMES} --seed {SEED}"
+    out = ["## Simulation", "", section.note, ""]
+    if section.rows:
+        out += [f"The full report: `{command}`.", "", "| statistic | value |", "|---|---|"]
+        out += [f"| {_cell(r.label)} | {_cell(r.cells[0])} |" for r in section.rows]
+    return out + [""]
+
+
+def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[str, Any] | None, verify_note: str,
+         players: int, stats: Mapping[str, Any] | None, stats_note: str) -> str:
+    """One profile's page."""
+    rb = profile.rulebook
+    files = ", ".join(_link(f) for f in profile.forms)
+    facts = [("rulebook", f"`{rb.name}`"), ("file" if len(profile.forms) == 1 else "files", files),
+             ("players", _players(rb)),
+             ("source", rb.source)]
+    if based is not None:
+        used = f", with {', '.join(f'`{v}`' for v in rb.active_variations)} switched on" if rb.active_variations else ""
+        facts.append(("extends", f"[{based[0]}]({based[0]}.md){used}"))
+    offered = [f"`{v.name}`{'' if not v.summary else ': ' + v.summary}" for v in rb.variations]
+    if offered:
+        facts.append(("variations offered", "; ".join(offered)))
+    out = [f"# {rb.title}", "", f"[All profiles]({INDEX})", "", "| | |", "|---|---|"]
+    out += [f"| {k} | {_cell(v)} |" for k, v in facts]
+    out += [""]
+    if based is not None:
+        out += _changes(diff(based[1], rb), based[0])
+    cells = describe(rb)
+    out += ["## Rules in plain words", "", "| rule | |", "|---|---|"]
+    out += [f"| {_cell(d.label)} | {_cell(cells[d.key])} |" for d in DIMENSIONS]
+    out += [""]
+    out += _verdicts(found, verify_note)
+    out += _simulation(profile, players, stats, stats_note)
+    return HEADER + "\n".join(out).rstrip("\n") + "\n"
+
+
+def _tally(found: Mapping[str, Any] | None) -> str:
+    if found is None or "results" not in found:
+        return "-"
+    counts: dict[str, int] = {}
+    for r in found["results"]:
+        counts[str(r["verdict"])] = counts.get(str(r["verdict"]), 0) + 1
+    return ", ".join(f"{counts[v]} {v}" for v in ("proved", "refuted", "bounded", "unknown", "not_applicable")
+                     if v in counts)
+
+
+def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, Any] | None, Mapping[str, Any] | None]],
+          ) -> str:
+    """The gallery's front page: profiles first, then the house rules and variants built on them."""
+    out = ["# Gallery of shipped profiles", "",
+           f"A page per rulebook in `{RULEBOOKS}/`: its rules in plain words, what it changes in the rulebook it "
+           "extends, the verifier's verdicts and the statistics of "
+           f"{GAMES} seeded games between honest bots (seed {SEED}, at the player count nearest 4 it allows).", "",
+           "The pages are generated from the rulebooks; to bring them up to date after a rulebook, the verifier "
+           "or the simulator changes, run `python -m cheatdsl.docs.gallery` (a test fails while they are stale). "
+           "To set a few of them side by side, use `cheatdsl compare` (`docs/guide.md` shows how).", ""]
+    for title, keep in (("Profiles", lambda based: based is None), ("House rules and variants", lambda based: based)):
+        chosen = [r for r in rows if keep(r[1])]
+        if not chosen:
+            continue
+        out += [f"## {title}", "", "| profile | title | players | extends | verdicts | turns per game (median) | "
+                "unfinished games |", "|---|---|---|---|---|---|---|"]
+        for profile, based, found, stats in chosen:
+            rb = profile.rulebook
+            parent = f"[{based[0]}]({based[0]}.md)" if based else ""
+            turns = unfinished = "-"
+            if stats is not None and stats.get("turns"):
+                turns = f"{median(stats['turns']):g}"
+                unfinished = f"{round(100 * stats.get('unfinished', 0) / len(stats['turns']))}%"
+            out.append(f"| [{rb.name}]({rb.name}.md) | {_cell(rb.title)} | {_players(rb)} | {parent} | {_tally(found)} | "
+                       f"{turns} | {unfinished} |")
+        out.append("")
+    return HEADER + "\n".join(out).rstrip("\n") + "\n"
+
+
+def build(root: Path = ROOT) -> dict[str, str]:
+    """Every gallery file's name and text."""
+    found = profiles(root)
+    paths = [p.path for p in found]
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the verifier runs in its own process meanwhile
+        verifying = pool.submit(verdicts.reports, paths, [() for _ in paths], verdicts.TIMEOUT_SECONDS, str(root))
+        seats = [statistics.table_size([p.rulebook])[0] for p in found]
+        simulated: list[tuple[Mapping[str, Any] | None, str]] = []
+        for profile, n in zip(found, seats):
+            data, note = statistics.collect([profile.rulebook], GAMES, SEED, [n])
+            simulated.append((None if data is None else data[0], note))
+        entries, verify_note = verifying.result()
+    files: dict[str, str] = {}
+    rows = []
+    for i, profile in enumerate(found):
+        based = base_of(profile, root)
+        entry = entries[i] if entries is not None else None
+        stats, stats_note = simulated[i]
+        files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, stats_note)
+        rows.append((profile, based, entry, stats))
+    files[INDEX] = index(rows)
+    return files
+
+
+def differences(files: dict[str, str], root: Path = ROOT) -> list[str]:
+    """What is stale in the committed gallery: pages that differ, are missing or are left over."""
+    folder = root / TARGET
+    committed = {p.name for p in folder.glob("*.md")} if folder.is_dir() else set()
+    out = [f"{name}: missing" for name in sorted(set(files) - committed)]
+    out += [f"{name}: no rulebook makes it any more" for name in sorted(committed - set(files))]
+    out += [f"{name}: stale" for name in sorted(set(files) & committed)
+            if (folder / name).read_text(encoding="utf-8") != files[name]]
+    return out
+
+
+def write(files: dict[str, str], root: Path = ROOT) -> None:
+    """Write the gallery, removing pages no rulebook makes any more."""
+    folder = root / TARGET
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.md"):
+        if old.name not in files:
+            old.unlink()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cheatdsl.docs.gallery", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="do not write; exit 1 when the gallery is stale")
+    args = parser.parse_args(argv)
+    try:
+        files = build(ROOT)
+    except GalleryError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.check:
+        stale = differences(files, ROOT)
+        for line in stale:
+            print(f"{TARGET.as_posix()}/{line}", file=sys.stderr)
+        print(f"{TARGET.as_posix()} is {'stale: run `python -m cheatdsl.docs.gallery`' if stale else 'up to date'}",
+              file=sys.stderr)
+        return 1 if stale else 0
+    write(files, ROOT)
+    print(f"wrote {len(files)} pages to {TARGET.as_posix()}{os.sep}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""`cheatdsl compare --simulate G`: the statistics section filled by the real simulator, `cheatdsl.simulate`.
+
+The section reads the dict `simulate(rulebook, players, games, seed, bots)` returns; these tests hold
+the two to one contract (the keys the section reads are the keys simulate gives) and check that the
+same seed gives the same numbers, that one rulebook in two surface forms plays the same games (000,
+English ascending, as YAML and as text), and the command's options for the table size and the seed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cheatdsl.cli import main
+from cheatdsl.compare import page, statistics
+from cheatdsl.compare.grid import Comparison, columns_for, rules_section
+from cheatdsl.load import compile_rulebook
+from cheatdsl.model import Rulebook
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = ROOT / "rulebooks"
+READ = {"players", "games", "bots", "seed", "turns", "unfinished", "wins_by_position", "challenges",
+        "forced_bluffs", "pickups"}
+
+
+def load(name: str, *variations: str) -> Rulebook:
+    rb, d = compile_rulebook(str(RULEBOOKS / name), variations)
+    assert rb is not None, d.render()
+    return rb
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["compare", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_gives_every_key_the_section_reads() -> None:
+    """The contract: every key the statistics section reads is in what `cheatdsl.simulate.simulate` returns."""
+    data, note = statistics.collect([load("english-ascending.yaml")], 3)
+    assert note == "" and data is not None and data[0] is not None
+    assert "error" not in data[0], data[0]
+    assert READ <= set(data[0])
+    assert {"caught", "failed"} <= set(data[0]["challenges"])
+    assert len(data[0]["turns"]) == 3 and len(data[0]["wins_by_position"]) == 4
+    rows = {r.key: r.cells for r in statistics.section(columns_for([load("english-ascending.yaml")]), data).rows}
+    assert all(cell != "-" for cells in rows.values() for cell in cells), rows
+
+
+def test_same_seed_same_numbers_other_seed_other_games() -> None:
+    """Games are seeded: the same seed gives the same statistics, another seed other games."""
+    rbs = [load("standard.yaml")]
+    first, _ = statistics.collect(rbs, 6, seed=1)
+    again, _ = statistics.collect(rbs, 6, seed=1)
+    other, _ = statistics.collect(rbs, 6, seed=2)
+    assert first is not None and again is not None and other is not None
+    assert first[0] == again[0]
+    assert first[0]["turns"] != other[0]["turns"]  # type: ignore[index]
+
+
+def test_two_surface_forms_play_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """000 in YAML and in the text DSL compile to one model, so their simulated games are the same."""
+    code, out, _ = run(capsys, str(RULEBOOKS / "english-ascending.yaml"), str(RULEBOOKS / "english-ascending.cheat"),
+                       "--simulate", "5", "--format", "json", "--no-verify")
+    assert code == 0
+    section = json.loads(out)["statistics"]
+    assert [r["key"] for r in section["rows"]] == ["games", "turns", "unfinished", "wins_by_seat", "challenges",
+                                                   "caught", "forced_bluffs", "pickups"]
+    assert not any(r["differs"] for r in section["rows"])
+    assert section["data"][0]["turns"] == section["data"][1]["turns"]
+
+
+def test_players_and_seed_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """--players seats every rulebook alike, --seed is passed on; a count a rulebook refuses exits 2."""
+    code, out, _ = run(capsys, str(RULEBOOKS / "english-ascending.yaml"), str(RULEBOOKS / "standard.yaml"),
+                       "--simulate", "4", "--players", "5", "--seed", "9", "--format", "json", "--no-verify")
+    assert code == 0
+    data: list[dict[str, Any]] = json.loads(out)["statistics"]["data"]
+    assert [(d["players"], d["games"], d["seed"]) for d in data] == [(5, 4, 9), (5, 4, 9)]
+    code, out, err = run(capsys, str(RULEBOOKS / "english-ascending.yaml"), "--simulate", "4", "-n", "7",
+                         "--no-verify")
+    assert code == 2 and out == ""
+    assert "english-ascending cannot be played by 7 players" in err
+
+
+def test_default_table_size_is_shared() -> None:
+    """Without --players every rulebook sits at one count they all allow, nearest four (003 is for three)."""
+    rbs = [load("english-ascending.yaml"), load("practice-table.yaml")]
+    assert statistics.seats_for(rbs, None) == [3, 3]
+    with pytest.raises(statistics.TableSizeError):
+        statistics.seats_for(rbs, 4)
+
+
+def test_html_draws_three_charts_from_real_games() -> None:
+    """The page's charts (turns per game, wins by seat, challenge outcomes) from simulated games."""
+    rbs = [load("english-ascending.yaml"), load("standard-up-or-down.yaml")]
+    columns = columns_for(rbs)
+    data, note = statistics.collect(rbs, 8)
+    html = page.render(Comparison(columns, (rules_section(rbs), statistics.section(columns, data, note))))
+    for key in ("turns", "wins", "challenges"):
+        assert f'id="plot-{key}"' in html
+    assert html.count("<svg") == 3
+
+
+def test_a_rulebook_the_simulator_refuses_leaves_its_column_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One rulebook failing in the simulator: its cells are "-", the section says why, the others stand."""
+    import cheatdsl.simulate as simulate_module
+
+    real = simulate_module.simulate
+
+    def picky(rulebook: Rulebook, **kwargs: Any) -> dict[str, Any]:
+        if rulebook.name == "standard":
+            raise ValueError("cannot deal")
+        return real(rulebook, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "simulate", picky)
+    rbs = [load("english-ascending.yaml"), load("standard.yaml")]
+    columns = columns_for(rbs)
+    data, _ = statistics.collect(rbs, 2)
+    s = statistics.section(columns, data)
+    assert s.note == "simulation failed for standard: ValueError: cannot deal"
+    assert all(r.cells[1] == "-" for r in s.rows) and all(r.cells[0] != "-" for r in s.rows)

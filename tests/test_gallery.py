@@ -1,0 +1,105 @@
+"""The gallery of shipped profiles cannot rot: `docs/gallery/` is what the rulebooks, the verifier and the
+simulator give now.
+
+The whole gallery is rebuilt once per run (about ten seconds: every rulebook verified, in a child
+process, while each one plays 100 seeded games) and compared with the committed pages. When it
+differs, regenerate it with `python -m cheatdsl.docs.gallery` (or `pytest --regenerate`) and read
+the diff before committing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+import pytest
+
+from cheatdsl.compare.describe import DIMENSIONS
+from cheatdsl.docs import gallery
+from cheatdsl.docs.shell import ROOT
+
+FOLDER = ROOT / gallery.TARGET
+NAMES = sorted({p.stem for p in (ROOT / "rulebooks").iterdir() if p.suffix in (".yaml", ".cheat")})
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, str]:
+    return gallery.build(ROOT)
+
+
+def test_gallery_is_up_to_date(built: dict[str, str], regenerate: bool) -> None:
+    """Every committed page is the generated one; no page is missing and none is left over."""
+    if regenerate:
+        gallery.write(built, ROOT)
+    stale = gallery.differences(built, ROOT)
+    if stale:
+        first = next((line.split(":")[0] for line in stale if line.endswith("stale")), None)
+        shown = ""
+        if first is not None:
+            old = (FOLDER / first).read_text(encoding="utf-8").splitlines()
+            shown = "\n".join(list(difflib.unified_diff(old, built[first].splitlines(), f"{first} (committed)",
+                                                        f"{first} (generated now)", lineterm="", n=1))[:60])
+        pytest.fail("docs/gallery is stale: run `python -m cheatdsl.docs.gallery` and commit it\n"
+                    + "\n".join(stale) + "\n" + shown)
+
+
+def test_a_page_per_shipped_rulebook_and_an_index(built: dict[str, str]) -> None:
+    """One page per rulebook name (the YAML and text forms of one rulebook share a page), and README.md."""
+    assert sorted(built) == sorted([f"{n}.md" for n in NAMES] + ["README.md"])
+    index = built["README.md"]
+    for name in NAMES:
+        assert f"[{name}]({name}.md)" in index, name
+
+
+def test_every_page_has_rules_verdicts_and_statistics(built: dict[str, str]) -> None:
+    """Rules in plain words (a row per dimension), the verifier's verdicts and the simulation's statistics."""
+    for name in NAMES:
+        text = built[f"{name}.md"]
+        rules = text.split("## Rules in plain words", 1)[1].split("\n## ", 1)[0]
+        assert [line.split(" | ")[0][2:] for line in rules.splitlines() if line.startswith("| ")][1:] == \
+            [d.label for d in DIMENSIONS], name
+        assert "## Verifier verdicts" in text and "| rank-cycle |" in text, name
+        assert "## Simulation" in text and "| turns per game | mean " in text, name
+        assert f"--games {gallery.GAMES} --seed {gallery.SEED}" in text, name
+
+
+def test_house_rules_say_what_they_change(built: dict[str, str]) -> None:
+    """A rulebook that extends another links to its base's page and lists what it changes, as diff says it."""
+    based = [p for p in gallery.profiles(ROOT) if len(p.rulebook.chain) > 1]
+    assert based
+    for profile in based:
+        text = built[f"{profile.name}.md"]
+        base = gallery.base_of(profile, ROOT)
+        assert base is not None
+        assert f"## What it changes from {base[0]}" in text and f"({base[0]}.md)" in text, profile.name
+
+
+def test_both_surface_forms_share_a_page(built: dict[str, str]) -> None:
+    """A rulebook shipped as YAML and as text is one profile: its page lists both files."""
+    for profile in gallery.profiles(ROOT):
+        for form in profile.forms:
+            assert f"(../../{form})" in built[f"{profile.name}.md"]
+
+
+def test_generators_name_no_profile() -> None:
+    """The gallery is whatever `rulebooks/` holds: no profile's name is written into the generators."""
+    for module in sorted((ROOT / "cheatdsl" / "docs").glob("*.py")):
+        text = module.read_text(encoding="utf-8")
+        for name in NAMES:
+            assert not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])(?! (output|error))", text), (module, name)
+
+
+def test_stale_missing_and_left_over_pages_are_told_apart(tmp_path: Path) -> None:
+    """The staleness check names each page that differs, is missing, or no rulebook makes any more."""
+    folder = tmp_path / gallery.TARGET
+    folder.mkdir(parents=True)
+    (folder / "kept.md").write_text("same\n", encoding="utf-8")
+    (folder / "changed.md").write_text("old\n", encoding="utf-8")
+    (folder / "gone.md").write_text("x\n", encoding="utf-8")
+    files = {"kept.md": "same\n", "changed.md": "new\n", "new.md": "y\n"}
+    assert gallery.differences(files, tmp_path) == ["new.md: missing", "gone.md: no rulebook makes it any more",
+                                                    "changed.md: stale"]
+    gallery.write(files, tmp_path)
+    assert gallery.differences(files, tmp_path) == []
+    assert sorted(p.name for p in folder.iterdir()) == ["changed.md", "kept.md", "new.md"]
