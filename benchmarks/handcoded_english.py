@@ -153,7 +153,7 @@ def play_game(
     winner: int | None = None
     if check:
         _check_state(hands, sizes, pile)
-    for plays, (seat, required) in enumerate(_schedule(players, dealer, turn_cap), 1):
+    for plays, (seat, required) in enumerate(_schedule(players, dealer, turn_cap), 1):  # noqa: B007 (read after the loop)
         hand = hands[seat]
         count = hand[required]
         if count:
@@ -243,7 +243,7 @@ def _play_game_per_seat(
     actions = 0
     winner: int | None = None
     last = players - 1
-    for plays, (seat, required) in enumerate(_schedule(players, dealer, turn_cap), 1):
+    for plays, (seat, required) in enumerate(_schedule(players, dealer, turn_cap), 1):  # noqa: B007 (read after the loop)
         hand = hands[seat]
         count = hand[required]
         if count:

@@ -5,9 +5,10 @@ Nothing here knows YAML or Lark. The checker, interpreter, verifier and comparis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from .expr.ast import Expr, unparse
 from .source import NOWHERE, Span
@@ -157,7 +158,7 @@ class Formula:
     span: Span = field(default=NOWHERE, compare=False)
 
     @classmethod
-    def of(cls, text: str, expr: Expr, code: Callable[[Any], Any], span: Span) -> "Formula":
+    def of(cls, text: str, expr: Expr, code: Callable[[Any], Any], span: Span) -> Formula:
         """A formula whose equality is that of its canonical text (spacing and brackets ignored)."""
         return cls(unparse(expr), text, expr, code, span)
 

@@ -18,7 +18,7 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
-    def shifted(self, chars: int) -> "Span":
+    def shifted(self, chars: int) -> Span:
         """The same place moved `chars` columns to the right (for text inside a scalar)."""
         return Span(self.file, self.line, self.column + chars, self.end_line, self.end_column)
 

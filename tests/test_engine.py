@@ -13,8 +13,21 @@ from pathlib import Path
 import pytest
 
 from cheatdsl.engine import (
-    ACCEPT, CHANCE, PASS, TERMINAL, Challenge, ChanceDealer, ChanceShuffle, Game, IllegalAction, Phase, Play,
-    Position, State, TooManyActions, action_key,
+    ACCEPT,
+    CHANCE,
+    PASS,
+    TERMINAL,
+    Challenge,
+    ChanceDealer,
+    ChanceShuffle,
+    Game,
+    IllegalAction,
+    Phase,
+    Play,
+    Position,
+    State,
+    TooManyActions,
+    action_key,
 )
 from cheatdsl.engine.notation import action_text, card_text, parse_action, parse_card, parse_claim
 from cheatdsl.load import load_rulebook

@@ -12,11 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_engine import random_step
 
 from cheatdsl.engine import CHANCE, Game, Phase, State
 from cheatdsl.load import compile_rulebook
-
-from test_engine import random_step
 
 RULEBOOKS = Path(__file__).resolve().parents[1] / "rulebooks"
 SHIPPED = sorted(p for p in RULEBOOKS.iterdir() if p.suffix in (".yaml", ".cheat"))

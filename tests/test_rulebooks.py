@@ -18,8 +18,23 @@ import pytest
 from cheatdsl.cards import ClaimSpace, Table, as_claims
 from cheatdsl.load import compile_rulebook
 from cheatdsl.model import (
-    AfterLast, ChallengeTest, ClaimKind, CountRule, DealerChoice, DealStyle, EndStyle, OutCheck, PenaltyKind,
-    PileAfter, Priority, Reveal, RoundEnd, Rulebook, SetMode, Surplus, Window,
+    AfterLast,
+    ChallengeTest,
+    ClaimKind,
+    CountRule,
+    DealerChoice,
+    DealStyle,
+    EndStyle,
+    OutCheck,
+    PenaltyKind,
+    PileAfter,
+    Priority,
+    Reveal,
+    RoundEnd,
+    Rulebook,
+    SetMode,
+    Surplus,
+    Window,
 )
 
 RULEBOOKS = Path(__file__).resolve().parents[1] / "rulebooks"

@@ -70,7 +70,7 @@ class Section:
             return None
         return value
 
-    def section(self, key: str, required: bool = False, why: str = "") -> "Section | None":
+    def section(self, key: str, required: bool = False, why: str = "") -> Section | None:
         """A nested section."""
         node = self.raw(key, required, why)
         if node is None:

@@ -14,8 +14,24 @@ Every difference between games comes from the rulebook; nothing here names a gam
 """
 
 from .actions import (
-    ACCEPT, CHANCE, KEEP, PASS, TERMINAL, Accept, Action, Challenge, ChanceDealer, ChanceShuffle, DiscardSet,
-    IllegalAction, KeepSets, Pass, Phase, Play, TooManyActions, action_key,
+    ACCEPT,
+    CHANCE,
+    KEEP,
+    PASS,
+    TERMINAL,
+    Accept,
+    Action,
+    Challenge,
+    ChanceDealer,
+    ChanceShuffle,
+    DiscardSet,
+    IllegalAction,
+    KeepSets,
+    Pass,
+    Phase,
+    Play,
+    TooManyActions,
+    action_key,
 )
 from .game import Game
 from .observation import ClaimRecord, Observation

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Union
 
 CHANCE = -1
 TERMINAL = -4
@@ -92,7 +91,7 @@ class ChanceShuffle:
     seed: int
 
 
-Action = Union[Play, Pass, Accept, Challenge, DiscardSet, KeepSets, ChanceDealer, ChanceShuffle]
+Action = Play | Pass | Accept | Challenge | DiscardSet | KeepSets | ChanceDealer | ChanceShuffle
 
 PASS = Pass()
 ACCEPT = Accept()

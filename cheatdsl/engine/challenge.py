@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .state import State
 
 
-def resolve(state: "State", kind: ChallengeKind, challenger: int) -> None:
+def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
     """Judge the pending play, make the loser pay, then discards, going out and the next turn."""
     g = state.game
     claimant = state._claimant
@@ -66,7 +66,7 @@ def resolve(state: "State", kind: ChallengeKind, challenger: int) -> None:
     finish_resolution(state)
 
 
-def _card_to_show(state: "State", seat: int, claim: int) -> int | None:
+def _card_to_show(state: State, seat: int, claim: int) -> int | None:
     g = state.game
     hand = state._hands[seat]
     if 0 <= claim < g.values and hand[claim]:
@@ -76,7 +76,7 @@ def _card_to_show(state: "State", seat: int, claim: int) -> int | None:
     return None
 
 
-def _take_pile(state: "State", seat: int) -> None:
+def _take_pile(state: State, seat: int) -> None:
     hand = state._hands[seat]
     for entry in state._pile:
         for c in entry[1]:
@@ -86,14 +86,14 @@ def _take_pile(state: "State", seat: int) -> None:
     state._pile_n = 0
 
 
-def _discard_pile(state: "State") -> None:
+def _discard_pile(state: State) -> None:
     for entry in state._pile:
         state._gone.extend(entry[1])
     state._pile = []
     state._pile_n = 0
 
 
-def finish_resolution(state: "State") -> None:
+def finish_resolution(state: State) -> None:
     """After a challenge (and any set discards): empty hands go out, then the next player plays."""
     g = state.game
     claimant, challenger, winner, loser, caught = state._pending  # type: ignore[misc]
@@ -122,7 +122,7 @@ def finish_resolution(state: "State") -> None:
     state.begin_turn(nxt)
 
 
-def all_passed(state: "State") -> None:
+def all_passed(state: State) -> None:
     """Every seat still in passed in a row: the pile may leave, and a new round may begin."""
     g = state.game
     state._passes = 0
@@ -144,7 +144,7 @@ def all_passed(state: "State") -> None:
 
 # -- sets ----------------------------------------------------------------------------------------
 
-def complete_sets(state: "State", seat: int) -> list[int]:
+def complete_sets(state: State, seat: int) -> list[int]:
     """Ranks of which `seat` holds a complete set."""
     g = state.game
     size = g.set_size
@@ -154,7 +154,7 @@ def complete_sets(state: "State", seat: int) -> list[int]:
     return [r for r in g.ranks_in_play if g.rank_count_in(hand, r, g.sets_naturals_only) >= size]
 
 
-def discard_set(state: "State", seat: int, rank: int) -> None:
+def discard_set(state: State, seat: int, rank: int) -> None:
     """Put one set of `rank` from `seat`'s hand out of the game, naturals first."""
     g = state.game
     hand = state._hands[seat]
@@ -172,7 +172,7 @@ def discard_set(state: "State", seat: int, rank: int) -> None:
     state._sets.append((seat, rank, tuple(sorted(taken))))
 
 
-def discard_forced_sets(state: "State", seat: int) -> None:
+def discard_forced_sets(state: State, seat: int) -> None:
     """Every complete set in `seat`'s hand leaves at once."""
     while True:
         ranks = complete_sets(state, seat)
@@ -181,7 +181,7 @@ def discard_forced_sets(state: "State", seat: int) -> None:
         discard_set(state, seat, ranks[0])
 
 
-def discard_chosen_set(state: "State", rank: int) -> None:
+def discard_chosen_set(state: State, rank: int) -> None:
     """The discarding player shows a set of `rank`; the phase ends when no set is left."""
     from .actions import IllegalAction
     seat = state._seat
@@ -196,7 +196,7 @@ def discard_chosen_set(state: "State", rank: int) -> None:
 
 # -- going out and the end -----------------------------------------------------------------------
 
-def go_out(state: "State", seat: int, how: str) -> None:
+def go_out(state: State, seat: int, how: str) -> None:
     """`seat` leaves the game: the first out wins, or the last one holding cards loses."""
     g = state.game
     state._in[seat] = False
@@ -222,7 +222,7 @@ def go_out(state: "State", seat: int, how: str) -> None:
         finish(state, reason=f"seat {state._loser} is the last one holding cards")
 
 
-def _reseat(state: "State") -> None:
+def _reseat(state: State) -> None:
     g = state.game
     n = g.players
     inside = state._in
@@ -246,7 +246,7 @@ def _reseat(state: "State") -> None:
         state._responders_of[s] = tuple(order)
 
 
-def finish(state: "State", capped: bool = False, reason: str = "") -> None:
+def finish(state: State, capped: bool = False, reason: str = "") -> None:
     """The game is over."""
     state._phase = Phase.TERMINAL
     state._seat = TERMINAL

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class ClaimFacts:
     """Facts for the claim formulas (`first`, `follow`, `lead`): the table and the last claim."""
 
-    def __init__(self, game: "Game", previous: int | None) -> None:
+    def __init__(self, game: Game, previous: int | None) -> None:
         space = game.space
         self.players = game.players
         self.previous = previous
@@ -34,12 +34,12 @@ class Facts:
     for one evaluation only stores the few facts of the moment.
     """
 
-    _game: "Game"
+    _game: Game
     players: int
     holders: dict[int, int] = {}
     acting: int | None = None
 
-    def __init__(self, state: "State | None", dealer: int = 0, **facts: Any) -> None:
+    def __init__(self, state: State | None, dealer: int = 0, **facts: Any) -> None:
         self._state = state
         self._dealer = dealer
         self.dealer = dealer
@@ -80,7 +80,7 @@ class Facts:
         return self._game.count_matching(self._state.hand(self.acting), claims)
 
 
-def facts_class(game: "Game") -> type[Facts]:
+def facts_class(game: Game) -> type[Facts]:
     """A `Facts` subclass carrying `game`'s constant facts and claim functions."""
     space = game.space
     return type("TableFacts", (Facts,), {

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from . import challenge as _challenge
 from ..model import Surplus
+from . import challenge as _challenge
 from .actions import Phase
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .state import State
 
 
-def deal(state: "State", seed: int) -> None:
+def deal(state: State, seed: int) -> None:
     """Shuffle with `random.Random(seed)`, set cards aside, deal from the dealer's left, then play."""
     g = state.game
     n = g.players
@@ -58,14 +58,14 @@ def deal(state: "State", seed: int) -> None:
         state.begin_turn(first if state._in[first] else state._next_in[first])
 
 
-def _out_if_empty(state: "State") -> None:
+def _out_if_empty(state: State) -> None:
     """A seat whose whole dealt hand left as forced sets goes out at once."""
     for seat in range(state.game.players):
         if state._in[seat] and not state._sizes[seat] and state._phase is not Phase.TERMINAL:
             _challenge.go_out(state, seat, "was dealt no cards to keep")
 
 
-def enter_position(state: "State", position: "Position") -> None:
+def enter_position(state: State, position: Position) -> None:
     """Set `state` to `position`; raises ValueError when the position cannot happen at this table."""
     g = state.game
     n = g.players

@@ -6,12 +6,24 @@ computed once here, so that a step of play is a few list operations.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..cards import JOKER, ClaimSpace, Table, as_claims
 from ..model import (
-    ChallengeKind, ClaimKind, CountRule, DealerChoice, Direction, EndStyle, OutCheck, PenaltyKind, PileAfter,
-    Reveal, RoundEnd, Rulebook, SetMode,
+    ChallengeKind,
+    ClaimKind,
+    CountRule,
+    DealerChoice,
+    Direction,
+    EndStyle,
+    OutCheck,
+    PenaltyKind,
+    PileAfter,
+    Reveal,
+    RoundEnd,
+    Rulebook,
+    SetMode,
 )
 from .actions import ACCEPT, Action, Challenge
 from .context import ClaimFacts, Facts, facts_class
@@ -199,20 +211,20 @@ class Game:
 
     # -- states --------------------------------------------------------------------------------
 
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         """A game before the deal: chance chooses the dealer (when by lot), then shuffles."""
         from .state import State
         return State(self)
 
-    def state_from_position(self, position: "Position") -> "State":
+    def state_from_position(self, position: Position) -> State:
         """A game in the middle: explicit hands, pile, stock and the seat to play (for scenarios)."""
-        from .state import State
         from .deal import enter_position
+        from .state import State
         state = State(self)
         enter_position(state, position)
         return state
 
-    def facts(self, state: "State | None", dealer: int = 0, **values: Any) -> Facts:
+    def facts(self, state: State | None, dealer: int = 0, **values: Any) -> Facts:
         """A formula context for a seat formula."""
         return self.facts_type(state, dealer, **values)
 

@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING
 
 from ..model import Surplus
 from .actions import (
-    ACCEPT, KEEP, PASS, Accept, Action, Challenge, ChanceDealer, ChanceShuffle, DiscardSet, KeepSets, Pass, Phase,
+    ACCEPT,
+    KEEP,
+    PASS,
+    Accept,
+    Action,
+    Challenge,
+    ChanceDealer,
+    ChanceShuffle,
+    DiscardSet,
+    KeepSets,
+    Pass,
+    Phase,
     Play,
 )
 
@@ -35,11 +46,11 @@ class NotationError(ValueError):
 
 # -- cards ---------------------------------------------------------------------------------------
 
-def suit_letter(game: "Game", suit: int) -> str:
+def suit_letter(game: Game, suit: int) -> str:
     return game.suit_names[suit][0].upper()
 
 
-def card_text(game: "Game", value: int) -> str:
+def card_text(game: Game, value: int) -> str:
     """`7`, `K` (games claiming ranks), `7H` (games claiming exact cards), or `JK`."""
     if value == game.joker:
         return JOKER_TEXT
@@ -49,11 +60,11 @@ def card_text(game: "Game", value: int) -> str:
     return game.rank_symbols[rank] + suit_letter(game, value // game.rank_count)
 
 
-def cards_text(game: "Game", values: "tuple[int, ...] | list[int]") -> str:
+def cards_text(game: Game, values: tuple[int, ...] | list[int]) -> str:
     return " ".join(card_text(game, v) for v in values) if values else "nothing"
 
 
-def _rank_index(game: "Game", word: str) -> int | None:
+def _rank_index(game: Game, word: str) -> int | None:
     w = word.upper()
     for i, symbol in enumerate(game.rank_symbols):
         if symbol.upper() == w:
@@ -65,7 +76,7 @@ def _rank_index(game: "Game", word: str) -> int | None:
     return None
 
 
-def parse_suited(game: "Game", text: str) -> tuple[int, int | None]:
+def parse_suited(game: Game, text: str) -> tuple[int, int | None]:
     """(rank index, suit index or None) of a card written `7C`, `10H`, `7` or `7♣`; JOKER is (-1, None)."""
     t = text.strip()
     if t.upper() in (JOKER_TEXT, "JOKER"):
@@ -84,7 +95,7 @@ def parse_suited(game: "Game", text: str) -> tuple[int, int | None]:
     return rank, letters.index(tail)
 
 
-def parse_card(game: "Game", text: str) -> int:
+def parse_card(game: Game, text: str) -> int:
     """The card value written `text`."""
     rank, suit = parse_suited(game, text)
     if rank < 0:
@@ -100,7 +111,7 @@ def parse_card(game: "Game", text: str) -> int:
     return suit * game.rank_count + rank
 
 
-def parse_cards(game: "Game", text: "str | list[object]") -> tuple[int, ...]:
+def parse_cards(game: Game, text: str | list[object]) -> tuple[int, ...]:
     """Card values from a space- or comma-separated text, or a list of card texts."""
     items = text if isinstance(text, list) else re.split(r"[\s,]+", text.strip())
     return tuple(sorted(parse_card(game, str(item)) for item in items if str(item).strip()))
@@ -108,14 +119,14 @@ def parse_cards(game: "Game", text: "str | list[object]") -> tuple[int, ...]:
 
 # -- claims --------------------------------------------------------------------------------------
 
-def rank_words(game: "Game", rank: int, count: int = 2) -> str:
+def rank_words(game: Game, rank: int, count: int = 2) -> str:
     """`sevens`, or `seven` for a count of one."""
     if not 0 <= rank < game.rank_count:
         return f"rank {rank}"
     return game.rank_names[rank] if count == 1 else game.rank_plurals[rank]
 
 
-def claim_text(game: "Game", claim: int | None, count: int | None = None) -> str:
+def claim_text(game: Game, claim: int | None, count: int | None = None) -> str:
     """`2 sevens` with a count, `sevens` without; `the seven of hearts` for exact cards."""
     if claim is None:
         return "none"
@@ -127,7 +138,7 @@ def claim_text(game: "Game", claim: int | None, count: int | None = None) -> str
     return f"the {game.rank_names[rank]} of {game.suit_names[suit]}"
 
 
-def claims_text(game: "Game", claims: "tuple[int, ...] | list[int]") -> str:
+def claims_text(game: Game, claims: tuple[int, ...] | list[int]) -> str:
     if not claims:
         return "no claim"
     if len(claims) == len(game.claim_order) and len(claims) > 1:
@@ -135,7 +146,7 @@ def claims_text(game: "Game", claims: "tuple[int, ...] | list[int]") -> str:
     return ", ".join(claim_text(game, c) for c in claims)
 
 
-def parse_claim(game: "Game", text: str) -> tuple[int, int | None]:
+def parse_claim(game: Game, text: str) -> tuple[int, int | None]:
     """(claim, count or None) from `2 sevens`, `two sevens`, `a seven`, `sevens`, `the seven of hearts`."""
     words = text.strip().lower().split()
     count: int | None = None
@@ -170,7 +181,7 @@ def parse_claim(game: "Game", text: str) -> tuple[int, int | None]:
 
 # -- actions -------------------------------------------------------------------------------------
 
-def action_text(game: "Game", action: Action) -> str:
+def action_text(game: Game, action: Action) -> str:
     """The action in the notation, e.g. `play 7 K as 2 sevens`."""
     if isinstance(action, Play):
         return f"play {cards_text(game, action.cards)} as {claim_text(game, action.claim, action.count)}"
@@ -192,7 +203,7 @@ def action_text(game: "Game", action: Action) -> str:
     return repr(action)
 
 
-def parse_action(game: "Game", text: str) -> Action:
+def parse_action(game: Game, text: str) -> Action:
     """The action written `text`."""
     t = " ".join(text.strip().split())
     low = t.lower()
@@ -240,7 +251,7 @@ def parse_action(game: "Game", text: str) -> Action:
 
 # -- messages ------------------------------------------------------------------------------------
 
-def phase_text(state: "State") -> str:
+def phase_text(state: State) -> str:
     """Who is to act and what for, in words."""
     g = state.game
     phase = state.phase
@@ -258,7 +269,7 @@ def phase_text(state: "State") -> str:
     return f"seat {seat} is to play {claims_text(g, state.required_claims())}"
 
 
-def bad_play_text(state: "State", action: Play) -> str:
+def bad_play_text(state: State, action: Play) -> str:
     g = state.game
     n = len(action.cards)
     if action.claim not in state._required_set:
@@ -274,7 +285,7 @@ def bad_play_text(state: "State", action: Play) -> str:
     return f"the count called must be from {g.min_cards} to the {n} cards played, not {action.count}"
 
 
-def bad_cards_text(state: "State", action: Play) -> str:
+def bad_cards_text(state: State, action: Play) -> str:
     g = state.game
     cards = action.cards
     if any(not isinstance(c, int) or not 0 <= c <= g.values for c in cards):
@@ -287,7 +298,7 @@ def bad_cards_text(state: "State", action: Play) -> str:
             f"(holds {cards_text(g, state.hand_cards(state._seat))})")
 
 
-def describe_state(state: "State") -> str:
+def describe_state(state: State) -> str:
     """A few lines showing the whole state (every hand), for debugging and failed scenarios."""
     g = state.game
     lines = [phase_text(state)]

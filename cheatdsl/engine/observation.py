@@ -39,18 +39,18 @@ class Observation:
     leading: bool
     required: tuple[int, ...]
     claimant: int | None
-    reveals: tuple["RevealRecord", ...]
+    reveals: tuple[RevealRecord, ...]
     discarded_sets: tuple[tuple[int, int, tuple[int, ...]], ...]
     out: tuple[int, ...]
     turns: int
     dealer: int | None
 
     @property
-    def last_reveal(self) -> "RevealRecord | None":
+    def last_reveal(self) -> RevealRecord | None:
         return self.reveals[-1] if self.reveals else None
 
 
-def observe(state: "State", seat: int) -> Observation:
+def observe(state: State, seat: int) -> Observation:
     """`seat`'s observation of `state`."""
     if not 0 <= seat < state.game.players:
         raise ValueError(f"there is no seat {seat}")

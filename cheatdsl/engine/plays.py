@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 MAX_LEGAL_ACTIONS = 100_000
 
 
-def legal_actions(state: "State", limit: int | None = None) -> list[Action]:
+def legal_actions(state: State, limit: int | None = None) -> list[Action]:
     """Every legal action in canonical order (`actions.action_key`)."""
     phase = state._phase
     g = state.game
@@ -41,14 +41,14 @@ def legal_actions(state: "State", limit: int | None = None) -> list[Action]:
     return []
 
 
-def _bounds(state: "State") -> tuple[int, int]:
+def _bounds(state: State) -> tuple[int, int]:
     g = state.game
     held = state._sizes[state._seat]
     top = held if g.max_cards is None else min(g.max_cards, held)
     return g.min_cards, top
 
 
-def _count_choices(state: "State", k: int) -> int:
+def _count_choices(state: State, k: int) -> int:
     """How many counts may be called for a play of k cards."""
     g = state.game
     if g.exact:
@@ -59,7 +59,7 @@ def _count_choices(state: "State", k: int) -> int:
     return max(0, top - g.min_cards + 1)
 
 
-def _plays(state: "State") -> list[Play]:
+def _plays(state: State) -> list[Play]:
     low, high = _bounds(state)
     if high < low:
         return []
@@ -99,7 +99,7 @@ def _ways(hand: list[int], high: int) -> list[int]:
     return ways
 
 
-def count_plays(state: "State") -> int:
+def count_plays(state: State) -> int:
     """How many different plays the seat to play may make."""
     if state._phase is not Phase.PLAY:
         return 0
@@ -111,7 +111,7 @@ def count_plays(state: "State") -> int:
     return per_claim * len(state._required)
 
 
-def sample_play(state: "State", rng: random.Random) -> Play:
+def sample_play(state: State, rng: random.Random) -> Play:
     """A play drawn uniformly from every legal play."""
     if state._phase is not Phase.PLAY:
         raise IllegalAction("there is no play to make now")

@@ -8,13 +8,24 @@ bundle with no claim. Challenges, set discards and going out are in `challenge.p
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import challenge as _challenge
 from .actions import (
-    CHANCE, Accept, Action, Challenge, ChanceDealer, ChanceShuffle, DiscardSet,
-    IllegalAction, KeepSets, Pass, Phase, Play,
+    CHANCE,
+    Accept,
+    Action,
+    Challenge,
+    ChanceDealer,
+    ChanceShuffle,
+    DiscardSet,
+    IllegalAction,
+    KeepSets,
+    Pass,
+    Phase,
+    Play,
 )
 
 if TYPE_CHECKING:
@@ -56,7 +67,7 @@ class RevealRecord(NamedTuple):
 class State:
     """One game in progress: OpenSpiel-style `current_player`, `legal_actions`, `apply_action`."""
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Game) -> None:
         n = game.players
         self.game = game
         self._phase = _CHANCE
@@ -192,12 +203,12 @@ class State:
             return None
         return Result(self._winner, tuple(self._out_order), self._loser, self._capped, self._reason)
 
-    def observation(self, seat: int) -> "Observation":
+    def observation(self, seat: int) -> Observation:
         """What `seat` may know: its own hand and everything public."""
         from .observation import observe
         return observe(self, seat)
 
-    def view(self, seat: int) -> "View":
+    def view(self, seat: int) -> View:
         """`seat`'s live, read-only view for a bot: its own hand, the public table, its legal choices."""
         from .view import View
         return View(self, seat)
@@ -210,7 +221,7 @@ class State:
             return ChanceDealer(rng.randrange(self.game.players))
         return ChanceShuffle(rng.getrandbits(64))
 
-    def clone(self, history: bool = True) -> "State":
+    def clone(self, history: bool = True) -> State:
         """An independent copy (`history=False`: sharing the history list, for a trial step only)."""
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)

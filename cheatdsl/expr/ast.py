@@ -37,7 +37,7 @@ class Call:
     """A built-in function applied to arguments, such as `next(previous)`."""
 
     function: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     span: Span
 
 
@@ -45,7 +45,7 @@ class Call:
 class SetOf:
     """A set of claims, such as `{previous, next(previous)}`."""
 
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     span: Span
 
 
@@ -53,9 +53,9 @@ class SetOf:
 class IfThenElse:
     """`if condition then a else b`."""
 
-    condition: "Expr"
-    then: "Expr"
-    otherwise: "Expr"
+    condition: Expr
+    then: Expr
+    otherwise: Expr
     span: Span
 
 
@@ -64,8 +64,8 @@ class Arith:
     """Whole-number arithmetic: + - * // %."""
 
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span
 
 
@@ -73,7 +73,7 @@ class Arith:
 class Negate:
     """A negated number."""
 
-    operand: "Expr"
+    operand: Expr
     span: Span
 
 
@@ -82,8 +82,8 @@ class Compare:
     """A comparison of two numbers, or equality of any two values of one type."""
 
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     span: Span
 
 
@@ -91,8 +91,8 @@ class Compare:
 class Member:
     """`claim in claims`."""
 
-    item: "Expr"
-    collection: "Expr"
+    item: Expr
+    collection: Expr
     span: Span
 
 
@@ -101,7 +101,7 @@ class Logic:
     """`a and b and ...` or `a or b or ...`."""
 
     op: str
-    operands: tuple["Expr", ...]
+    operands: tuple[Expr, ...]
     span: Span
 
 
@@ -109,7 +109,7 @@ class Logic:
 class Not:
     """`not a`."""
 
-    operand: "Expr"
+    operand: Expr
     span: Span
 
 

@@ -8,7 +8,8 @@ the verifier each supply a context; the formula means the same in both.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import ast
 from .types import Scope

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..engine import Phase, State
 from ..engine.notation import (
-    NotationError, cards_text, claim_text, claims_text, parse_action, parse_cards, parse_claim,
+    NotationError,
+    cards_text,
+    claim_text,
+    claims_text,
+    parse_action,
+    parse_cards,
+    parse_claim,
     rank_words,
 )
 

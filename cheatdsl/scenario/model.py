@@ -84,7 +84,7 @@ class Scenario:
         Path(path).write_text(self.to_yaml(), encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str) -> "Scenario":
+    def load(cls, path: str) -> Scenario:
         """Read a scenario file; raises ScenarioError with located diagnostics when it is malformed."""
         from ..diagnostics import Diagnostics
         from .reader import ScenarioError, read_scenario
@@ -94,7 +94,7 @@ class Scenario:
             raise ScenarioError(d)
         return scenario
 
-    def run(self) -> "ScenarioResult":
+    def run(self) -> ScenarioResult:
         """Play the scenario and check its expectations."""
         from .runner import run
         return run(self)

@@ -13,7 +13,14 @@ from ..compiler.loader import shipped_rulebooks_dir
 from ..diagnostics import Diagnostics
 from ..engine import ChanceDealer, ChanceShuffle, Game, IllegalAction, Position, State
 from ..engine.notation import (
-    NotationError, action_text, card_text, claim_text, describe_state, parse_action, parse_cards, parse_claim,
+    NotationError,
+    action_text,
+    card_text,
+    claim_text,
+    describe_state,
+    parse_action,
+    parse_cards,
+    parse_claim,
 )
 from ..load import compile_rulebook
 from ..model import Rulebook

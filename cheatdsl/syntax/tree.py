@@ -6,11 +6,10 @@ The compiler turns this tree into the model; nothing after the compiler sees it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from ..source import Span
 
-Scalar = Union[str, int, float, bool, None]
+Scalar = str | int | float | bool | None
 
 
 @dataclass(frozen=True)
@@ -25,7 +24,7 @@ class ScalarNode:
 class ListNode:
     """An ordered list of nodes."""
 
-    items: tuple["Node", ...]
+    items: tuple[Node, ...]
     span: Span
 
 
@@ -35,7 +34,7 @@ class Entry:
 
     key: str
     key_span: Span
-    value: "Node"
+    value: Node
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ class MapNode:
     entries: tuple[Entry, ...]
     span: Span
 
-    def get(self, key: str) -> "Node | None":
+    def get(self, key: str) -> Node | None:
         """The value under `key`, or None."""
         for entry in self.entries:
             if entry.key == key:
@@ -64,7 +63,7 @@ class MapNode:
         return [e.key for e in self.entries]
 
 
-Node = Union[ScalarNode, ListNode, MapNode]
+Node = ScalarNode | ListNode | MapNode
 
 
 def to_plain(node: Node) -> object:
