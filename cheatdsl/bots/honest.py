@@ -15,9 +15,10 @@ k cards with a chance halving at each card more. The chance of a lie is then
 and where the claimant could choose among r claims, P(held none of any) and P(held exactly k of one)
 stand in, taking the claims as alike and independent.
 
-It challenges a certain lie, a claim more likely false than true and, when accepting would let the
-claimant go out, one with a fair doubt; otherwise it doubts now and then, at `challenge_rate` scaled
-by its suspicion.
+It challenges a certain lie and, when accepting would let the claimant go out, one with a fair doubt;
+otherwise it doubts now and then, at `challenge_rate` scaled by its suspicion (twice the rate for a
+claim as likely false as true), as seed 002 warns that calling on a big pile is a risk. A bot that
+challenged every likely lie would never let a game of one exact card a play end.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ from .base import (
 from .simple import check_rate
 
 _PLAY, _RESPOND = Phase.PLAY, Phase.RESPOND
-DOUBT = 0.5          # challenge a claim more likely a lie than not
+CERTAIN = 1.0        # a claim its own cards prove false is always challenged
+DOUBT = 0.5          # a claim this likely a lie is doubted at `challenge_rate` (more, the likelier)
 LAST_DOUBT = 0.1     # ... or, when accepting lets the claimant win, one with a fair doubt
 LAST_DOUBT_OUT = 0.3  # ... or one whose acceptance puts the claimant out of a last-holder-loses game
 
@@ -144,7 +146,7 @@ class HonestBot(Bot):
 
     def doubts(self, view: View, lie: float, last: bool) -> bool:
         """Whether to challenge a claim that is a lie with probability `lie`."""
-        if lie > DOUBT:
+        if lie >= CERTAIN:
             return True
         if last:
             if lie > (LAST_DOUBT if view.game.first_out else LAST_DOUBT_OUT):
