@@ -96,10 +96,10 @@ class Builder:
         expectations = self.expectations(top.section("expect"))
         variations = self.variations(top)
         top.finish()
-        parts = (players, deck, deal, setup, claim, passing, challenge, ending)
-        if self.d.has_errors() or any(p is None for p in parts):
+        if (self.d.has_errors() or players is None or deck is None or deal is None or setup is None
+                or claim is None or passing is None or challenge is None or ending is None):
             return None
-        return Rulebook(name, title, source, self.path, self.chain, players, deck, deal, setup, claim,  # type: ignore[arg-type]
+        return Rulebook(name, title, source, self.path, self.chain, players, deck, deal, setup, claim,
                         passing, challenge, sets, ending, expectations, variations, self.tree.span)
 
     def players(self, top: Section) -> PlayerRange | None:
@@ -138,7 +138,7 @@ class Builder:
             ranks.append(Rank(symbol, name, plural, span))
         if not ranks and not self.d.has_errors():
             self.d.error(s.span("ranks"), "E212", "the deck has no ranks")
-        suits = []
+        suits: list[Suit] = []
         suit_words = s.words("suits") if s.node.get("suits") is not None else [(x, s.span()) for x in STANDARD_SUIT_ORDER]
         for word, span in suit_words:
             if word not in STANDARD_SUITS:
@@ -253,7 +253,7 @@ class Builder:
         if not isinstance(node, ListNode):
             self.d.error(node.span, "E202", f"`challenge.kinds` must be a list of sections, found {kind_of(node)}")
             return ()
-        kinds = []
+        kinds: list[ChallengeKind] = []
         for index, item in enumerate(node.items):
             if not isinstance(item, MapNode):
                 self.d.error(item.span, "E202", f"each entry of `challenge.kinds` must be a section, found {kind_of(item)}")
@@ -331,7 +331,8 @@ class Builder:
             return ()
         out = []
         for entry in node.entries:
-            summary, conflicts = "", ()
+            summary = ""
+            conflicts: tuple[str, ...] = ()
             if isinstance(entry.value, MapNode):
                 summary = str(getattr(entry.value.get("summary"), "value", "") or "")
                 c = entry.value.get("conflicts")

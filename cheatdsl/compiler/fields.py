@@ -163,7 +163,7 @@ class Section:
             return default
         low = int(match.group(1))
         high: int | None = low
-        if ".." in str(node.value):
+        if ".." in match.group(0):
             high = int(match.group(2)) if match.group(2) else None
         if high is not None and high < low:
             self.d.error(node.span, "E207", f"`{self.where(key)}` runs from {low} down to {high}: the range is empty",

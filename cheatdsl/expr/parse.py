@@ -118,7 +118,8 @@ def parse_expression(text: str, origin: Span, diagnostics: Diagnostics) -> ast.E
         return _Build(origin).transform(tree)
     except UnexpectedCharacters as exc:
         at = origin.shifted(exc.column - 1) if exc.line == 1 else origin
-        diagnostics.error(at, "E104", f"unexpected character {text[exc.pos_in_stream]!r} in formula `{text}`")
+        found = text[exc.pos_in_stream] if exc.pos_in_stream is not None else "?"
+        diagnostics.error(at, "E104", f"unexpected character {found!r} in formula `{text}`")
     except UnexpectedEOF:
         diagnostics.error(origin, "E105", f"formula `{text}` ends too early", "check for a missing ')' or operand")
     except UnexpectedInput as exc:
