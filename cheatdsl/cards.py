@@ -37,6 +37,11 @@ class Table:
         return tuple(range(max(0, min(n, self.rank_count))))
 
     @cached_property
+    def deck_size(self) -> int:
+        """Cards in the deck, counted without laying them out."""
+        return max(self.packs, 0) * len(self.rulebook.deck.suits) * len(self.ranks_in_play) + self.rulebook.deck.jokers
+
+    @cached_property
     def deck(self) -> tuple[int, ...]:
         """Every card in the deck before shuffling, in a fixed order."""
         r = self.rank_count

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..cards import ClaimSpace, Table, as_claims
 from ..diagnostics import Diagnostics
 from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
+from ..syntax.limits import MAX_DECK_CARDS
 
 
 class _FirstClaimFacts:
@@ -39,6 +40,10 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
         if table.packs < 1:
             d.error(deck.packs.span, "E410", f"with {n} players the deck has {table.packs} packs")
             continue
+        if table.deck_size > MAX_DECK_CARDS:
+            d.error(deck.packs.span, "E413", f"with {n} players the deck has {table.deck_size:,} cards; "
+                    f"at most {MAX_DECK_CARDS:,} are supported", "use fewer packs")
+            break
         if deck.ranks_used is not None and not 1 <= len(table.ranks_in_play) == int(deck.ranks_used.code(_Only(n))):
             d.error(deck.ranks_used.span, "E411", f"with {n} players {int(deck.ranks_used.code(_Only(n)))} ranks "
                     f"are used, but the deck lists {len(deck.ranks)}")
@@ -48,6 +53,12 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
             d.error(rb.players.span, "E401", f"the deck cannot be dealt to {n} players: {sizes}",
                     "narrow `players`, or change the deck or the deal")
             continue
+        if rb.sets is not None:
+            size = int(rb.sets.size.code(_Only(n, copies=table.copies)))
+            most = table.copies + (0 if rb.sets.naturals_only else deck.jokers)
+            if not 2 <= size <= most:
+                d.error(rb.sets.size.span, "E414", f"with {n} players a set is {size} cards of one rank; "
+                        f"it must be between 2 and the {most} that can be held")
         space = ClaimSpace(table)
         if not as_claims(claim.first.code(_FirstClaimFacts(n, space))):
             d.error(claim.first.span, "E412", f"with {n} players the first claim `{claim.first.text}` names no card "
@@ -55,6 +66,7 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
 
 
 class _Only:
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, copies: int = 0) -> None:
         self.players = players
         self.cards = 0
+        self.copies = copies
