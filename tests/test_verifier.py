@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -14,9 +14,9 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.load import load_rulebook
 from cheatdsl.properties import PROPERTY_IDS
-from verifier.registry import PENDING
+from verifier.registry import PENDING, properties
 from verifier.report import RulebookReport
-from verifier.runner import Timed, run_isolated, verify
+from verifier.runner import Timed, run_isolated, verify, verify_all
 from verifier.solver import ask, new_solver
 from verifier.verdict import Result, Verdict, proved, unknown
 
@@ -27,6 +27,8 @@ FIXTURES = ROOT / "tests" / "fixtures"
 IMPLEMENTED = ("rank-cycle", "ranks-exist", "seat-fairness", "claim-threshold", "deal", "challenge-priority",
                "consistency", "round-rank")
 DEFAULT = {pid: "proved" for pid in IMPLEMENTED} | {"round-rank": "not_applicable"}
+SYSTEM = ("card-conservation", "discards", "no-deadlock", "turn-order", "termination", "winner", "winnability",
+          "challenge-resolution")
 
 # Verdicts that differ from DEFAULT, per shipped rulebook. The reasons:
 #   first_caller ("whoever called first", standard and full rules): two calls at the same moment are
@@ -69,9 +71,23 @@ SHIPPED: dict[str, dict[str, str]] = {
 SHIPPED_FILES = sorted(p.name for p in RULEBOOKS.iterdir() if p.suffix in (".yaml", ".cheat"))
 
 
-@lru_cache(maxsize=None)
+FIXTURE_FILES = sorted(p.name for p in FIXTURES.iterdir() if p.suffix == ".yaml")
+
+
+@cache
+def everything() -> dict[str, dict[str, Timed]]:
+    """Every property of every shipped rulebook and fixture, verified in one run (children side by side)."""
+    paths = [str(RULEBOOKS / name) for name in SHIPPED_FILES] + [str(FIXTURES / name) for name in FIXTURE_FILES]
+    runs = verify_all([(load_rulebook(p), None, None) for p in paths])
+    return {p: {t.result.id: t for t in timed} for p, timed in zip(paths, runs)}
+
+
+@cache
 def results(path: str, variations: tuple[str, ...] = ()) -> dict[str, Timed]:
-    return {t.result.id: t for t in verify(load_rulebook(path, variations))}
+    if not variations and path in everything():
+        return everything()[path]
+    light = [pid for pid, prop in properties().items() if not prop.heavy]
+    return {t.result.id: t for t in verify(load_rulebook(path, variations), light)}
 
 
 def shipped(name: str) -> dict[str, Result]:
@@ -120,13 +136,25 @@ def test_english_deal_three_players_18_17_17() -> None:
     assert at(r, 4)["hands"] == [13, 13, 13, 13]
 
 
-def test_pending_properties_answer_unknown_not_yet_implemented() -> None:
+def test_every_property_is_implemented() -> None:
     r = results(str(RULEBOOKS / "english-ascending.yaml"))
-    for pid in PENDING:
-        assert r[pid].result.verdict is Verdict.UNKNOWN
-        assert r[pid].result.summary == "not yet implemented"
-        assert not r[pid].implemented
-    assert set(PENDING) | set(IMPLEMENTED) == set(PROPERTY_IDS)
+    assert PENDING == {}
+    assert all(t.implemented for t in r.values())
+    assert set(IMPLEMENTED) | set(SYSTEM) == set(PROPERTY_IDS)
+
+
+def test_english_ascending_transition_system() -> None:
+    """000 profile, as the verification notes expect: conservation, no deadlock, turn order, a winner and
+    winnability proved; a caught lie repeated for ever refutes termination, with a witness."""
+    r = shipped("english-ascending")
+    verdicts = {pid: r[pid].verdict.value for pid in SYSTEM}
+    assert verdicts == {"card-conservation": "proved", "discards": "not_applicable", "no-deadlock": "proved",
+                        "turn-order": "proved", "termination": "refuted", "winner": "proved",
+                        "winnability": "proved", "challenge-resolution": "proved"}
+    for n in (3, 4, 5, 6):
+        witness = at(r["termination"], n)["witness"]
+        assert witness["expect"]["pile"] == 0 and "hand_sizes" in witness["expect"]
+        assert len(at(r["winnability"], n)["witnesses"]) == n
 
 
 # Every shipped rulebook ------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ closed under the graph's edges, and about seats and claim indices as arithmetic 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from math import gcd
-from typing import Callable, Iterable
 
 import z3
 
@@ -122,7 +122,7 @@ def _per_count(subject: Subject, pid: str, at: Callable[[Subject, ClaimGraph, in
         if isinstance(g, str):
             by[n] = unknown(pid, g)
             continue
-        key = (pid, g.order, g.start, g.follow, g.lead, g.passing_ends_round)
+        key: tuple[object, ...] = (pid, g.order, g.start, g.follow, g.lead, g.passing_ends_round)
         if pid == FAIR:
             key = (pid, n, *key[1:])
         if key not in subject.cache:

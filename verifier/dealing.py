@@ -6,9 +6,10 @@ constraint labelled with the place it was written, so an unsat core names the cl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, Mapping
+from typing import Any
 
 import z3
 

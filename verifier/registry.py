@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from cheatdsl.properties import PROPERTY_IDS
 
@@ -14,7 +14,7 @@ from .verdict import Result, unknown
 Check = Callable[[Subject], Result]
 
 # Modules that register properties, one per family.
-FAMILIES = ("verifier.claims", "verifier.threshold", "verifier.dealing", "verifier.challenges")
+FAMILIES = ("verifier.claims", "verifier.threshold", "verifier.dealing", "verifier.challenges", "verifier.transition")
 
 
 @dataclass(frozen=True)
@@ -38,17 +38,8 @@ class Property:
 
 _REGISTERED: dict[str, Property] = {}
 
-# Properties of the transition system (a later stage); until then each answers unknown.
-PENDING: dict[str, str] = {
-    "card-conservation": "hands, pile, discards and cards out of play always make up the deck",
-    "discards": "discarded sets are whole and public; a claim of a discarded rank is a certain lie",
-    "no-deadlock": "the player to move always has a legal action",
-    "turn-order": "the next seat is always defined; players who are out are skipped",
-    "termination": "every play ends, or a turn cap or anti-loop rule stops it",
-    "winner": "at most one winner, and a winner never gets cards back",
-    "winnability": "every seat can win in some play",
-    "challenge-resolution": "every challenged play has exactly one verdict and one player picks up",
-}
+# Properties registered by no family answer unknown, "not yet implemented" (none at present).
+PENDING: dict[str, str] = {}
 
 
 def register(pid: str, statement: str, heavy: bool = False) -> Callable[[Check], Check]:

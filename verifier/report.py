@@ -125,5 +125,50 @@ class Report:
                 elif c is None and res.verdict is Verdict.REFUTED:
                     mark = "  [FAILS: refuted, not expected]"
                 lines.append(f"  {res.id:<{width}}  {res.verdict.value:<14}  {res.summary}{mark}")
+                if res.verdict is Verdict.REFUTED:
+                    for n, w in witnesses(res)[:1]:
+                        start = w["start"]
+                        how = (f"seed {start['seed']}, dealer {start.get('dealer', 0)}" if "seed" in start
+                               else "from the position in the scenario")
+                        lines.append(f"  {'':<{width}}  witness at {n} players ({how}):")
+                        lines.extend(f"  {'':<{width}}    {text}" for text in w["words"])
             lines.append("")
         return "\n".join(lines).rstrip()
+
+
+def witnesses(result: Any) -> list[tuple[int, dict[str, Any]]]:
+    """Every witness a result carries, with its player count: counterexamples, and winnability's per seat."""
+    details = result.details
+    per = details.get("by_players")
+    items: list[tuple[int, dict[str, Any]]] = []
+    if per is None:
+        players = details.get("players") or [0]
+        per = {str(players[0]): details}
+        if len(players) > 1 and ("witness" in details or "witnesses" in details):
+            per = {str(n): details for n in players[:1]}
+    for n, d in sorted(per.items(), key=lambda kv: int(kv[0])):
+        if isinstance(d.get("witness"), dict):  # a play; stage-one checks name witnesses in words
+            items.append((int(n), d["witness"]))
+        for _, w in sorted(d.get("witnesses", {}).items(), key=lambda kv: int(kv[0])):
+            items.append((int(n), w))
+    return items
+
+
+def save_witnesses(report: Report, folder: str, variations: tuple[str, ...] = ()) -> list[str]:
+    """Write every witness of the report as a scenario file in `folder`; the paths written."""
+    from pathlib import Path
+
+    from .system.witness import scenario_of
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    written = []
+    for r in report.rulebooks:
+        if r.rulebook is None:
+            continue
+        for t in r.timed:
+            for n, w in witnesses(t.result):
+                seat = w["expect"].get("winner", (w["expect"].get("out") or [None])[0])
+                tail = f"-seat{seat}" if t.result.id == "winnability" else ""
+                path = str(Path(folder) / f"{r.rulebook.name}-{t.result.id}-{n}p{tail}.yaml")
+                scenario_of(w, r.path, variations, path=path).save(path)
+                written.append(path)
+    return written

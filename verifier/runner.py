@@ -1,16 +1,21 @@
-"""Running properties on a rulebook: light checks in this process, heavy ones in a child with a kill timer.
+"""Running properties on rulebooks: light checks in this process, heavy ones in children with a kill timer.
 
-Z3's timeout and rlimit are not hard wall-clock bounds, so a heavy check runs in a forked child that is
-killed when its time is up; the verdict is then `unknown` with the reason, never a pass.
+Z3's timeout and rlimit are not hard wall-clock bounds, so the heavy checks of a rulebook run together
+in one forked child that is killed when its time is up; the verdicts are then `unknown` with the
+reason, never a pass. Children for several rulebooks run side by side (one per core by default) while
+this process runs the light checks.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 import traceback
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from functools import partial
+from typing import Any
 
 from cheatdsl.model import Rulebook
 
@@ -18,7 +23,7 @@ from .registry import Property, properties
 from .subject import Subject
 from .verdict import Result, Verdict, unknown
 
-HEAVY_SECONDS = 60.0
+HEAVY_SECONDS = 320.0  # the kill timer of a rulebook's heavy checks: a safety net past their own limits
 
 
 @dataclass(frozen=True)
@@ -38,13 +43,17 @@ def _safe(prop: Property, subject: Subject) -> Result:
                        traceback=traceback.format_exc(limit=4))
 
 
-def _child(conn: Any, fn: Callable[[], Result]) -> None:
+def _child(conn: Any, fn: Callable[[], Any]) -> None:
     try:
-        conn.send(fn().as_json())
+        conn.send(fn())
     except BaseException as exc:  # noqa: BLE001 - report anything back to the parent
         conn.send({"error": f"{type(exc).__name__}: {exc}"})
     finally:
         conn.close()
+
+
+def _from_json(data: dict[str, Any]) -> Result:
+    return Result(data["id"], Verdict(data["verdict"]), data["summary"], data["details"])
 
 
 def run_isolated(pid: str, fn: Callable[[], Result], seconds: float) -> Result:
@@ -53,41 +62,169 @@ def run_isolated(pid: str, fn: Callable[[], Result], seconds: float) -> Result:
         ctx = multiprocessing.get_context("fork")
     except ValueError:
         return fn()
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, fn), daemon=True)
-    proc.start()
-    child.close()
-    try:
-        if parent.poll(seconds):
-            try:
-                data = parent.recv()
-            except EOFError:
-                data = {"error": f"the check's process ended with status {proc.exitcode}"}
-        else:
-            data = {"error": f"killed after {seconds:g} s"}
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        parent.close()
+    job = _Job(ctx, lambda: fn().as_json(), seconds)
+    data = job.wait()
     if "error" in data:
         return unknown(pid, data["error"])
-    return Result(data["id"], Verdict(data["verdict"]), data["summary"], data["details"])
+    return _from_json(data)
+
+
+class _Job:
+    """A forked child computing `fn()`, with the time it is allowed."""
+
+    def __init__(self, ctx: Any, fn: Callable[[], Any], seconds: float) -> None:
+        self.parent, child = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_child, args=(child, fn), daemon=True)
+        self.proc.start()
+        child.close()
+        self.deadline = time.perf_counter() + seconds
+        self.seconds = seconds
+        self.data: Any = None
+
+    def ready(self) -> bool:
+        if self.data is not None:
+            return True
+        left = self.deadline - time.perf_counter()
+        if self.parent.poll(0 if left > 0 else 0):
+            self._read()
+            return True
+        if left <= 0:
+            self._stop({"error": f"killed after {self.seconds:g} s"})
+            return True
+        return False
+
+    def _read(self) -> None:
+        try:
+            self.data = self.parent.recv()
+        except EOFError:
+            self.proc.join()
+            self.data = {"error": f"the check's process ended with status {self.proc.exitcode}"}
+        self._stop(None)
+
+    def _stop(self, data: Any) -> None:
+        if data is not None:
+            self.data = data
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join()
+        self.parent.close()
+
+    def wait(self) -> Any:
+        while not self.ready():
+            self.parent.poll(min(0.05, max(self.deadline - time.perf_counter(), 0)))
+        return self.data
+
+
+def _heavy_batch(props: list[Property], subject: Subject) -> dict[str, Any]:
+    """Run the heavy properties of one subject together, so that they share one analysis."""
+    from . import transition
+    out = []
+    for prop in props:
+        start = time.perf_counter()
+        result = _safe(prop, subject)
+        out.append((result.as_json(), time.perf_counter() - start))
+    return {"results": out, "found": dict(transition.FOUND)}
+
+
+@dataclass
+class _Plan:
+    rulebook: Rulebook
+    wanted: list[str]
+    subject: Subject
+    heavy: list[Property]
+    job: Any = None
+    started: float = 0.0
 
 
 def verify(rulebook: Rulebook, ids: Iterable[str] | None = None, counts: tuple[int, ...] | None = None,
            *, heavy_seconds: float = HEAVY_SECONDS) -> list[Timed]:
     """Every selected property of `rulebook`, in the project's order."""
+    return verify_all([(rulebook, ids, counts)], heavy_seconds=heavy_seconds)[0]
+
+
+def workers() -> int:
+    """Children run side by side: one per core (two at least), or CHEATDSL_VERIFY_WORKERS."""
+    env = os.environ.get("CHEATDSL_VERIFY_WORKERS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return max(2, os.cpu_count() or 1)
+
+
+def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, ...] | None]], *,
+               heavy_seconds: float = HEAVY_SECONDS, parallel: int | None = None) -> list[list[Timed]]:
+    """Verify several rulebooks: heavy batches run in children, light checks here meanwhile."""
+    from . import transition
     table = properties()
-    wanted = list(ids) if ids is not None else list(table)
-    subject = Subject(rulebook, counts)
-    out = []
-    for pid in wanted:
-        prop = table[pid]
-        start = time.perf_counter()
-        if prop.heavy:
-            result = run_isolated(pid, lambda: _safe(prop, subject), heavy_seconds)
+    plans = []
+    for rulebook, ids, counts in jobs:
+        wanted = list(ids) if ids is not None else list(table)
+        subject = Subject(rulebook, counts)
+        plans.append(_Plan(rulebook, wanted, subject, [table[p] for p in wanted if table[p].heavy]))
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:
+        ctx = None
+    limit = parallel or workers()
+    # The dearest first, so that the last to finish are short; rulebooks sharing specs with one done
+    # before then find its verdicts known.
+    pending = sorted((p for p in plans if p.heavy), key=lambda p: -transition.weight(p.subject))
+    running: list[_Plan] = []
+    heavy_results: dict[int, dict[str, tuple[Result, float]]] = {}
+
+    def collect(plan: _Plan) -> None:
+        data = plan.job.data if ctx is not None else plan.job
+        got: dict[str, tuple[Result, float]] = {}
+        if "error" in data:
+            for prop in plan.heavy:
+                got[prop.id] = (unknown(prop.id, data["error"]), time.perf_counter() - plan.started)
         else:
-            result = _safe(prop, subject)
-        out.append(Timed(result, prop.implemented, time.perf_counter() - start))
+            for res, seconds in data["results"]:
+                got[res["id"]] = (_from_json(res), seconds)
+            for key, value in data.get("found", {}).items():
+                transition.KNOWN[key] = value
+        heavy_results[id(plan)] = got
+
+    def pump(block: bool) -> None:
+        while pending and len(running) < limit:
+            plan = pending.pop(0)
+            plan.started = time.perf_counter()
+            if ctx is None:
+                plan.job = _heavy_batch(plan.heavy, plan.subject)
+                collect(plan)
+                continue
+            seconds = heavy_seconds + 5.0
+            batch: Callable[[], Any] = partial(_heavy_batch, plan.heavy, plan.subject)
+            plan.job = _Job(ctx, batch, seconds)
+            running.append(plan)
+        while running:
+            done = [p for p in running if p.job.ready()]
+            for p in done:
+                running.remove(p)
+                collect(p)
+            if done or not block:
+                return
+            time.sleep(0.01)
+
+    out: list[list[Timed]] = []
+    light: dict[int, dict[str, Timed]] = {}
+    pump(False)
+    for plan in plans:
+        got: dict[str, Timed] = {}
+        for pid in plan.wanted:
+            prop = table[pid]
+            if prop.heavy:
+                continue
+            start = time.perf_counter()
+            result = _safe(prop, plan.subject)
+            got[pid] = Timed(result, prop.implemented, time.perf_counter() - start)
+            pump(False)
+        light[id(plan)] = got
+    while pending or running:
+        pump(True)
+    for plan in plans:
+        got = light[id(plan)]
+        for prop in plan.heavy:
+            result, seconds = heavy_results[id(plan)][prop.id]
+            got[prop.id] = Timed(result, prop.implemented, seconds)
+        out.append([got[pid] for pid in plan.wanted])
     return out

@@ -39,6 +39,15 @@ def _limit(s: z3.Solver | z3.Optimize, timeout_ms: int, rlimit: int) -> None:
     s.set("rlimit", rlimit)
 
 
+def fresh_context() -> None:
+    """Start a new Z3 context: what a check creates afterwards does not depend on what came before.
+
+    Z3's search depends on the identities of terms, which depend on every term made earlier in the
+    process; a verdict found in a fresh context is the same whichever checks ran first. Terms from
+    before must not be used again after this."""
+    z3.z3._main_ctx = None  # type: ignore[attr-defined]
+
+
 def new_solver(*, cores: bool = False, timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> z3.Solver:
     """A fresh solver with the fixed seed and limits; with `cores`, unsat cores are kept and minimised."""
     s = z3.Solver()
@@ -65,7 +74,8 @@ def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
         core: tuple[str, ...] = ()
         if isinstance(s, z3.Solver):
             try:
-                core = tuple(sorted(str(c) for c in s.unsat_core()))
+                # Only named labels: printing an assumption that is a whole formula can take seconds.
+                core = tuple(sorted(str(c) for c in s.unsat_core() if z3.is_const(c)))
             except z3.Z3Exception:
                 core = ()
         return Answer("unsat", core=core)

@@ -8,7 +8,7 @@ confirms that k + 1 is unsat, and its unsat core names the rules that forbid it.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import z3
 

@@ -14,10 +14,14 @@ Each property gets one verdict:
   proved          the property holds (at every player count checked)
   refuted         it fails; details carry a witness (the player counts, seat, rank or rules)
   bounded         no counterexample up to depth K, and no more than that is claimed
-  unknown         the solver could not decide (its reason is given); never counted as proved.
-                  Properties of the transition system not implemented yet answer
-                  unknown with the reason "not yet implemented".
+  unknown         the solver could not decide (its reason is given); never counted as proved
   not_applicable  the property does not arise under these rules
+
+The properties of the transition system (card-conservation, discards, no-deadlock, turn-order,
+termination, winner, winnability, challenge-resolution) are checked on a Z3 encoding of the game
+generated from the rulebook; their counterexamples and witnesses are plays the interpreter has
+replayed. Each is printed under its property in the game's words; with --save-witnesses DIR each
+is written as a scenario file (run it with `cheatdsl scenario FILE`).
 
 Output: per rulebook a heading `PATH: TITLE, MIN..MAX players`, then one line per property
   PROPERTY  VERDICT  SUMMARY  [FAILS ...]
@@ -50,15 +54,27 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
                    help="switch a named variation on (repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--save-witnesses", metavar="DIR",
+                   help="write every counterexample and witness as a scenario file in DIR")
+    p.add_argument("--searches", type=int, metavar="N",
+                   help="counterexample searches per property and rulebook, at the smallest player counts that "
+                        "need one (default 1); where none is made a failed induction is unknown, never a pass")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the properties and a table of verdicts as Markdown (docs/properties.md)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from verifier.report import Report, RulebookReport
-    from verifier.runner import verify
+    from verifier import transition
+    from verifier.report import Report, RulebookReport, save_witnesses
+    from verifier.runner import verify_all
+
+    if args.searches is not None:
+        transition.SEARCHES = max(0, args.searches)
 
     from ..load import compile_rulebook
 
     report = Report()
+    jobs = []
     for path in args.files:
         rulebook, d = compile_rulebook(path, args.variation)
         if rulebook is None:
@@ -74,9 +90,18 @@ def run(args: argparse.Namespace) -> int:
                       f"players, not {args.players}", file=sys.stderr)
                 return 2
             counts = (args.players,)
-        timed = verify(rulebook, args.properties, counts)
-        report.rulebooks.append(RulebookReport(path, rulebook, timed))
-    if args.json:
+        report.rulebooks.append(RulebookReport(path, rulebook))
+        jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
+    for (entry, _), timed in zip(jobs, verify_all([job for _, job in jobs])):
+        entry.timed = timed
+    if args.save_witnesses:
+        written = save_witnesses(report, args.save_witnesses, tuple(args.variation))
+        print(f"{len(written)} witness scenario{'s' if len(written) != 1 else ''} written to {args.save_witnesses}",
+              file=sys.stderr)
+    if args.markdown:
+        from verifier.docs import markdown
+        print(markdown(report))
+    elif args.json:
         print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:
         print(report.render())

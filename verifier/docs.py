@@ -1,0 +1,185 @@
+"""docs/properties.md: every property in plain words, and the verdicts on every shipped rulebook.
+
+Run `python -m verifier.docs > docs/properties.md` (or `cheatdsl verify --markdown rulebooks/*`);
+a test fails when the committed file is not what this prints.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from cheatdsl.properties import PROPERTY_IDS
+
+from .report import Report, RulebookReport
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# For each property: what it says, why a rule author cares, how the verifier decides it.
+PROPERTIES: dict[str, tuple[str, str, str]] = {
+    "rank-cycle": (
+        "From the first claim, the claim asked for is never undefined, comes back to the start and visits "
+        "every claim.",
+        "A sequence that stops, or skips ranks, leaves players with nothing they may say.",
+        "The claim rules are tabulated into a graph; Z3 looks for a set of claims closed under the rules that "
+        "contains a dead end or misses a claim."),
+    "ranks-exist": (
+        "Every claim the rules can ask for exists in the deck at every player count.",
+        "A rule written for 13 ranks breaks when the table drops some.",
+        "Z3 searches the claims the rules can require for one with no card in the deck."),
+    "seat-fairness": (
+        "With a fixed claim sequence every seat is asked for every claim.",
+        "When the number of seats and the length of the cycle share a factor, a seat only ever claims some ranks.",
+        "A closed form (the gcd of seats, cycle and drifts) found by Z3 and confirmed by a direct check."),
+    "claim-threshold": (
+        "The largest count of one claim that can be true; one more is a certain lie.",
+        "Players call bluffs by counting: the threshold says when a call is sure to win.",
+        "Z3 maximises a true claim over copies, wild cards, the cap per play and forced discards; the claim one "
+        "higher is shown impossible and its unsat core names the binding rules."),
+    "deal": (
+        "Every player count deals as the rules say, and the first player is always dealt in.",
+        "A deal that cannot be made, or a first player holding a card nobody was dealt, stops the game.",
+        "Hand sizes are integers constrained by each deal rule; Z3 checks the deal is possible and determined."),
+    "card-conservation": (
+        "Hands, pile, stock, cards set aside, cards gone out of play and discarded sets always make up the deck.",
+        "A rule that loses or copies a card (a pile taken twice, a discard that vanishes) makes every count wrong.",
+        "The game is a transition system over counts of cards per place, generated from the rulebook; the "
+        "invariant holds after every deal (base case) and is kept by every turn (1-induction), proved by Z3."),
+    "discards": (
+        "Sets leaving the game are whole and shown to all; once a rank's set is out, a claim of that rank is a "
+        "certain lie.",
+        "Players rely on discarded ranks to catch bluffs; wild cards or sets smaller than the rank break that.",
+        "Z3 checks that every discard takes whole sets from any hand; when wild cards or copies left over let a "
+        "dead rank be claimed truly, a play showing it is searched for and replayed. Not applicable without "
+        "`sets`."),
+    "no-deadlock": (
+        "The seat to move always has a legal action: a play, or a pass where passing is allowed.",
+        "A seat with no cards that must lead, or a claim nobody may make, leaves the game stuck.",
+        "Induction with lemmas (every seat still in holds a card); when the step fails, plays from a deal are "
+        "searched (bounded model checking) and what is found is replayed by the interpreter."),
+    "turn-order": (
+        "The next seat is always defined, is still in the game, and another seat is there to answer.",
+        "After a challenge or when everyone passes the rules must name who plays, skipping seats that are out.",
+        "Induction: the seat to act is always a seat still in, and every seat rule named a seat."),
+    "termination": (
+        "Every play ends, or a turn cap or anti-loop rule stops it.",
+        "A game that can go round for ever needs a table agreement (or a turn cap) to end.",
+        "A recurrent set: Z3 shows that when every seat holds two different cards and the pile is empty, a lie "
+        "that is caught at once returns every hand to where it was; the interpreter deals such a game and plays "
+        "the lie until the whole state repeats (the witness). A turn cap, or cards that only leave the hands, "
+        "prove termination instead."),
+    "winner": (
+        "At most one winner, and a winner never gets cards back; with `last_holder_loses`, exactly one loser.",
+        "A game that can name two winners, or give cards to a seat that is out, is not decided by its rules.",
+        "Induction over the transition system, with card conservation among the lemmas."),
+    "winnability": (
+        "Every seat can win in some play.",
+        "A seat that can never win (by its position or the deal) makes the game unfair.",
+        "For each seat a play from a deal in which it wins: found by bounded model checking, replayed by the "
+        "interpreter (the rules being the same from every seat, one play turned round the table serves all)."),
+    "challenge-priority": (
+        "Simultaneous challengers always resolve to exactly one seat, never the claimant.",
+        "\"Whoever called first\" does not say who that is when two call at once.",
+        "Seats counted from the claimant; Z3 looks for callers the rule resolves to none, two, or the claimant."),
+    "challenge-resolution": (
+        "Every challenged play has exactly one verdict and one player picks up; wild cards' meaning is defined.",
+        "A penalty that gives nothing (an empty stock to draw from) makes a lie free.",
+        "Induction over every challenge step: the loser is the claimant or the challenger and picks up cards."),
+    "consistency": (
+        "The rules and variations switched on admit a legal deal and a first move.",
+        "Two variations fine alone can clash; the unsat core names the clashing lines.",
+        "Each rule is a tracked constraint; an unsat core names the rules that contradict each other."),
+    "round-rank": (
+        "In games whose rounds end, the round's claim and the next leader are defined after every outcome.",
+        "A round with no leader or no claim to lead stops the game.",
+        "Every outcome is tabulated; Z3 looks for one naming no seat or allowing no claim."),
+}
+
+SHORT = {"proved": "proved", "refuted": "**refuted**", "bounded": "bounded", "unknown": "unknown",
+         "not_applicable": "n/a"}
+
+
+def shipped() -> list[str]:
+    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulebooks").iterdir()
+                  if p.suffix in (".yaml", ".cheat"))
+
+
+def markdown(report: Report) -> str:
+    """The page: the properties, then one row of verdicts per rulebook and a note per finding."""
+    lines = [
+        "# Verifier properties",
+        "",
+        "<!-- Generated by `python -m verifier.docs > docs/properties.md`; do not edit by hand. -->",
+        "",
+        "`cheatdsl verify RULEBOOK` gives each property one verdict: **proved**, **refuted** (with a witness",
+        "the interpreter replays; `--save-witnesses DIR` writes it as a scenario), **bounded** (no",
+        "counterexample up to a depth, and no more is claimed), **unknown** (the solver or the search stopped;",
+        "never a pass) or **not applicable**. A rulebook verified at several player counts gets the worst",
+        "verdict of its counts, with the counts named.",
+        "",
+        "## How the transition system is built",
+        "",
+        "The properties from card-conservation on are about play, not only the tables. The verifier",
+        "tabulates every rule of the compiled rulebook at each player count (formulas such as",
+        "`next_player` or `turn_start_win` are run on every case they can tell apart) and generates a Z3",
+        "transition relation: the state is counts of cards of each value per seat and per place (pile,",
+        "stock, aside, gone, sets), the seat to act, the last claim and what follows it, passes in a row,",
+        "seats still in, winner and loser; a step is one turn (a play answered by every seat, a play",
+        "challenged by one seat with one kind of challenge, or a pass), and every fact a step does not",
+        "change is stated equal. Invariants are proved together (Houdini: a candidate that fails is",
+        "dropped) on the merged game, where card values are merged and a challenge's verdict is left open,",
+        "so that a proof there holds of the real game; a failed induction step leads to a search of the",
+        "full game for a play from a deal, which the interpreter must replay before anything is refuted.",
+        "",
+        "## The properties",
+        "",
+    ]
+    for pid in PROPERTY_IDS:
+        what, why, how = PROPERTIES[pid]
+        lines += [f"### `{pid}`", "", what, "", f"*Why it matters.* {why}", "", f"*How it is checked.* {how}", ""]
+    lines += ["## Verdicts on the shipped rulebooks", ""]
+    header = "| rulebook | " + " | ".join(f"`{p}`" for p in PROPERTY_IDS) + " |"
+    lines += [header, "|" + "---|" * (len(PROPERTY_IDS) + 1)]
+    notes: list[str] = []
+    for r in report.rulebooks:
+        if r.rulebook is None:
+            lines.append(f"| `{r.path}` | " + " | ".join("—" for _ in PROPERTY_IDS) + " |")
+            continue
+        by = {t.result.id: t.result for t in r.timed}
+        cells = []
+        for pid in PROPERTY_IDS:
+            res = by.get(pid)
+            cells.append(SHORT[res.verdict.value] if res is not None else "—")
+            if res is not None and res.verdict.value in ("refuted", "unknown", "bounded"):
+                notes.append(f"- `{Path(r.path).name}`, `{pid}` ({res.verdict.value}): {_first_sentence(res.summary)}")
+        lines.append(f"| `{Path(r.path).name}` | " + " | ".join(cells) + " |")
+    lines += ["", "## Findings", ""] + notes + [""]
+    return "\n".join(lines)
+
+
+def _first_sentence(text: str, limit: int = 400) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+def build() -> str:
+    """Verify every shipped rulebook and render the page."""
+    from cheatdsl.load import compile_rulebook
+
+    from .runner import verify_all
+    report = Report()
+    jobs: list[tuple[RulebookReport, Any]] = []
+    for path in shipped():
+        rb, _ = compile_rulebook(str(ROOT / path))
+        entry = RulebookReport(path, rb, error="" if rb is not None else "does not compile")
+        report.rulebooks.append(entry)
+        if rb is not None:
+            jobs.append((entry, (rb, None, None)))
+    for (entry, _), timed in zip(jobs, verify_all([job for _, job in jobs])):
+        entry.timed = timed
+    return markdown(report)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(build())

@@ -1,0 +1,534 @@
+"""The eight properties of the transition system at one player count, from the shared analyses.
+
+`Analysis(rulebook, n)` tabulates the spec once and runs each proof once (the invariants, the
+recurrent set, the searches), caching by spec so that rulebooks playing the same game at a table
+share the work. Each `*_at` function returns the `Result` of one property at this count.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cached_property
+from typing import Any
+
+import z3
+
+from cheatdsl.engine import Game, Phase, State
+from cheatdsl.model import Rulebook
+
+from ..solver import ask, new_solver
+from ..verdict import Result, bounded, not_applicable, proved, refuted, unknown
+from . import ranking, recurrence
+from .counterexample import Outcome, cti_words, group_goal, search
+from .engine_state import constant, merged_values, read
+from .invariant import Invariants, _classes, houdini
+from .search import bmc
+from .spec import Spec, SpecError, build_spec, merge_values
+from .symmetry import rotation_symmetric
+from .transitions import ACCEPT, CHALLENGE, PASS, Builder
+from .witness import Table, Witness, dealt, replay_shape
+
+_INVARIANTS: dict[Spec, Invariants] = {}
+_CACHE: dict[tuple[str, Spec], Any] = {}
+
+SEARCH_DEPTH = 4
+WIN_DEPTH = 64
+WIN_BMC_DEPTH = 24
+SEEDS = 10
+
+
+class Budget:
+    """What a rulebook may spend: `deadline` for everything (a safety net), and for each property a number
+    of counterexample searches (the dearest part), made at the smallest player counts that need one.
+    Searches are bounded by Z3's resource limit, not the clock, so that verdicts do not depend on the
+    machine. `first` tells whether this is the smallest player count, where the one-off proofs are made."""
+
+    def __init__(self, seconds: float, searches: int) -> None:
+        self.deadline = time.perf_counter() + seconds
+        self.searches = searches
+        self.spent: dict[str, int] = {}
+        self.first = True
+        self.recurrent: Any = None
+
+    def take(self, pid: str) -> bool:
+        """Whether `pid` may search once more (and count it)."""
+        if self.spent.get(pid, 0) >= self.searches or time.perf_counter() > self.deadline:
+            return False
+        self.spent[pid] = self.spent.get(pid, 0) + 1
+        return True
+
+    def seconds_left(self) -> float:
+        return max(1.0, self.deadline - time.perf_counter())
+
+
+def invariants(sp: Spec) -> Invariants:
+    key = merge_values(sp, _classes(sp))  # the finer of the two merged games the invariants are proved on
+    if key not in _INVARIANTS:
+        _INVARIANTS[key] = houdini(sp)
+    return _INVARIANTS[key]
+
+
+class Analysis:
+    """One rulebook at one player count."""
+
+    def __init__(self, rb: Rulebook, n: int) -> None:
+        self.rb = rb
+        self.n = n
+        try:
+            self.spec: Spec | None = build_spec(rb, n)
+            self.error = ""
+        except SpecError as exc:
+            self.spec, self.error = None, str(exc)
+        except Exception as exc:  # a formula the tabulation cannot run
+            self.spec, self.error = None, f"the rules cannot be tabulated: {exc}"
+
+    @cached_property
+    def game(self) -> Game:
+        return Game(self.rb, self.n)
+
+    @cached_property
+    def inv(self) -> Invariants:
+        assert self.spec is not None
+        return invariants(self.spec)
+
+    def cached(self, label: str, compute: Any) -> Any:
+        assert self.spec is not None
+        key = (label, self.spec)
+        if key not in _CACHE:
+            _CACHE[key] = compute()
+        return _CACHE[key]
+
+
+# -- the invariant properties ------------------------------------------------------------------------
+
+_WORDS = {
+    "card-conservation": "hands, pile, stock, cards aside, cards gone and discarded sets always make up the deck",
+    "turn-order": "the turn always falls to a seat still in the game, another seat is there to answer, and "
+                  "every seat rule names a seat",
+    "no-deadlock": "the seat to play always has a legal action",
+    "challenge-resolution": "the loser of every challenge picks up cards",
+}
+
+
+def _how(inv: Invariants) -> str:
+    return "base case and 1-induction" + (", steps from seat 0 (the rules treat every seat alike)"
+                                          if inv.symmetric else "")
+
+
+def _violated(prop: str, a: Analysis, groups: tuple[str, ...], check: Any, expect: Any,
+              budget: Budget) -> Result:
+    """A group failed induction: search for a play breaking it, replay it, or say how far we looked."""
+    sp = a.spec
+    assert sp is not None
+    cx = next(a.inv.dropped[g] for g in groups if g in a.inv.dropped)
+    words = cti_words(sp, cx)
+    key = (f"search:{prop}:{cx.group}", sp)
+    if key not in _CACHE and not budget.take(prop):
+        return unknown(prop, f"the induction step fails ({words}); not searched at this player count (see "
+                       "fewer players, or verify with more --searches)", cti=words)
+
+    def run() -> Outcome:
+        goal = group_goal(cx.group)
+        return search(sp, a.game, prop, goal, check, expect, SEARCH_DEPTH, budget.seconds_left())
+    out: Outcome = a.cached(f"search:{prop}:{cx.group}", run)
+    if out.witness is not None:
+        return refuted(prop, f"{out.witness.summary}: " + "; ".join(out.witness.words[-2:]),
+                       witness=out.witness.as_json(), cti=words)
+    if out.reason:
+        return unknown(prop, f"the induction step fails ({words}); the search for a play stopped: {out.reason}",
+                       cti=words, depth=out.depth)
+    return bounded(prop, out.depth, f"the induction step fails ({words}), and no play of up to {out.depth} "
+                   "turns from a deal does it", cti=words)
+
+
+def conservation_at(a: Analysis, budget: Budget) -> Result:
+    pid = "card-conservation"
+    if a.inv.unknown:
+        return unknown(pid, a.inv.unknown)
+    sp = a.spec
+    assert sp is not None
+    if pid in a.inv.proved:
+        return proved(pid, f"{_WORDS[pid]} of {sp.total} cards ({_how(a.inv)})", deck=sp.total)
+    return _violated(pid, a, (pid,), lambda st: False, {}, budget)
+
+
+def turn_order_at(a: Analysis, budget: Budget) -> Result:
+    pid = "turn-order"
+    if a.inv.unknown:
+        return unknown(pid, a.inv.unknown)
+    if {"typing", pid} <= a.inv.proved:
+        out = "seats that are out are skipped" if a.spec and a.spec.seats_leave else "nobody is out before the end"
+        return proved(pid, f"{_WORDS[pid]}; {out} ({_how(a.inv)})")
+    return _violated(pid, a, ("typing", pid), lambda st: False, {}, budget)
+
+
+def winner_at(a: Analysis, budget: Budget) -> Result:
+    pid = "winner"
+    if a.inv.unknown:
+        return unknown(pid, a.inv.unknown)
+    sp = a.spec
+    assert sp is not None
+    needed = {"winner", "winner-step"} | ({"outs"} if sp.seats_leave else set())
+    if needed <= a.inv.proved:
+        if sp.first_out:
+            text = "the first seat out is the one winner and the game ends there, so it never gets cards back"
+        else:
+            text = ("the first seat out wins and stays the winner; a seat that is out holds nothing and never "
+                    "gets cards back; a game over by the rules has exactly one loser, the one seat left")
+        return proved(pid, f"{text} ({_how(a.inv)})")
+    return _violated(pid, a, tuple(sorted(needed)), lambda st: False, {}, budget)
+
+
+def _stuck(st: State) -> bool:
+    r = st.result()
+    return st.phase is Phase.TERMINAL and r is not None and r.capped and "no legal action" in r.reason
+
+
+def no_deadlock_at(a: Analysis, budget: Budget) -> Result:
+    pid = "no-deadlock"
+    if a.inv.unknown:
+        return unknown(pid, a.inv.unknown)
+    if pid in a.inv.proved:
+        lemma = " with the lemma that every seat in holds a card" if "hands" in a.inv.proved else ""
+        return proved(pid, f"{_WORDS[pid]} ({_how(a.inv)}{lemma})")
+    return _violated(pid, a, (pid,), _stuck, {"over": True, "capped": True, "winner": None}, budget)
+
+
+def _void(st: State) -> bool:
+    rev = st.reveals()
+    return bool(rev) and rev[-1].taken == 0
+
+
+def _void_expect(st: State) -> dict[str, Any]:
+    r = st.reveals()[-1]
+    return {"picked_up": r.loser, "stock": 0, "hand_sizes": {s: st.hand_size(s) for s in range(st.game.players)}}
+
+
+def resolution_at(a: Analysis, budget: Budget) -> Result:
+    pid = "challenge-resolution"
+    sp = a.spec
+    assert sp is not None
+    if not sp.kinds:
+        return not_applicable(pid, "no challenge may be made at this player count")
+    if a.inv.unknown:
+        return unknown(pid, a.inv.unknown)
+    kinds = ", ".join(f"`{name}` ({'a card of the claim shown from hand' if by_hand else 'the cards played'})"
+                      for name, by_hand in sp.kinds)
+    wild = ""
+    if a.rb.deck.jokers:
+        wild = ("; a joker passes as any claim (wild)" if sp.wild else "; a joker never passes as a claim (not wild)")
+    if pid in a.inv.proved:
+        return proved(pid, f"each challenge ({kinds}) has one verdict, found from the revealed cards; the loser is "
+                      f"the claimant or the challenger and picks up cards{wild} ({_how(a.inv)})")
+    return _violated(pid, a, (pid,), _void, _void_expect, budget)
+
+
+# -- discards ------------------------------------------------------------------------------------------
+
+def whole_sets(sp: Spec) -> bool | str:
+    """Whatever a hand holds, a discard takes whole sets: each set `size` cards of one rank, none it lacks."""
+    b = Builder(sp)
+    row = [z3.Int(f"held{i}") for i in range(sp.width)]
+    chosen = [z3.Int(f"chosen{r}") for r in range(len(sp.ranks_in_play))]
+    t = fresh_sets(sp)
+    guard: list[Any] = []
+    left = b.discard_sets(t, row, chosen, guard)
+    assert sp.set_size is not None
+    facts = [x >= 0 for x in left]
+    j = sp.joker_index
+    jokers = t.sets[j] if j is not None else z3.IntVal(0)
+    naturals = [z3.Sum([t.sets[i] for i in values] or [z3.IntVal(0)]) for values in b.rank_values]
+    facts.append(z3.Sum(naturals) + jokers == sp.set_size * z3.Sum(t.nsets))
+    facts += [nat <= sp.set_size * k for nat, k in zip(naturals, t.nsets)]
+    facts += [nat + jokers >= sp.set_size * k for nat, k in zip(naturals, t.nsets)]
+    s = new_solver()
+    s.add(*[z3.And(x >= 0, x <= d) for x, d in zip(row, sp.deck)], *guard, *b.defs)
+    s.add(z3.Not(z3.And(facts)))
+    answer = ask(s)
+    return answer.reason if answer.unknown else answer.unsat
+
+
+def fresh_sets(sp: Spec) -> Any:
+    from .state import fresh
+    t = fresh(sp, "discard")
+    t.sets = [z3.IntVal(0)] * sp.width
+    t.nsets = [z3.IntVal(0)] * len(sp.ranks_in_play)
+    return t
+
+
+def discards_at(a: Analysis, budget: Budget) -> Result:
+    pid = "discards"
+    sp = a.spec
+    assert sp is not None
+    if a.rb.sets is None or sp.set_size is None:
+        return not_applicable(pid, "no sets leave the game (no `sets` rule)")
+    size = sp.set_size
+    whole = a.cached("whole-sets", lambda: whole_sets(sp))
+    if whole is not True:
+        return unknown(pid, whole) if isinstance(whole, str) else refuted(
+            pid, f"a discard can take cards that do not make whole sets of {size}")
+    naturals = [sp.deck[i] for i, v in enumerate(sp.live) if v != sp.values]
+    copies = min(naturals) if naturals else 0
+    public = "shown to all (each discard names its seat, rank and cards)"
+    why = ""
+    if sp.wild:
+        why = "a wild joker still passes as a discarded rank"
+    elif size < copies:
+        why = f"a set of {size} leaves {copies - size} natural cards of its rank in play"
+    if not why:
+        return proved(pid, f"each set discarded is {size} cards of one rank, {public}; a set is every natural card "
+                      "of its rank and no card is wild, so once it is out a claim of that rank is a certain lie",
+                      size=size, copies=copies)
+
+    def goal(s: Any, t: Any, act: Any, b: Builder, i: int) -> Any:
+        r = b.resolution
+        if not r:
+            return z3.BoolVal(False)
+        dead = []
+        for c, v in enumerate(sp.claims):
+            rank = v % sp.rank_count
+            if rank in sp.ranks_in_play:
+                dead.append(z3.And(act.claim == c, s.nsets[sp.ranks_in_play.index(rank)] >= 1))
+        return z3.And(act.kind == CHALLENGE, z3.Not(r["caught"]), z3.Or(dead) if dead else z3.BoolVal(False))
+
+    def check(st: State) -> bool:
+        rev = st.reveals()
+        if not rev or rev[-1].caught:
+            return False
+        g = st.game
+        rank = rev[-1].claim % g.rank_count
+        return any(r == rank for _, r, _ in st.discarded_sets())
+
+    if ("search:discards", sp) not in _CACHE and not budget.take(pid):
+        return unknown(pid, f"sets leave whole and {public}, but {why}; not searched at this player count (see "
+                       "fewer players, or verify with more --searches)")
+    out: Outcome = a.cached("search:discards", lambda: search(
+        sp, a.game, pid, goal, check, {"caught": False}, SEARCH_DEPTH, budget.seconds_left(),
+        merged_first=False))
+    if out.witness is not None:
+        return refuted(pid, f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true "
+                       f"({out.witness.summary}: {'; '.join(out.witness.words[-1:])})", witness=out.witness.as_json())
+    return unknown(pid, f"sets leave whole and {public}, but {why}; no play showing a true claim of a discarded "
+                   f"rank was found ({out.reason or f'up to {out.depth} turns'})")
+
+
+# -- termination ---------------------------------------------------------------------------------------
+
+def _key(st: State) -> tuple[Any, ...]:
+    g = st.game
+    return (st.phase, st.current_player(), tuple(st.hand_cards(s) for s in range(g.players)), st.pile_cards(),
+            st.stock(), st.previous, st.leading, st.required_claims(), tuple(st.seats_in()))
+
+
+def _expect_now(st: State) -> dict[str, Any]:
+    g = st.game
+    from cheatdsl.engine.notation import claim_text
+    return {"hand_sizes": {s: st.hand_size(s) for s in range(g.players)}, "to_play": st.current_player(),
+            "pile": st.pile_size(), "previous": claim_text(g, st.previous)}
+
+
+def lasso(a: Analysis) -> Witness | str:
+    """A dealt game in the recurrent set, and the caught lie played until the whole state repeats."""
+    sp = a.spec
+    assert sp is not None
+    game = a.game
+    test = next(name for name, by_hand in sp.kinds if not by_hand)
+    order = {v: i for i, v in enumerate(sp.claims)}
+    limit = 4 * max(len(sp.claims), 1) * sp.n + 8
+    for seed in range(SEEDS):
+        st = dealt(game, seed, 0)
+        if st.phase is not Phase.PLAY or not recurrence.concrete_in_set(sp, read(sp, st)):
+            continue
+        table = Table(game, st)
+        seen: dict[tuple[Any, ...], int] = {}
+        marks: list[int] = []
+        for turn in range(limit):
+            k = _key(st)
+            if k in seen:
+                start = seen[k]
+                steps = table.steps[:marks[start]] + [{"expect": _expect_now(st)}] + table.steps[marks[start]:]
+                loop = turn - start
+                w = Witness("termination", sp.n, {"seed": seed, "dealer": 0}, steps, _expect_now(st),
+                            table.words[start:start + 4] + ([f"... {loop} turns in all, then the same state again"]
+                                                            if loop > 4 else []),
+                            f"a caught lie repeated: after {loop} turns every hand, the pile and the seat to play "
+                            "are as they were")
+                return w
+            seen[k] = turn
+            marks.append(len(table.steps))
+            seat = st.current_player()
+            if not st.required_claims():
+                break
+            claim = min(st.required_claims(), key=lambda c: order.get(c, 0))
+            lie = next((c for c in st.hand_cards(seat) if c != claim and c != game.joker), None)
+            if lie is None:
+                break
+            table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)
+            if st.phase is not Phase.PLAY:
+                break
+    return "no dealt game was found in the recurrent set"
+
+
+def termination_at(a: Analysis, budget: Budget) -> Result:
+    pid = "termination"
+    sp = a.spec
+    assert sp is not None
+    if sp.turn_cap is not None:
+        capped = a.cached("cap", lambda: ranking.capped(sp))
+        if capped is True:
+            return proved(pid, f"the turn cap stops every play: each turn counts one, and the turn that reaches "
+                          f"{sp.turn_cap} ends the game (checked on every step)")
+    # Z3 checks once, at the smallest player count, that the set of states with every seat holding two
+    # different cards and an empty pile is closed under a caught lie; at every count the interpreter then
+    # deals a game in that set and plays the lie until the whole state comes back.
+    if budget.first:
+        budget.recurrent = a.cached("recurrence", lambda: recurrence.check(sp, rotation_symmetric(sp)))
+    rec = budget.recurrent
+    if rec is not None and rec.holds:
+        found = a.cached("lasso", lambda: lasso(a))
+        if isinstance(found, Witness):
+            closed = ("; every state where each seat holds two different cards and the pile is empty goes on so "
+                      "for ever (a recurrent set, checked by Z3)") if budget.first else ""
+            return refuted(pid, f"a play that never ends: {found.summary}{closed}", witness=found.as_json(),
+                           recurrent_set=budget.first)
+        return unknown(pid, f"a recurrent set exists (a caught lie returns every hand), but {found}")
+    if not sp.may_pass or "passes" in a.inv.proved:
+        shrink = a.cached("shrink", lambda: ranking.hands_only_shrink(sp))
+        if shrink is True:
+            return proved(pid, "every play ends: cards only leave the hands and the stock (every play makes them "
+                          "fewer, nothing else adds to them) and passes cannot go round for ever (checked on every "
+                          "step)")
+    why = rec.why if rec is not None else "not checked"
+    return unknown(pid, f"no recurrent set ({why}) and no measure that shows every play ends")
+
+
+# -- winnability -----------------------------------------------------------------------------------------
+
+def winnability_at(a: Analysis, budget: Budget) -> Result:
+    pid = "winnability"
+    sp = a.spec
+    assert sp is not None
+    game = a.game
+    n = sp.n
+    symmetric = rotation_symmetric(sp) and sp.dealer_by_lot
+    targets: list[int | None] = [None] if symmetric else list(range(n))
+    witnesses: dict[int, Witness] = {}
+    depth = 0
+    greedy = False
+    for target in targets:
+        found = _win_search(a, target, budget)
+        if isinstance(found, str):
+            return unknown(pid, found)
+        seed, dealer, trace = found
+        depth = max(depth, trace.depth)
+        greedy = greedy or trace.found_by == "greedy"
+        seats = range(n) if target is None else [target]
+        w0 = trace.states[-1]["winner"]
+        for seat in seats:
+            if seat in witnesses:
+                continue
+            turn = (seat - w0) % n
+            d = (dealer + turn) % n if sp.dealer_by_lot else dealer
+            st = dealt(game, seed, d)
+            table = replay_shape(game, st, trace, rotate=turn)
+            if isinstance(table, str) or first_out(st) != seat:
+                return unknown(pid, f"a play found for seat {seat} does not replay"
+                               + (f": {table}" if isinstance(table, str) else ""))
+            expect: dict[str, Any] = {"winner": seat, "over": True} if sp.first_out else {"out": [seat]}
+            witnesses[seat] = Witness(pid, n, {"seed": seed, "dealer": d}, table.steps, expect, table.words[-3:],
+                                      f"seat {seat} {'wins' if sp.first_out else 'goes out first'} after "
+                                      f"{trace.depth} turns")
+    how = ("played greedily by the interpreter (deeper than the model checker's "
+           f"{WIN_BMC_DEPTH} turns)" if greedy else "found by bounded model checking")
+    return proved(pid, f"every seat can win: a play of at most {depth} turn{'s' if depth != 1 else ''} from a deal, "
+                  f"{how} and replayed, for "
+                  "each seat", witnesses={str(s): w.as_json() for s, w in sorted(witnesses.items())},
+                  found_by="greedy" if greedy else "bmc")
+
+
+def first_out(st: State) -> int | None:
+    """The winner: the first seat out (in games that go on until a loser is left, before the end too)."""
+    r = st.result()
+    if r is not None and r.winner is not None:
+        return r.winner
+    order = st.order_out()
+    return order[0] if order and not st.game.first_out else None
+
+
+def _policy_run(game: Game, st: State, target: int, passing: bool, limit: int = 600) -> list[dict[str, Any]] | None:
+    """The turns, as step shapes, until `target` is out when it plays all it may and the others pass (or
+    play the fewest cards); None when someone else goes out first or the limit is reached."""
+    table = Table(game, st)
+    shapes: list[dict[str, Any]] = []
+    for _ in range(limit):
+        out = first_out(st)
+        if out is not None:
+            return shapes if out == target else None
+        if st.phase is not Phase.PLAY:
+            return None
+        seat = st.current_player()
+        if seat != target and passing and st.can_pass():
+            table.turn(PASS, (), 0, 0, None, None)
+            shapes.append({"kind": PASS, "cards": [0]})
+            continue
+        size = st.hand_size(seat)
+        k = size if game.max_cards is None else min(size, game.max_cards)
+        k = k if seat == target else game.min_cards
+        cards = st.hand_cards(seat)[:k]
+        if len(cards) < k or not st.required_claims():
+            return None
+        table.turn(ACCEPT, tuple(cards), st.required_claims()[0], k, None, None)
+        shapes.append({"kind": ACCEPT, "cards": [k]})
+    return None
+
+
+def _shape_trace(merged: Spec, shape: list[dict[str, Any]], aim: int) -> Any:
+    """A trace holding only the shape of each turn (what `replay_shape` needs), for a greedy play."""
+    from .search import Trace
+    blank = {"claim": 0, "count": 0, "challenger": -1, "test": 0, "draws": [0], "discards": [0], "caught": None}
+    return Trace(merged, [{"winner": -1}] * len(shape) + [{"winner": aim}],
+                 [{**blank, **step, "count": sum(step["cards"])} for step in shape], found_by="greedy")
+
+
+def _win_search(a: Analysis, target: int | None, budget: Budget) -> tuple[int, int, Any] | str:
+    """A play from a dealt game in which `target` (or, the rules being the same from every seat, some seat)
+    goes out first. The interpreter plays greedily (the seat plays all it may, the others pass or play the
+    fewest cards) to give the shape of each turn; bounded model checking of the merged game then finds a
+    play of that shape reaching the goal, which is replayed."""
+    sp = a.spec
+    assert sp is not None
+    game = a.game
+    merged = merge_values(sp)
+    st = dealt(game, 0, 0)
+    if st.phase is not Phase.PLAY:
+        return "the dealt game ends before a turn"
+    start = constant(merged, merged_values(sp, merged, (), read(sp, st)))
+    aims = list(range(sp.n)) if target is None else [target]
+    runs = []
+    for aim in aims:
+        for passing in ((True, False) if sp.may_pass else (False,)):
+            shape = _policy_run(game, dealt(game, 0, 0), aim, passing)
+            if shape is not None:
+                runs.append((len(shape), aim, shape))
+                break
+    if not runs:
+        return "no greedy play lets " + ("any seat" if target is None else f"seat {target}") + " win"
+    _, aim, shape = min(runs, key=lambda r: r[0])
+    if len(shape) > WIN_BMC_DEPTH:
+        # Deeper than the model checker is asked to go: the interpreter's greedy play is the witness.
+        return 0, 0, _shape_trace(merged, shape, aim)
+
+    def goal(s: Any, t: Any, act: Any, b: Builder, i: int) -> Any:
+        return t.winner == aim
+
+    res = bmc(merged, goal, len(shape), start=start, kinds=(ACCEPT, PASS), guide=shape, first_check=len(shape),
+              timeout_ms=int(budget.seconds_left() * 1000))
+    if res.unknown:
+        return f"the search for a winning play stopped: {res.unknown}"
+    if res.trace is None:
+        return f"the greedy play in which seat {aim} wins is not a play of the transition relation"
+    return 0, 0, res.trace
+
+
+__all__ = ["Analysis", "conservation_at", "turn_order_at", "winner_at", "no_deadlock_at", "resolution_at",
+           "discards_at", "termination_at", "winnability_at", "Table", "PASS", "bmc", "constant", "read"]

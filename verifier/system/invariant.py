@@ -1,0 +1,315 @@
+"""The invariants of a game, found and proved together (Houdini): candidates that fail are dropped.
+
+Each candidate is a group of facts about a state (the typing of the facts, card conservation, who
+can be out, the winner, no stuck seat ...) or about a step (a winner never changes, a challenge's
+loser picks up a card). All surviving groups together are one inductive invariant: the deal
+satisfies them, and a step from a state satisfying all of them satisfies all of them again. A
+group that fails is dropped with its counterexample and the rest are checked again.
+
+The check runs on the merged game (`merge_values`: card values merged, verdicts left open), in
+which every step of the real game is a step; a step is checked from seat 0 when the rules are
+the same from every seat (`symmetry.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import z3
+
+from ..solver import ask, new_solver
+from .deal import initial
+from .spec import FOLLOW, Spec, merge_values
+from .state import State, Term, fresh, hand, in_count
+from .symmetry import rotation_symmetric
+from .transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
+
+StateClaims = Callable[[Spec, State], dict[str, Term]]
+StepClaims = Callable[[Spec, State, State, Builder], dict[str, Term]]
+
+
+def typing(sp: Spec, s: State) -> dict[str, Term]:
+    """What every state satisfies by the meaning of its facts (ranges of seats, claims and counters)."""
+    n = sp.n
+    return {
+        "the seat to act is a seat": z3.And(s.actor >= 0, s.actor < n),
+        "the last claim is a claim or none": z3.And(s.prev >= -1, s.prev < len(sp.claims)),
+        "the claim mode is first, follow or lead": z3.And(s.mode >= 0, s.mode <= 2),
+        "the dealer is a seat": z3.And(s.dealer >= 0, s.dealer < n),
+        "the winner is a seat or none": z3.And(s.winner >= -1, s.winner < n),
+        "the loser is a seat or none": z3.And(s.loser >= -1, s.loser < n),
+        "the last player is a seat or none": z3.And(s.last >= -1, s.last < n),
+        "passes and turns count up from zero": z3.And(s.passes >= 0, s.turns >= 0),
+        "sets discarded count up from zero": z3.And(*[k >= 0 for k in s.nsets]) if s.nsets else z3.BoolVal(True),
+        "a round's lead and the claim mode agree": z3.Or(s.over, s.leading == (s.mode != FOLLOW)),
+        "a claim is followed only after a claim": z3.Or(s.mode != FOLLOW, s.prev >= 0),
+    }
+
+
+def conservation(sp: Spec, s: State) -> dict[str, Term]:
+    """Each card value: hands + pile + stock + aside + gone + sets = the deck, every count from zero."""
+    out: dict[str, Term] = {}
+    for i in range(sp.width):
+        places = [s.h[q][i] for q in range(sp.n)] + [s.pile[i], s.stock[i], s.aside[i], s.gone[i], s.sets[i]]
+        out[f"cards of class {i} conserved"] = z3.And(z3.Sum(places) == sp.deck[i], *[p >= 0 for p in places])
+    return out
+
+
+def turn_order(sp: Spec, s: State) -> dict[str, Term]:
+    """The turn always falls to a seat still in, with another seat to answer; every rule names a seat."""
+    n = sp.n
+    return {
+        "the seat to act is still in": z3.Or(s.over, z3.Or([z3.And(s.actor == i, s.inn[i]) for i in range(n)])),
+        "two seats or more are in while the game goes on": z3.Or(s.over, in_count(s) >= 2),
+        "every seat rule named a seat": z3.Not(s.nodef),
+    }
+
+
+def outs_hold_nothing(sp: Spec, s: State) -> dict[str, Term]:
+    return {f"seat {i} holds nothing once out": z3.Or(s.inn[i], hand(s, i) == 0) for i in range(sp.n)}
+
+
+def winner(sp: Spec, s: State) -> dict[str, Term]:
+    n = sp.n
+    ended = z3.And(s.over, z3.Not(s.capped))
+    if sp.first_out:
+        return {"a game over by the rules has a winner": z3.Or(z3.Not(ended), z3.And(s.winner >= 0, s.winner < n)),
+                "a winner ends the game": z3.Or(s.winner < 0, s.over)}
+    one_left = z3.And(in_count(s) == 1, s.loser >= 0, z3.Or([z3.And(s.loser == i, s.inn[i]) for i in range(n)]))
+    return {"the first out is out": z3.Or(s.winner < 0, *[z3.And(s.winner == i, z3.Not(s.inn[i])) for i in range(n)]),
+            "a game over by the rules has one loser, the one seat left": z3.Or(z3.Not(ended),
+                                                                                z3.And(one_left, s.winner >= 0)),
+            "no loser while the game goes on": z3.Or(s.over, s.loser == -1)}
+
+
+def winner_step(sp: Spec, s: State, t: State, b: Builder) -> dict[str, Term]:
+    return {"a winner stays the winner": z3.Or(s.winner < 0, t.winner == s.winner)}
+
+
+def passes_lemma(sp: Spec, s: State) -> dict[str, Term]:
+    """Passes in a row stay fewer than the seats still in (when all have passed, the count starts again)."""
+    return {"passes in a row are fewer than the seats in": z3.Or(s.over, s.passes < in_count(s))}
+
+
+def no_deadlock(sp: Spec, s: State) -> dict[str, Term]:
+    return {"the seat to play has a legal action": z3.Not(s.stuck)}
+
+
+def hands_lemma(sp: Spec, s: State) -> dict[str, Term]:
+    """A candidate lemma: every seat still in holds cards enough for a play while the game goes on."""
+    return {f"seat {i} holds a play while in": z3.Or(s.over, z3.Not(s.inn[i]), hand(s, i) >= max(sp.min_cards, 1))
+            for i in range(sp.n)}
+
+
+def resolution_step(sp: Spec, s: State, t: State, b: Builder) -> dict[str, Term]:
+    r = b.resolution
+    if not r:
+        return {}
+    return {"the loser of a challenge picks up a card": r["gained"] >= 1}
+
+
+CANDIDATES: dict[str, StateClaims] = {
+    "typing": typing, "card-conservation": conservation, "turn-order": turn_order, "outs": outs_hold_nothing,
+    "winner": winner, "no-deadlock": no_deadlock, "hands": hands_lemma, "passes": passes_lemma,
+}
+STEP_CANDIDATES: dict[str, tuple[StepClaims, tuple[int, ...]]] = {
+    "winner-step": (winner_step, (ACCEPT, CHALLENGE, PASS)),
+    "challenge-resolution": (resolution_step, (CHALLENGE,)),
+}
+
+
+@dataclass
+class Counterexample:
+    """Why a candidate was dropped: the deal or the step (with its kind) that breaks it."""
+
+    group: str
+    where: str
+    facts: list[str]
+    model: z3.ModelRef
+    state: State
+    after: State | None = None
+    action: Action | None = None
+    kind: int | None = None
+    words: str = ""
+
+    def __post_init__(self) -> None:
+        self.words = self.words or cti_words(self)
+
+
+def cti_words(cx: Counterexample) -> str:
+    """The counterexample to induction in a sentence (read while its Z3 context is alive)."""
+    m = cx.model
+    facts = ", ".join(cx.facts[:2])
+    if cx.where == "deal":
+        return f"after some deal: {facts} fails"
+    sizes = [m.eval(z3.Sum(row), model_completion=True) for row in cx.state.h]
+    actor = m.eval(cx.state.actor, model_completion=True)
+    kind = {ACCEPT: "play, accepted", CHALLENGE: "play, challenged", PASS: "pass"}.get(cx.kind or 0, "step")
+    return (f"from a state with hands of {'/'.join(str(x) for x in sizes)} cards and seat {actor} to play, "
+            f"a {kind} leads where «{facts}» fails")
+
+
+@dataclass
+class Invariants:
+    """The groups proved inductive together, those dropped (with a counterexample), and how."""
+
+    proved: set[str]
+    dropped: dict[str, Counterexample] = field(default_factory=dict)
+    unknown: str = ""
+    symmetric: bool = False
+    queries: int = 0
+
+
+def _classes(sp: Spec) -> tuple[int, ...]:
+    """One natural value and the joker keep their own class: conservation of each is then that of every
+    natural value and of the jokers, since the merged game treats all values of a count alike."""
+    keep = []
+    naturals = [i for i, v in enumerate(sp.live) if v != sp.values]
+    if naturals:
+        keep.append(naturals[0])
+    if sp.joker_index is not None:
+        keep.append(sp.joker_index)
+    return tuple(keep)
+
+
+@dataclass
+class _Step:
+    kind: int
+    s: State
+    a: Action
+    legal: Term
+    after: State
+    b: Builder
+
+
+def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = 10_000) -> Invariants:
+    """The largest inductive subset of the candidate groups, on the merged game of `sp`."""
+    # With jokers, all the groups are proved on one class of cards and conservation of each value apart
+    # (smaller queries); otherwise one natural value is kept apart for all of them at once.
+    split = sp.joker_index is not None
+    ab = merge_values(sp) if split else merge_values(sp, _classes(sp))
+    symmetric = rotation_symmetric(ab)
+    alive = [g for g in (groups or (*CANDIDATES, *STEP_CANDIDATES))]
+    result = Invariants(set(), symmetric=symmetric)
+    if not sp.seats_leave:
+        alive = [g for g in alive if g != "outs"]
+    if not sp.may_pass:
+        alive = [g for g in alive if g != "passes"]
+
+    b0 = Builder(ab)
+    cons, start, _ = initial(b0, "deal")
+    steps = []
+    for kind in (ACCEPT, CHALLENGE, PASS):
+        if kind == PASS and not ab.may_pass:
+            continue
+        b = Builder(ab)
+        s = fresh(ab, "s")
+        if symmetric:
+            s.actor = z3.IntVal(0)
+        a = fresh_action(ab, "a")
+        legal, after = b.step_kind(s, a, kind)
+        steps.append(_Step(kind, s, a, legal, after, b))
+
+    def state_claims(state: State, names: list[str]) -> dict[tuple[str, str], Term]:
+        out = {}
+        for g in names:
+            if g in CANDIDATES:
+                for k, v in CANDIDATES[g](ab, state).items():
+                    out[(g, k)] = v
+        return out
+
+    # The base case: each state group holds after every deal (step groups hold vacuously).
+    solver = new_solver(timeout_ms=timeout_ms)
+    solver.set("arith.solver", 2)
+    solver.add(cons)
+    while True:
+        goal = state_claims(start, alive)
+        if not goal:
+            break
+        answer = ask(solver, z3.Not(z3.And(list(goal.values()))))
+        result.queries += 1
+        if answer.unknown:
+            return Invariants(set(), unknown=answer.reason, symmetric=symmetric, queries=result.queries)
+        if answer.unsat:
+            break
+        bad = _broken(goal, answer.model)
+        for g, facts in bad.items():
+            result.dropped[g] = Counterexample(g, "deal", facts, answer.model, start)
+            alive.remove(g)
+
+    # The steps: drop what fails, then check the rest again, until nothing fails.
+    solvers = {}
+    for st in steps:
+        sv = new_solver(timeout_ms=timeout_ms)
+        sv.set("arith.solver", 2)
+        sv.add(st.legal, *st.b.defs, z3.Not(st.s.over))
+        solvers[st.kind] = sv
+    changed = True
+    while changed and alive:
+        changed = False
+        for st in steps:
+            assumed = state_claims(st.s, alive)
+            goal = state_claims(st.after, alive)
+            for g in alive:
+                if g in STEP_CANDIDATES and st.kind in STEP_CANDIDATES[g][1]:
+                    for k, v in STEP_CANDIDATES[g][0](ab, st.s, st.after, st.b).items():
+                        goal[(g, k)] = v
+            if not goal:
+                continue
+            answer = ask(solvers[st.kind], *assumed.values(), z3.Not(z3.And(list(goal.values()))))
+            result.queries += 1
+            if answer.unknown:
+                return Invariants(set(), result.dropped, unknown=answer.reason, symmetric=symmetric,
+                                  queries=result.queries)
+            if answer.sat:
+                for g, facts in _broken(goal, answer.model).items():
+                    result.dropped[g] = Counterexample(g, "step", facts, answer.model, st.s, st.after, st.a, st.kind)
+                    alive.remove(g)
+                changed = True
+                break
+    result.proved = set(alive)
+    if split and "card-conservation" in result.proved:
+        # The merged game above has one class of cards; conservation of each value is checked on the
+        # game that keeps one natural value and the joker apart (assuming only the typing facts).
+        per_value = _per_value(sp, symmetric, timeout_ms)
+        result.queries += 1
+        if per_value is not None:
+            result.proved.discard("card-conservation")
+            result.dropped["card-conservation"] = per_value
+    return result
+
+
+def _per_value(sp: Spec, symmetric: bool, timeout_ms: int) -> Counterexample | None:
+    ab = merge_values(sp, _classes(sp))
+    b0 = Builder(ab)
+    cons, start, _ = initial(b0, "deal")
+    solver = new_solver(timeout_ms=timeout_ms)
+    solver.add(*cons, z3.Not(z3.And(list(conservation(ab, start).values()))))
+    answer = ask(solver)
+    if not answer.unsat:
+        return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
+    for kind in (ACCEPT, CHALLENGE, PASS):
+        if kind == PASS and not ab.may_pass:
+            continue
+        b = Builder(ab)
+        s = fresh(ab, "s")
+        if symmetric:
+            s.actor = z3.IntVal(0)
+        a = fresh_action(ab, "a")
+        legal, after = b.step_kind(s, a, kind)
+        solver = new_solver(timeout_ms=timeout_ms)
+        solver.add(legal, *b.defs, z3.Not(s.over), *typing(ab, s).values(), *conservation(ab, s).values())
+        solver.add(z3.Not(z3.And(list(conservation(ab, after).values()))))
+        answer = ask(solver)
+        if not answer.unsat:
+            return Counterexample("card-conservation", "step", ["cards conserved"], answer.model, s, after, a, kind)  # type: ignore[arg-type]
+    return None
+
+
+def _broken(goal: dict[tuple[str, str], Term], model: z3.ModelRef) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for (g, k), term in goal.items():
+        if not z3.is_true(model.eval(term, model_completion=True)):
+            out.setdefault(g, []).append(k)
+    return out

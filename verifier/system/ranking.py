@@ -1,0 +1,71 @@
+"""Termination proofs: a turn cap, or cards that only ever leave the hands.
+
+With `ending.turn_cap` every turn is counted and the turn that reaches the cap ends the game. Without
+one, play still ends when every play moves cards out of the hands and the stock for good (nothing
+goes back to a hand but cards drawn from the stock) and passes cannot go round for ever: a pass
+is one more in a row, and when all have passed the next seat must play. Both are checked on every
+step of the merged game, from any state, so they hold of every play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import z3
+
+from ..solver import ask, new_solver
+from .invariant import passes_lemma, typing
+from .spec import Spec, merge_values
+from .state import State, Term, fresh, in_count, total
+from .symmetry import rotation_symmetric
+from .transitions import ACCEPT, CHALLENGE, PASS, Builder, fresh_action
+
+
+def _steps(sp: Spec) -> list[tuple[int, State, Term, State, Builder]]:
+    ab = merge_values(sp)
+    symmetric = rotation_symmetric(ab)
+    out = []
+    for kind in (ACCEPT, CHALLENGE, PASS):
+        if kind == PASS and not ab.may_pass:
+            continue
+        b = Builder(ab)
+        s = fresh(ab, "s")
+        if symmetric:
+            s.actor = z3.IntVal(0)
+        legal, after = b.step_kind(s, fresh_action(ab, "a"), kind)
+        out.append((kind, s, legal, after, b))
+    return out
+
+
+def _holds(sp: Spec, claim: Callable[[int, State, State, Builder], Term]) -> bool | str:
+    for kind, s, legal, after, b in _steps(sp):
+        solver = new_solver()
+        solver.add(legal, *b.defs, z3.Not(s.over), *typing(b.spec, s).values(), *passes_lemma(b.spec, s).values())
+        solver.add(z3.Not(claim(kind, s, after, b)))
+        answer = ask(solver)
+        if answer.unknown:
+            return answer.reason
+        if answer.sat:
+            return False
+    return True
+
+
+def capped(sp: Spec) -> bool | str:
+    """Every turn counts one more, and a game whose count reaches the cap is over."""
+    cap = sp.turn_cap
+    assert cap is not None
+    return _holds(sp, lambda kind, s, t, b: z3.And(t.turns == s.turns + 1, z3.Or(t.turns < cap, t.over)))
+
+
+def hands_only_shrink(sp: Spec) -> bool | str:
+    """Cards in hands and stock never grow, every play makes them fewer, and passes cannot go round for ever."""
+    def held(s: State) -> Term:
+        return total([x for row in s.h for x in row]) + total(s.stock)
+
+    def claim(kind: int, s: State, t: State, b: Builder) -> Term:
+        if kind != PASS:
+            return held(t) < held(s)
+        one_more = z3.And(t.passes == s.passes + 1, t.passes < in_count(s))
+        round_over = z3.And(t.passes == 0, z3.Or(t.over, z3.Not(b.can_pass(t, t.actor))))
+        return z3.And(held(t) <= held(s), z3.Or(one_more, round_over))
+    return _holds(sp, claim)

@@ -1,0 +1,166 @@
+"""Plays that never end: a recurrent set, a set of states that one repeatable move keeps you in.
+
+The set R: nobody is out, the pile is empty, the game goes on, a claim is asked for, and every seat
+holds two different natural cards (so whatever it is asked to claim, it holds a card that is not
+that claim), no complete set and no turn-start win. The move: the seat to play puts down one card
+that is not the first claim allowed, calling one of it; the next seat challenges; the lie is caught
+and the claimant takes back the pile, which is that one card. Every hand is then as it was.
+
+Z3 checks that from every state of R (the seat to play being seat 0, the rules being the same
+from every seat) the move is legal and ends in R again: then a play from any reachable state of R
+goes on for ever. A dealt state in R (found by dealing) makes it reachable; the interpreter then
+plays the move until the whole state repeats, which is the witness.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from ..solver import ask, new_solver
+from .invariant import conservation, typing
+from .spec import Spec
+from .state import (
+    State,
+    Term,
+    allowed,
+    count_true,
+    false,
+    fresh,
+    hand_vector,
+    ite,
+    next_in,
+    num,
+    required_empty,
+    required_id,
+    total,
+    true,
+    zero,
+)
+from .transitions import CHALLENGE, Action, Builder
+
+
+def _naturals(sp: Spec) -> list[int]:
+    return [i for i, v in enumerate(sp.live) if v != sp.values]
+
+
+def in_set(b: Builder, s: State) -> dict[str, Term]:
+    """The facts of R about `s`."""
+    sp = b.spec
+    nat = _naturals(sp)
+    out: dict[str, Term] = {
+        "the game goes on": z3.Not(s.over),
+        "nobody is out": z3.And(*s.inn) if sp.seats_leave else true(),
+        "the pile is empty": z3.And([p == 0 for p in s.pile]),
+        "a claim is asked for": z3.Not(required_empty(sp, required_id(sp, s))),
+    }
+    for q in range(sp.n):
+        out[f"seat {q} holds two different cards"] = count_true([s.h[q][i] >= 1 for i in nat]) >= 2
+        if sp.turn_start_win is not None:
+            out[f"seat {q} does not win at its turn"] = z3.Not(b.condition(sp.turn_start_win, s, q))
+        if sp.set_size is not None:
+            for r, values in enumerate(b.rank_values):
+                out[f"seat {q} holds no complete set of rank {r}"] = total([s.h[q][i] for i in values]) < sp.set_size
+    return out
+
+
+def first_claim(sp: Spec, s: State) -> Term:
+    """The first claim (in claim order) of the claims asked for."""
+    rid = required_id(sp, s)
+    out: Term = num(0)
+    for k in range(len(sp.req_sets) - 1, -1, -1):
+        claims = sorted(sp.req_sets[k])
+        if claims:
+            out = ite(rid == k, num(claims[0]), out)
+    return out
+
+
+def lying_card(sp: Spec, row: list[Term], claim: Term) -> Term:
+    """The position in `live` of the first natural card held that does not pass as `claim` (-1: none)."""
+    out: Term = num(-1)
+    for i in reversed(_naturals(sp)):
+        matches = sorted(sp.matches[i])
+        fits = z3.Or([claim == c for c in matches]) if matches else false()
+        out = ite(z3.And(row[i] >= 1, z3.Not(fits)), num(i), out)
+    return out
+
+
+def lie_move(b: Builder, s: State, claim: Term, card: Term) -> Action:
+    """The repeatable move from `s`: one card (the live value at `card`) called as one of `claim`,
+    challenged by the next seat by its cards."""
+    sp = b.spec
+    test = next(k for k, (_, by_hand) in enumerate(sp.kinds) if not by_hand)
+    return Action(kind=num(CHALLENGE), cards=[ite(card == i, num(1), zero()) for i in range(sp.width)],
+                  claim=claim, count=num(1), challenger=next_in(sp, s, s.actor), test=num(test),
+                  draws=[zero()] * sp.width, discards=[zero()] * len(sp.ranks_in_play))
+
+
+def a_lie(sp: Spec, s: State, claim: Term, card: Term) -> Term:
+    """`card` is a natural card the seat to play holds and `claim` an allowed claim it does not pass as."""
+    row = hand_vector(s, s.actor)
+    options = []
+    for i in _naturals(sp):
+        matches = sorted(sp.matches[i])
+        fits = z3.Or([claim == c for c in matches]) if matches else false()
+        options.append(z3.And(card == i, row[i] >= 1, z3.Not(fits)))
+    return z3.And(allowed(sp, required_id(sp, s), claim), z3.Or(options) if options else false())
+
+
+@dataclass
+class Recurrence:
+    """`holds`: R is closed under the move; else why not (the facts that fail, or the solver's reason)."""
+
+    holds: bool
+    why: str = ""
+
+
+def check(sp: Spec, symmetric: bool, timeout_ms: int = 10_000) -> Recurrence:
+    """Whether R is closed under the caught-lie move, from seat 0 (or from every seat)."""
+    if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
+        return Recurrence(False, "no one-card lie can be challenged by its cards")
+    b = Builder(sp)
+    s = fresh(sp, "r")
+    claim, card = z3.Int("lie.claim"), z3.Int("lie.card")
+    for seat in ([0] if symmetric else list(range(sp.n))):
+        s.actor = num(seat)
+        before = {**typing(sp, s), **conservation(sp, s), **in_set(b, s)}
+        # 1. From every state of R some lie can be told (the first claim, the first card that is not it).
+        solver = new_solver(timeout_ms=timeout_ms)
+        solver.add(*before.values(), z3.Not(a_lie(sp, s, first_claim(sp, s), lying_card(sp, hand_vector(s, s.actor),
+                                                                                          first_claim(sp, s)))))
+        answer = ask(solver)
+        if not answer.unsat:
+            return Recurrence(False, answer.reason if answer.unknown else "some state of the set has no lie to tell")
+        # 2. Every such lie is caught and leads back into R.
+        a = lie_move(b, s, claim, card)
+        mark = len(b.defs)
+        legal, after = b.step_kind(s, a, CHALLENGE)
+        # Every hand comes back as it was, so the facts of R about hands hold again; the rest is checked.
+        goal = {k: v for k, v in in_set(b, after).items() if "holds" not in k}
+        goal["every hand is back as it was"] = z3.And([x == y for rs, ra in zip(s.h, after.h) for x, y in zip(rs, ra)])
+        solver = new_solver(timeout_ms=timeout_ms)
+        solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
+        solver.add(z3.Not(z3.And(legal, b.resolution["caught"], *goal.values())))
+        answer = ask(solver)
+        if answer.unknown:
+            return Recurrence(False, answer.reason)
+        if answer.sat:
+            m = answer.model
+            assert m is not None
+            failed = [k for k, t in goal.items() if not z3.is_true(m.eval(t, model_completion=True))]
+            if not z3.is_true(m.eval(legal, model_completion=True)):
+                failed.insert(0, "the move is not legal")
+            elif not z3.is_true(m.eval(b.resolution["caught"], model_completion=True)):
+                failed.insert(0, "the lie is not caught")
+            return Recurrence(False, "; ".join(failed[:3]) or "the move leaves the set")
+    return Recurrence(True)
+
+
+def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
+    """Whether the state with these facts lies in R."""
+    from .engine_state import constant
+    b = Builder(sp)
+    s = constant(sp, values)
+    return all(z3.is_true(z3.simplify(t)) for t in in_set(b, s).values())

@@ -1,0 +1,274 @@
+"""A rulebook at one table as finite tables: the only input the Z3 encoding reads.
+
+Everything a rule decides is looked up here: which claims are allowed after which, which card
+passes as which claim, who plays after a challenge (a decision tree, see `tabulate.py`), how many
+cards each seat is dealt. Two rulebooks with equal specs at a player count play the same game there,
+so a spec is also the key under which verdicts are cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+from cheatdsl.cards import JOKER, ClaimSpace, Table, as_claims
+from cheatdsl.model import (
+    ChallengeTest,
+    ClaimKind,
+    CountRule,
+    DealerChoice,
+    Direction,
+    EndStyle,
+    OutCheck,
+    PenaltyKind,
+    PileAfter,
+    Reveal,
+    RoundEnd,
+    Rulebook,
+    SetMode,
+    Surplus,
+)
+
+from ..facts import ClaimFacts, SeatFacts
+from .tabulate import Tree, tabulate
+
+FIRST, FOLLOW, LEAD = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The tables of one rulebook at one player count. Seats are 0..players-1 in turn order.
+
+    Card values are those of the interpreter (`Game.card_values`): a rank index, or an exact card
+    `suit * ranks + rank`, and `values` for the joker. `live` lists the values the deck holds; every
+    per-card vector of the encoding is indexed by position in `live`. Claims are indexed by their
+    position in claim order; `req_sets` lists every distinct set of claims a play may be asked for.
+    """
+
+    players: int
+    step: int
+    by_rank: bool
+    rank_count: int
+    values: int
+    live: tuple[int, ...]
+    deck: tuple[int, ...]
+    wild: bool
+    claims: tuple[int, ...]
+    matches: tuple[frozenset[int], ...]
+    req_sets: tuple[frozenset[int], ...]
+    first: int
+    follow: tuple[int, ...]
+    lead: tuple[int, ...]
+    lead_none: int
+    min_cards: int
+    max_cards: int | None
+    exact: bool
+    any_count: bool
+    count_cap: int | None
+    count_judged: bool
+    reveal_all: bool
+    kinds: tuple[tuple[str, bool], ...]
+    take_pile: bool
+    draw: int
+    pile_discarded: bool
+    round_ends_challenge: bool
+    round_ends_all_pass: bool
+    may_pass: bool
+    leader_may_pass: bool
+    all_pass_discards: bool
+    all_pass_leader: Tree | None
+    pass_when: Tree | None
+    next_player: Tree
+    set_size: int | None
+    sets_forced: bool
+    sets_naturals_only: bool
+    ranks_in_play: tuple[int, ...]
+    first_out: bool
+    at_once: bool
+    turn_start_win: Tree | None
+    turn_cap: int | None
+    hand_sizes: tuple[int, ...]
+    aside_count: int
+    stock_count: int
+    dealer_by_lot: bool
+    first_player: Tree
+    merged: bool = False
+
+    @property
+    def n(self) -> int:
+        return self.players
+
+    @property
+    def width(self) -> int:
+        return len(self.live)
+
+    @property
+    def total(self) -> int:
+        return sum(self.deck)
+
+    @cached_property
+    def joker_index(self) -> int | None:
+        """The position of the joker in `live`, or None."""
+        return self.live.index(self.values) if self.values in self.live else None
+
+    def rank_of(self, i: int) -> int:
+        """The rank of the live value at position `i` (-1 for the joker)."""
+        v = self.live[i]
+        return -1 if v == self.values else v % self.rank_count
+
+    @cached_property
+    def seats_leave(self) -> bool:
+        """Whether seats go out while the game goes on."""
+        return not self.first_out
+
+    @cached_property
+    def uses_stock(self) -> bool:
+        return self.stock_count > 0
+
+    @cached_property
+    def uses_gone(self) -> bool:
+        """Whether cards can leave the game unseen (discarded piles, hands of seats going out)."""
+        return ((self.may_pass and self.all_pass_discards) or (not self.take_pile and self.pile_discarded)
+                or (self.turn_start_win is not None and not self.first_out))
+
+    @cached_property
+    def claim_index(self) -> dict[int, int]:
+        return {v: i for i, v in enumerate(self.claims)}
+
+    def succ(self, seat: int, places: int = 1) -> int:
+        return (seat + self.step * places) % self.players
+
+
+def merge_values(spec: Spec, keep: tuple[int, ...] = ()) -> Spec:
+    """The abstraction of `spec` in which card values are merged: each value in `keep` (positions in
+    `live`) stays a class of its own, every other value joins one class. What a challenge finds,
+    what `holds` counts and which cards make a set are left open (any answer), so whatever holds of
+    every play of the merged game holds of every play of the real one."""
+    classes = [spec.deck[i] for i in keep]
+    rest = spec.total - sum(classes)
+    if rest or not classes:
+        classes.append(rest)
+    out = replace(spec, live=tuple(range(len(classes))), deck=tuple(classes), values=len(classes),
+                  wild=False, matches=tuple(frozenset() for _ in classes), ranks_in_play=(0,), merged=True)
+    if all(spec.req_sets):
+        # Which claim is asked for then matters to nothing left: every step may claim the one claim.
+        out = replace(out, claims=(0,), req_sets=(frozenset([0]),), first=0, follow=(0,), lead=(0,), lead_none=0)
+    return out
+
+
+class SpecError(Exception):
+    """The rules cannot be tabulated at this table (a formula reads too much, or the deal fails)."""
+
+
+def _claim_set(code: Any, space: ClaimSpace, n: int, previous: int | None) -> frozenset[int]:
+    return frozenset(c for c in as_claims(code(ClaimFacts(space, n, previous))) if c in space.position)
+
+
+def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
+    """The spec of `rb` at `n` players; SpecError when the table cannot be dealt or tabulated."""
+    t = table or Table(rb, n)
+    space = ClaimSpace(t)
+    r = t.rank_count
+    by_rank = rb.claim.kind is ClaimKind.RANK
+    values = r if by_rank else r * len(rb.deck.suits)
+    counts: dict[int, int] = {}
+    for card in t.deck:
+        v = values if card == JOKER else (card % r if by_rank else card)
+        counts[v] = counts.get(v, 0) + 1
+    live = tuple(sorted(counts))
+    wild = rb.deck.jokers_wild and rb.deck.jokers > 0
+    claims = tuple(space.order)
+    index = {v: i for i, v in enumerate(claims)}
+    matches = tuple(frozenset(range(len(claims))) if v == values and wild
+                    else frozenset([index[v]]) if v in index else frozenset() for v in live)
+    step = 1 if rb.setup.direction is Direction.CLOCKWISE else -1
+
+    sets: list[frozenset[int]] = []
+
+    def rid(values_set: frozenset[int]) -> int:
+        s = frozenset(index[v] for v in values_set)
+        if s not in sets:
+            sets.append(s)
+        return sets.index(s)
+
+    claim = rb.claim
+    first = rid(_claim_set(claim.first.code, space, n, None))
+    follow = tuple(rid(_claim_set(claim.follow.code, space, n, v)) for v in claims)
+    lead = tuple(rid(_claim_set(claim.lead.code, space, n, v)) for v in claims)
+    lead_none = rid(_claim_set(claim.lead.code, space, n, None))
+    req_sets = tuple(sets)
+    required_values = [frozenset(claims[i] for i in s) for s in req_sets]
+
+    dealt = t.hand_sizes()
+    if isinstance(dealt, str):
+        raise SpecError(f"cannot deal: {dealt}")
+    hands, surplus = dealt
+    to_stock = rb.deal.surplus is Surplus.STOCK
+    hand_max = len(t.deck)
+    first_out = rb.ending.style is EndStyle.FIRST_OUT
+    exact = claim.count is CountRule.EXACT
+    if exact or claim.count is CountRule.EXTRA_ALLOWED:
+        count_cap = claim.max_cards
+    else:
+        count_cap = claim.max_cards if claim.max_cards is not None else len(t.deck)
+    reveal_all = rb.challenge.reveal is Reveal.PLAY
+    copies = t.copies
+    kinds = []
+    for kind in sorted(rb.challenge.kinds, key=lambda k: k.name):
+        if kind.allowed_when is None or kind.allowed_when.code(SeatFacts(n, copies=copies)):
+            kinds.append((kind.name, kind.test is ChallengeTest.HAND))
+
+    def seat_tree(code: Any, domains: dict[str, Any], seats_out: bool) -> Tree:
+        return tabulate(code, n, step, space, domains, seats_out=seats_out, hand_max=hand_max)
+
+    seats = range(n)
+    turn_domains = {"hand": range(hand_max + 1), "leading": (False, True), "required": required_values}
+    next_player = seat_tree(rb.challenge.next_player.code,
+                            {"claimant": seats, "challenger": seats, "winner": seats, "loser": seats,
+                             "caught": (False, True), "dealer": seats}, not first_out)
+    passing = rb.passing
+    all_pass_leader = None
+    if passing.allowed and passing.all_pass_leader is not None:
+        all_pass_leader = seat_tree(passing.all_pass_leader.code, {"last_player": seats, "dealer": seats},
+                                    not first_out)
+    pass_when = None
+    if passing.allowed and passing.when is not None:
+        pass_when = seat_tree(passing.when.code, {**turn_domains, "dealer": seats}, not first_out)
+    tsw = None
+    if rb.ending.turn_start_win is not None:
+        tsw = seat_tree(rb.ending.turn_start_win.code, {**turn_domains, "dealer": seats}, not first_out)
+    undealt = t.set_aside + surplus > 0
+
+    def holder_answers(card: int) -> list[int | None]:
+        v = values if card == JOKER else (card % r if by_rank else card)
+        out: list[int | None] = list(seats) if counts.get(v, 0) else []
+        if undealt or not counts.get(v, 0):
+            out.append(None)
+        return out
+
+    first_player = tabulate(rb.setup.first_player.code, n, step, space, {"dealer": seats}, seats_out=False,
+                            hand_max=hand_max, holder_answers=holder_answers)
+    discard = rb.sets
+    set_size = None
+    if discard is not None:
+        set_size = int(discard.size.code(SeatFacts(n, copies=copies)))
+    return Spec(
+        players=n, step=step, by_rank=by_rank, rank_count=r, values=values, live=live,
+        deck=tuple(counts[v] for v in live), wild=wild, claims=claims, matches=matches, req_sets=req_sets,
+        first=first, follow=follow, lead=lead, lead_none=lead_none, min_cards=claim.min_cards,
+        max_cards=claim.max_cards, exact=exact, any_count=claim.count is CountRule.ANY, count_cap=count_cap, count_judged=not exact and reveal_all,
+        reveal_all=reveal_all, kinds=tuple(kinds), take_pile=rb.challenge.penalty.kind is PenaltyKind.TAKE_PILE,
+        draw=rb.challenge.penalty.draw, pile_discarded=rb.challenge.penalty.pile_after is PileAfter.DISCARDED,
+        round_ends_challenge=RoundEnd.CHALLENGE in claim.round_ends,
+        round_ends_all_pass=RoundEnd.ALL_PASS in claim.round_ends, may_pass=passing.allowed,
+        leader_may_pass=passing.allowed and passing.leader_may_pass,
+        all_pass_discards=passing.all_pass_pile is PileAfter.DISCARDED, all_pass_leader=all_pass_leader,
+        pass_when=pass_when, next_player=next_player, set_size=set_size if set_size and set_size > 0 else None,
+        sets_forced=discard is not None and discard.mode is SetMode.FORCED,
+        sets_naturals_only=discard is None or discard.naturals_only, ranks_in_play=t.ranks_in_play,
+        first_out=first_out, at_once=rb.ending.out_check is OutCheck.AT_ONCE, turn_start_win=tsw,
+        turn_cap=rb.ending.turn_cap, hand_sizes=tuple(hands), aside_count=t.set_aside + (0 if to_stock else surplus),
+        stock_count=surplus if to_stock else 0, dealer_by_lot=rb.setup.dealer is DealerChoice.LOT,
+        first_player=first_player,
+    )

@@ -1,0 +1,294 @@
+"""The state of a game as counts, in Z3: cards of each value per seat and per place, and the turn.
+
+A `State` holds one Z3 term per fact. `fresh(spec, name)` makes a state of variables; the
+transition builder copies a state and replaces terms, so that everything it does not replace
+stays equal (the frame conditions). Facts a rulebook cannot change are constants here (the stock
+of a game with no stock is all zeros), so they cost nothing and need no frame condition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import z3
+
+from .spec import FIRST, FOLLOW, LEAD, Spec
+
+Term = Any  # a z3 expression, or a Python int/bool standing for a constant
+
+
+
+def num(value: int) -> z3.ArithRef:
+    """The numeral `value` in the current Z3 context, made once per context (kept on the context)."""
+    ctx = z3.main_ctx()
+    cache: dict[int, z3.ArithRef] | None = getattr(ctx, "cheatdsl_numbers", None)
+    if cache is None:
+        cache = {}
+        ctx.cheatdsl_numbers = cache  # type: ignore[attr-defined]
+    got = cache.get(value)
+    if got is None:
+        got = cache[value] = z3.IntVal(value)
+    return got
+
+
+def zero() -> z3.ArithRef:
+    """0 in the current Z3 context (made anew per context, so that no term outlives its context)."""
+    return num(0)
+
+
+def true() -> z3.BoolRef:
+    return z3.BoolVal(True)
+
+
+def false() -> z3.BoolRef:
+    return z3.BoolVal(False)
+
+VECTORS = ("pile", "stock", "aside", "gone", "sets")
+SCALARS = ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser")
+FLAGS = ("leading", "over", "capped", "stuck", "nodef")
+CARDS = ("h", *VECTORS, "nsets")
+
+
+class State:
+    """One game state: `h[seat][i]` cards of live value i in a hand; per-value vectors for the pile,
+    stock, cards set aside, cards gone out of play unseen and cards in discarded sets; `nsets[r]`
+    sets of rank r discarded; the last claim `prev` (-1 before any), the claim `mode` (first,
+    follow, lead), the seat to act, passes in a row, the last seat to play, turns played, the
+    dealer, seats still `inn`, the winner and loser (-1 for none), and whether the game is over,
+    stopped (`capped`), stuck with no legal action, or led by a rule that named no seat (`nodef`)."""
+
+    h: list[list[Term]]
+    pile: list[Term]
+    stock: list[Term]
+    aside: list[Term]
+    gone: list[Term]
+    sets: list[Term]
+    nsets: list[Term]
+    inn: list[Term]
+    prev: Term
+    mode: Term
+    actor: Term
+    passes: Term
+    last: Term
+    turns: Term
+    dealer: Term
+    winner: Term
+    loser: Term
+    leading: Term
+    over: Term
+    capped: Term
+    stuck: Term
+    nodef: Term
+
+    def copy(self) -> State:
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.h = [list(row) for row in self.h]
+        for name in (*VECTORS, "nsets", "inn"):
+            setattr(other, name, list(getattr(self, name)))
+        return other
+
+    def items(self) -> Iterator[tuple[str, str, Term]]:
+        """Every fact as (field, name, term): vectors flattened, each with its index in the name."""
+        for s, row in enumerate(self.h):
+            for i, term in enumerate(row):
+                yield "h", f"h{s}_{i}", term
+        for name in (*VECTORS, "nsets", "inn"):
+            for i, term in enumerate(getattr(self, name)):
+                yield name, f"{name}{i}", term
+        for name in (*SCALARS, *FLAGS):
+            yield name, name, getattr(self, name)
+
+
+def fresh(spec: Spec, name: str) -> State:
+    """A state of fresh Z3 variables named `name.<fact>`; facts the rules cannot change are constants."""
+    n, w = spec.n, spec.width
+
+    def ints(label: str, count: int, used: bool = True) -> list[Term]:
+        return [z3.Int(f"{name}.{label}{i}") if used else zero() for i in range(count)]
+
+    s = State()
+    s.h = [ints(f"h{seat}_", w) for seat in range(n)]
+    s.pile = ints("pile", w)
+    s.stock = ints("stock", w, spec.uses_stock)
+    s.aside = ints("aside", w, spec.aside_count > 0)
+    s.gone = ints("gone", w, spec.uses_gone)
+    s.sets = ints("sets", w, spec.set_size is not None)
+    s.nsets = ints("nsets", len(spec.ranks_in_play), spec.set_size is not None)
+    s.inn = [z3.Bool(f"{name}.in{i}") if spec.seats_leave else true() for i in range(n)]
+    s.prev = z3.Int(f"{name}.prev")
+    s.mode = z3.Int(f"{name}.mode")
+    s.actor = z3.Int(f"{name}.actor")
+    s.passes = z3.Int(f"{name}.passes") if spec.may_pass else zero()
+    s.last = z3.Int(f"{name}.last") if spec.may_pass else num(-1)
+    s.turns = z3.Int(f"{name}.turns") if spec.turn_cap is not None else zero()
+    s.dealer = z3.Int(f"{name}.dealer")
+    s.winner = z3.Int(f"{name}.winner")
+    s.loser = z3.Int(f"{name}.loser") if not spec.first_out else num(-1)
+    s.leading = z3.Bool(f"{name}.leading")
+    s.over = z3.Bool(f"{name}.over")
+    s.capped = z3.Bool(f"{name}.capped")
+    s.stuck = z3.Bool(f"{name}.stuck")
+    s.nodef = z3.Bool(f"{name}.nodef")
+    return s
+
+
+def equal(a: State, b: State, only: Sequence[str] | None = None) -> list[z3.BoolRef]:
+    """a == b fact by fact (only the fields named, if given: `h`, `pile`, `actor` ...); a fact that is
+    the same term on both sides needs no constraint."""
+    out = []
+    for (field, _, x), (_, _, y) in zip(a.items(), b.items()):
+        if only is not None and field not in only:
+            continue
+        if x is y or (z3.is_expr(x) and z3.is_expr(y) and x.eq(y)):
+            continue
+        out.append(x == y)
+    return out
+
+
+# -- small builders ------------------------------------------------------------------------------
+
+def ite(cond: Term, a: Term, b: Term) -> Term:
+    """If(cond, a, b), folded when the branches are the same term or the condition is constant."""
+    if a is b:
+        return a
+    if isinstance(cond, bool):
+        return a if cond else b
+    if z3.is_true(cond):
+        return a
+    if z3.is_false(cond):
+        return b
+    if z3.is_expr(a) and z3.is_expr(b) and a.eq(b):
+        return a
+    return z3.If(cond, a, b)
+
+
+def merge(cond: Term, a: State, b: State) -> State:
+    """The state that is `a` when `cond` holds and `b` otherwise, fact by fact."""
+    if z3.is_true(cond):
+        return a
+    if z3.is_false(cond):
+        return b
+    out = b.copy()
+    out.h = [[ite(cond, x, y) for x, y in zip(ra, rb)] for ra, rb in zip(a.h, b.h)]
+    for name in (*VECTORS, "nsets", "inn"):
+        setattr(out, name, [ite(cond, x, y) for x, y in zip(getattr(a, name), getattr(b, name))])
+    for name in (*SCALARS, *FLAGS):
+        setattr(out, name, ite(cond, getattr(a, name), getattr(b, name)))
+    return out
+
+
+def constant(term: Term) -> int | None:
+    """The value of a seat or count given as a Python int or a Z3 numeral, else None."""
+    if isinstance(term, int) and not isinstance(term, bool):
+        return term
+    if z3.is_int_value(term):
+        return int(term.as_long())
+    return None
+
+
+def is_seat(seat: Term, s: int) -> Term:
+    """seat == s, folded for a seat given as a constant."""
+    c = constant(seat)
+    if c is not None:
+        return true() if c == s else false()
+    return seat == s
+
+
+def pick(seat: Term, items: Sequence[Term]) -> Term:
+    """items[seat] for a seat that is a Z3 term (an If chain) or a constant."""
+    c = constant(seat)
+    if c is not None:
+        return items[c] if 0 <= c < len(items) else items[-1]
+    out = items[-1]
+    for s in range(len(items) - 2, -1, -1):
+        out = ite(seat == s, items[s], out)
+    return out
+
+
+def total(terms: Sequence[Term]) -> Term:
+    live = [t for t in terms if not (z3.is_int_value(t) and t.as_long() == 0)]
+    if not live:
+        return zero()
+    return live[0] if len(live) == 1 else z3.Sum(live)
+
+
+def count_true(flags: Sequence[Term]) -> Term:
+    return total([ite(f, num(1), zero()) for f in flags])
+
+
+def hand(s: State, seat: Term) -> Term:
+    """Cards held by `seat`."""
+    return pick(seat, [total(row) for row in s.h])
+
+
+def hand_vector(s: State, seat: Term) -> list[Term]:
+    return [pick(seat, [s.h[t][i] for t in range(len(s.h))]) for i in range(len(s.h[0]))]
+
+
+def set_hand(s: State, seat: Term, vector: Sequence[Term]) -> None:
+    """Give `seat` the hand `vector`, every other hand unchanged."""
+    for t in range(len(s.h)):
+        cond = is_seat(seat, t)
+        s.h[t] = [ite(cond, v, old) for v, old in zip(vector, s.h[t])]
+
+
+def in_count(s: State) -> Term:
+    return count_true(s.inn)
+
+
+def next_in(spec: Spec, s: State, seat: Term) -> Term:
+    """The next seat in turn order still in the game (the seat itself when it is the only one)."""
+    def after(a: int) -> Term:
+        out: Term = num(a)
+        for i in range(spec.n - 1, 0, -1):
+            t = spec.succ(a, i)
+            out = ite(s.inn[t], num(t), out)
+        return out
+    if isinstance(seat, int):
+        return after(seat)
+    return pick(seat, [after(a) for a in range(spec.n)])
+
+
+def required_id(spec: Spec, s: State) -> Term:
+    """The index in `spec.req_sets` of the claims allowed for the next play."""
+    def by_prev(table: Sequence[int], none: int) -> Term:
+        out: Term = num(none)
+        for p in range(len(table) - 1, -1, -1):
+            out = ite(s.prev == p, num(table[p]), out)
+        return out
+    follow = by_prev(spec.follow, spec.first)
+    lead = by_prev(spec.lead, spec.lead_none)
+    return ite(s.mode == FIRST, num(spec.first), ite(s.mode == FOLLOW, follow, lead))
+
+
+def allowed(spec: Spec, rid: Term, claim: Term) -> Term:
+    """Whether claim index `claim` is among the required set `rid`."""
+    options = []
+    for i, claims in enumerate(spec.req_sets):
+        if not claims:
+            continue
+        if len(claims) == len(spec.claims):
+            inside: Term = z3.And(claim >= 0, claim < len(spec.claims))
+        else:
+            inside = z3.Or([claim == c for c in sorted(claims)])
+        options.append(z3.And(rid == i, inside))
+    return z3.Or(options) if options else false()
+
+
+def required_empty(spec: Spec, rid: Term) -> Term:
+    empty = [i for i, claims in enumerate(spec.req_sets) if not claims]
+    return z3.Or([rid == i for i in empty]) if empty else false()
+
+
+def holds(spec: Spec, s: State, seat: Term, claim_values: frozenset[int]) -> Term:
+    """Cards of `seat` that pass as one of these claims (wild jokers count), as `holds()` reads it."""
+    row = hand_vector(s, seat)
+    parts = [row[i] for i, v in enumerate(spec.live) if v in claim_values and v != spec.values]
+    if spec.wild and claim_values and spec.joker_index is not None:
+        parts.append(row[spec.joker_index])
+    return total(parts)
+
+
+__all__ = ["FIRST", "FOLLOW", "LEAD", "State", "fresh", "equal", "merge", "ite", "pick", "hand", "next_in"]

@@ -1,0 +1,559 @@
+"""The transition relation: one turn of the game as Z3 constraints between two states.
+
+A step is one turn, as "How a rulebook is played" (docs/language.md) tells it:
+
+- play and accept: the seat to play puts `cards` down calling `count` of `claim`; every other seat
+  still in accepts; the play stands (an empty hand goes out) and the claimant's left plays next;
+- play and challenge: the same play, then the seat `challenger` challenges with challenge kind
+  `test` (the seats between them accepted first); the cards are judged, the loser picks up the
+  pile or draws from the stock, sets are discarded, empty hands go out, `next_player` plays;
+- pass: the seat to play passes; when every seat still in has passed in a row the pile may leave
+  the game and `all_pass_leader` leads a new round.
+
+After each, the next turn begins as the interpreter begins it: the turn cap, a turn-start win, and
+"no legal action" (`stuck`). Every fact a step does not change is stated equal in the next state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from .spec import FOLLOW, LEAD, Spec
+from .state import (
+    State,
+    Term,
+    allowed,
+    constant,
+    count_true,
+    equal,
+    false,
+    hand,
+    hand_vector,
+    holds,
+    in_count,
+    is_seat,
+    ite,
+    merge,
+    next_in,
+    num,
+    pick,
+    required_empty,
+    required_id,
+    set_hand,
+    total,
+    true,
+    zero,
+)
+from .tabulate import Leaf, Tree
+
+ACCEPT, CHALLENGE, PASS = 0, 1, 2
+KIND_WORDS = {ACCEPT: "play, accepted", CHALLENGE: "play, challenged", PASS: "pass"}
+
+
+@dataclass
+class Action:
+    """The choices of one step: which step, the cards and claim of a play, who challenges and how,
+    the cards drawn from the stock, and the sets the loser of a challenge chooses to discard."""
+
+    kind: Term
+    cards: list[Term]
+    claim: Term
+    count: Term
+    challenger: Term
+    test: Term
+    draws: list[Term]
+    discards: list[Term]
+
+
+def fresh_action(spec: Spec, name: str) -> Action:
+    w = spec.width
+    draws = [z3.Int(f"{name}.draw{i}") for i in range(w)] if spec.uses_stock and not spec.take_pile else [zero()] * w
+    optional = spec.set_size is not None and not spec.sets_forced
+    discards = [z3.Int(f"{name}.discard{r}") if optional else zero() for r in range(len(spec.ranks_in_play))]
+    return Action(z3.Int(f"{name}.kind"), [z3.Int(f"{name}.card{i}") for i in range(w)], z3.Int(f"{name}.claim"),
+                  z3.Int(f"{name}.count"), z3.Int(f"{name}.challenger"), z3.Int(f"{name}.test"), draws, discards)
+
+
+def _int(v: Term) -> Term:
+    return num(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+class Builder:
+    """Builds the constraints of a spec's steps; one builder serves every step of an unrolling."""
+
+    def __init__(self, spec: Spec, name_terms: bool = True) -> None:
+        self.spec = spec
+        self.naming = name_terms
+        self.defs: list[Term] = []
+        self.fresh_count = 0
+        self.opened: dict[tuple[Any, ...], Term] = {}
+        self.resolution: dict[str, Term] = {}
+        self.required_index = {frozenset(spec.claims[i] for i in s): k for k, s in enumerate(spec.req_sets)}
+        r = spec.rank_count
+        self.rank_values: list[list[int]] = []
+        for rank in spec.ranks_in_play:
+            self.rank_values.append(sorted(i for i, v in enumerate(spec.live)
+                                           if v != spec.values and v % r == rank))
+
+    def name(self, term: Term, label: str) -> Term:
+        """`term`, or with named terms on, a fresh variable defined equal to it (one case split, not many)."""
+        if not self.naming or not z3.is_expr(term) or z3.is_const(term):
+            return term
+        var = self.free(label, term.sort())
+        self.defs.append(var == term)
+        return var
+
+    def free(self, label: str, sort: z3.SortRef | None = None) -> Term:
+        """A fresh variable; its constraints go to `defs`, which every caller asserts with the step."""
+        self.fresh_count += 1
+        return z3.Const(f"{label}!{self.fresh_count}", z3.IntSort() if sort is None else sort)
+
+    # -- formulas ----------------------------------------------------------------------------
+
+    def tree(self, tree: Tree, facts: dict[Any, Term], s: State, seat: Term, leaf: Any) -> Term:
+        """The Z3 term of a tabulated formula, each branch point read in state `s` for `seat`."""
+        if isinstance(tree, Leaf):
+            return leaf(tree.value)
+        query = tree.query
+        branches = list(tree.branches)
+        if query[0] == "fact" and not z3.is_expr(facts.get(query[1], None)) and query[1] in facts:
+            value = facts[query[1]]
+            for answer, sub in branches:
+                if answer == value:
+                    return self.tree(sub, facts, s, seat, leaf)
+        # Answers leading to the same subtree share one test; the largest group is the default.
+        groups: dict[Tree, list[Any]] = {}
+        for answer, sub in branches:
+            groups.setdefault(sub, []).append(answer)
+        ordered = sorted(groups.items(), key=lambda g: len(g[1]))
+        out = self.tree(ordered[-1][0], facts, s, seat, leaf)
+        for sub, answers in reversed(ordered[:-1]):
+            cond = z3.Or([self._answer(query, a, facts, s, seat) for a in answers])
+            out = ite(cond, self.tree(sub, facts, s, seat, leaf), out)
+        return out
+
+    def _answer(self, query: tuple[Any, ...], answer: Any, facts: dict[Any, Term], s: State, seat: Term) -> Term:
+        kind = query[0]
+        if kind == "in":
+            term = s.inn[query[1]]
+            return term if answer else z3.Not(term)
+        if kind == "holds":
+            if self.spec.merged:  # the merged game does not know which cards pass as which claims
+                key = ("holds", id(s), seat.get_id() if z3.is_expr(seat) else seat, query[1])
+                if key not in self.opened:
+                    got = self.free("holds")
+                    self.defs += [got >= 0, got <= hand(s, seat)]
+                    self.opened[key] = got
+                return self.opened[key] == answer
+            return holds(self.spec, s, seat, query[1]) == answer
+        if kind == "holder":
+            return facts[query] == (-1 if answer is None else answer)
+        name = query[1]
+        if name == "hand":
+            return hand(s, seat) == answer
+        if name == "leading":
+            return s.leading if answer else z3.Not(s.leading)
+        if name == "required":
+            if self.spec.merged and answer not in self.required_index:
+                # Claims were merged too: which claims are asked for is left open.
+                opened = ("required", id(s), None, None)
+                if opened not in self.opened:
+                    self.opened[opened] = self.free("required")
+                return self.opened[opened] == hash(answer)
+            return required_id(self.spec, s) == self.required_index[answer]
+        if name == "dealer":
+            return s.dealer == answer
+        term = facts[name]
+        if isinstance(answer, bool):
+            return term if answer else z3.Not(term)
+        return term == answer
+
+    def seat_rule(self, tree: Tree, facts: dict[Any, Term], s: State) -> tuple[Term, Term]:
+        """(seat, defined) of a seat formula; an undefined result (no seat) reads as -1."""
+        n = self.spec.n
+
+        def leaf(v: Any) -> Term:
+            ok = isinstance(v, int) and not isinstance(v, bool)
+            return num(v % n if ok else -1)
+        seat = self.tree(tree, facts, s, None, leaf)
+        return seat, seat >= 0
+
+    def condition(self, tree: Tree, s: State, seat: Term) -> Term:
+        """A condition formula of the seat to act (`turn_start_win`, `passing.when`)."""
+        return self.tree(tree, {"dealer": s.dealer}, s, seat, lambda v: true() if v else false())
+
+    def can_pass(self, s: State, seat: Term) -> Term:
+        sp = self.spec
+        if not sp.may_pass:
+            return false()
+        out = true() if sp.leader_may_pass else z3.Not(s.leading)
+        if sp.pass_when is not None:
+            out = z3.And(out, self.condition(sp.pass_when, s, seat))
+        return out
+
+    # -- going out and the next turn ---------------------------------------------------------
+
+    def go_out(self, s: State, seat: Term, cond: Term) -> State:
+        """`seat` leaves the game when `cond`: the first out wins, or the last one holding cards loses."""
+        if z3.is_false(cond):
+            return s
+        sp = self.spec
+        seat = _int(seat)
+        t = s.copy()
+        if sp.first_out:
+            t.over = z3.Or(s.over, cond)
+            t.winner = ite(cond, seat, s.winner)
+            return t
+        t.inn = [z3.And(s.inn[i], z3.Not(z3.And(cond, is_seat(seat, i)))) for i in range(sp.n)]
+        t.winner = ite(z3.And(cond, s.winner == -1), seat, s.winner)
+        left = in_count(t)
+        if sp.turn_start_win is not None:
+            # A seat leaving a game that goes on puts the cards it still holds out of play.
+            drop = z3.And(cond, left > 1)
+            row = hand_vector(s, seat)
+            t.gone = [g + ite(drop, v, zero()) for g, v in zip(s.gone, row)]
+            set_hand(t, seat, [ite(drop, zero(), v) for v in row])
+        ends = z3.And(cond, left <= 1)
+        t.over = z3.Or(s.over, ends)
+        remaining: Term = num(-1)
+        for i in range(sp.n - 1, -1, -1):
+            remaining = ite(t.inn[i], num(i), remaining)
+        t.loser = ite(ends, remaining, s.loser)
+        return t
+
+    def begin_turn(self, s: State, seat: Term) -> State:
+        """`seat` comes to play: the turn cap, turn-start wins (the next seat on), or no legal action."""
+        sp = self.spec
+        t = s.copy()
+        if sp.turn_cap is not None:
+            cap = t.turns >= sp.turn_cap
+            t.over = z3.Or(t.over, cap)
+            t.capped = z3.Or(t.capped, cap)
+        cur = _int(seat)
+        if sp.turn_start_win is not None:
+            active = z3.Not(t.over)
+            for _ in range(1 if sp.first_out else sp.n):
+                win = z3.And(active, self.condition(sp.turn_start_win, t, cur))
+                t = self.go_out(t, cur, win)
+                cur = ite(win, next_in(sp, t, cur), cur)
+                active = z3.And(win, z3.Not(t.over))
+        t.actor = cur
+        rid = required_id(sp, t)
+        cannot_play = z3.Or(required_empty(sp, rid), hand(t, cur) < sp.min_cards)
+        stuck = z3.And(z3.Not(t.over), cannot_play, z3.Not(self.can_pass(t, cur)))
+        t.stuck = z3.Or(t.stuck, stuck)
+        t.over = z3.Or(t.over, stuck)
+        t.capped = z3.Or(t.capped, stuck)
+        return t
+
+    # -- a play --------------------------------------------------------------------------------
+
+    def play(self, s: State, a: Action) -> tuple[list[Term], State, Term]:
+        """The guard of a play, the state with the cards on the pile, and the number of cards."""
+        sp = self.spec
+        x = a.cards
+        m = total(x)
+        row = hand_vector(s, s.actor)
+        guard = [z3.Not(s.over), allowed(sp, required_id(sp, s), a.claim), m >= sp.min_cards]
+        guard += [z3.And(xi >= 0, xi <= ri) for xi, ri in zip(x, row)]
+        if sp.max_cards is not None:
+            guard.append(m <= sp.max_cards)
+        if sp.exact:
+            guard.append(a.count == m)
+        elif sp.any_count and sp.count_cap is not None:
+            guard += [a.count >= sp.min_cards, a.count <= sp.count_cap]
+        else:  # extra cards may be slipped in: the count called is at most the cards played
+            guard += [a.count >= sp.min_cards, a.count <= m]
+        t = s.copy()
+        set_hand(t, s.actor, [r - xi for r, xi in zip(row, x)])
+        t.pile = [p + xi for p, xi in zip(s.pile, x)]
+        t.prev = a.claim
+        t.leading = false()
+        if sp.may_pass:
+            t.passes = zero()
+            t.last = s.actor
+        if sp.turn_cap is not None:
+            t.turns = s.turns + 1
+        return guard, t, m
+
+    def stands(self, t: State, claimant: Term) -> State:
+        """The play stands: an empty hand goes out, then the claimant's left plays the next claim."""
+        out = self.go_out(t, claimant, hand(t, claimant) == 0)
+        out.mode = num(FOLLOW)
+        return merge(out.over, out, self.begin_turn(out, next_in(self.spec, out, claimant)))
+
+    # -- a challenge ---------------------------------------------------------------------------
+
+    def _match(self, i: int, claim: Term) -> Term:
+        m = self.spec.matches[i]
+        if not m:
+            return false()
+        if len(m) == len(self.spec.claims):
+            return true()
+        return z3.Or([claim == c for c in sorted(m)])
+
+    def caught_by_cards(self, a: Action, m: Term) -> Term:
+        """A challenge that turns the play over: a card that does not pass as the claim, or a wrong count."""
+        sp = self.spec
+        if sp.merged:
+            return self.free("caught", z3.BoolSort())
+        x = a.cards
+        if sp.reveal_all:
+            judged = [xi > 0 for xi in x]
+        else:  # only the top card: the play's highest value
+            judged = [z3.And(x[i] > 0, *[x[j] == 0 for j in range(i + 1, len(x))]) for i in range(len(x))]
+        bad = [z3.And(j, z3.Not(self._match(i, a.claim))) for i, j in enumerate(judged)]
+        caught = z3.Or(bad) if bad else false()
+        if sp.count_judged:
+            caught = z3.Or(caught, m != a.count)
+        return caught
+
+    def shown_by_hand(self, t: State, claimant: Term, claim: Term) -> tuple[Term, list[Term]]:
+        """Force: (caught, card shown) when the claimant must show a card of the claim from hand."""
+        sp = self.spec
+        row = hand_vector(t, claimant)
+        if sp.merged:  # caught or not, and if not, a card of some class is shown
+            caught = self.free("caught", z3.BoolSort())
+            shown = [self.free("shown") for _ in row]
+            self.defs += [z3.And(x >= 0, x <= 1, x <= r) for x, r in zip(shown, row)]
+            self.defs.append(total(shown) == ite(caught, zero(), num(1)))
+            return caught, shown
+        index = sp.claim_index
+        natural_of = [index.get(v, -1) if v != sp.values else -1 for v in sp.live]
+        naturals = [z3.And(claim == c, row[i] > 0) for i, c in enumerate(natural_of) if c >= 0]
+        natural = z3.Or(naturals) if naturals else false()
+        joker = row[sp.joker_index] > 0 if sp.wild and sp.joker_index is not None else false()
+        shown = []
+        for i, c in enumerate(natural_of):
+            if c >= 0:
+                shown.append(ite(z3.And(natural, claim == c, row[i] > 0), num(1), zero()))
+            elif i == sp.joker_index:
+                shown.append(ite(z3.And(z3.Not(natural), joker), num(1), zero()))
+            else:
+                shown.append(zero())
+        return z3.Not(z3.Or(natural, joker)), shown
+
+    def challenge(self, s: State, t1: State, a: Action, m: Term) -> tuple[list[Term], State]:
+        """The guard and the result of the play `t1` challenged by `a.challenger` with kind `a.test`."""
+        sp = self.spec
+        claimant, ch = s.actor, a.challenger
+        guard = [ch >= 0, ch < sp.n, ch != claimant, pick(ch, t1.inn), a.test >= 0, a.test < len(sp.kinds)]
+        if not sp.kinds:
+            guard.append(false())
+        if sp.at_once:
+            guard.append(hand(t1, claimant) > 0)
+        caught: Term = false()
+        shown: list[Term] = [zero()] * sp.width
+        for k in range(len(sp.kinds) - 1, -1, -1):
+            if sp.kinds[k][1]:
+                c_k, shown_k = self.shown_by_hand(t1, claimant, a.claim)
+            else:
+                c_k, shown_k = self.caught_by_cards(a, m), [zero()] * sp.width
+            caught = c_k if k == len(sp.kinds) - 1 else ite(a.test == k, c_k, caught)
+            shown = shown_k if k == len(sp.kinds) - 1 else [ite(a.test == k, x, y) for x, y in zip(shown_k, shown)]
+        caught = self.name(caught, "caught")
+        winner = self.name(ite(caught, ch, claimant), "winner")
+        loser = self.name(ite(caught, claimant, ch), "loser")
+        t = t1.copy()
+        if any(not (z3.is_int_value(x) and x.as_long() == 0) for x in shown):
+            # The card shown goes from the claimant to the loser, who is the challenger.
+            set_hand(t, claimant, [h - x for h, x in zip(hand_vector(t1, claimant), shown)])
+            moved = t.copy()
+            set_hand(moved, ch, [h + x for h, x in zip(hand_vector(t, ch), shown)])
+            t = moved
+        row = hand_vector(t, loser)
+        gained: Term = total(shown)
+        if sp.take_pile:
+            gained = gained + total(t.pile)
+            row = [h + p for h, p in zip(row, t.pile)]
+            t.pile = [zero()] * sp.width
+        else:
+            d = a.draws
+            if sp.uses_stock:
+                guard += [z3.And(di >= 0, di <= st) for di, st in zip(d, t.stock)]
+                stock = total(t.stock)
+                guard.append(total(d) == ite(stock < sp.draw, stock, num(sp.draw)))
+                t.stock = [st - di for st, di in zip(t.stock, d)]
+                row = [h + di for h, di in zip(row, d)]
+                gained = gained + total(d)
+            if sp.pile_discarded:
+                t.gone = [g + p for g, p in zip(t.gone, t.pile)]
+                t.pile = [zero()] * sp.width
+        if sp.round_ends_challenge:
+            t.leading = true()
+        if sp.set_size is not None:
+            row = [self.name(x, "picked") for x in row]
+            row = self.discard_sets(t, row, a.discards, guard)
+        set_hand(t, loser, row)
+        self.resolution = {"caught": caught, "winner": winner, "loser": loser, "gained": gained}
+        return guard, self.finish_resolution(t, claimant, ch, caught, winner, loser)
+
+    def discard_sets(self, t: State, row: list[Term], chosen: Sequence[Term], guard: list[Term]) -> list[Term]:
+        """Complete sets leave `row` (every one if forced, else `chosen` per rank); naturals first."""
+        sp = self.spec
+        size = sp.set_size
+        assert size is not None
+        row = list(row)
+        if sp.merged:  # some cards of each class make up k sets: which ones is left open
+            sets = self.free("sets") if sp.sets_forced else chosen[0]
+            taken = [self.free("taken") for _ in row]
+            guard += [sets >= 0, *[z3.And(x >= 0, x <= r) for x, r in zip(taken, row)], total(taken) == sets * size]
+            t.sets = [a + x for a, x in zip(t.sets, taken)]
+            t.nsets = [t.nsets[0] + sets]
+            return [r - x for r, x in zip(row, taken)]
+        j = sp.joker_index
+        jokers_free = not sp.sets_naturals_only and j is not None
+        for r, values in enumerate(self.rank_values):
+            naturals = total([row[i] for i in values])
+            held = naturals + row[j] if jokers_free and j is not None else naturals
+            most = (sum(sp.deck[i] for i in values) + (sp.deck[j] if jokers_free and j is not None else 0)) // size
+            if sp.sets_forced:
+                k: Term = zero()
+                for q in range(1, most + 1):
+                    k = ite(held >= q * size, num(q), k)
+                k = self.name(k, "sets")
+            else:
+                k = chosen[r]
+                guard += [k >= 0, k * size <= held]
+            need: Term = k * size
+            for i in values:
+                take = ite(row[i] < need, row[i], need)
+                t.sets[i] = t.sets[i] + take
+                row[i] = row[i] - take
+                need = need - take
+            if jokers_free and j is not None:
+                t.sets[j] = t.sets[j] + need
+                row[j] = row[j] - need
+            t.nsets[r] = t.nsets[r] + k
+        return row
+
+    def leave_in_order(self, t: State, first: Term, cand: Sequence[Term]) -> State:
+        """Seats with `cand` go out one by one in turn order from `first`, until one seat is left."""
+        sp = self.spec
+        n = sp.n
+
+        def order(a: int) -> list[int]:
+            return [sp.succ(a, i) for i in range(n)]
+
+        def before(a: int) -> list[Term]:
+            out: list[Term] = [zero()] * n
+            for i, s in enumerate(order(a)):
+                out[s] = total([ite(cand[o], num(1), zero()) for o in order(a)[:i]])
+            return out
+
+        def first_of(a: int) -> Term:
+            out: Term = num(-1)
+            for s in reversed(order(a)):
+                out = ite(cand[s], num(s), out)
+            return out
+
+        c = constant(first)
+        firsts = [first_of(a) for a in range(n)] if c is None else []
+        earliest = first_of(c) if c is not None else pick(first, firsts)
+        anyone = z3.Or(list(cand))
+        out = t.copy()
+        if sp.first_out:
+            out.over = z3.Or(t.over, anyone)
+            out.winner = ite(anyone, earliest, t.winner)
+            return out
+        counts = before(c) if c is not None else [pick(first, [before(a)[s] for a in range(n)]) for s in range(n)]
+        inside = in_count(t)
+        goes = [z3.And(cand[s], inside - counts[s] >= 2) for s in range(n)]
+        out.inn = [z3.And(t.inn[s], z3.Not(goes[s])) for s in range(n)]
+        out.winner = ite(z3.And(anyone, t.winner == -1), earliest, t.winner)
+        ends = z3.And(anyone, inside - count_true(cand) <= 1)
+        out.over = z3.Or(t.over, ends)
+        remaining: Term = num(-1)
+        for s in range(n - 1, -1, -1):
+            remaining = ite(out.inn[s], num(s), remaining)
+        out.loser = ite(ends, remaining, t.loser)
+        return out
+
+    def finish_resolution(self, t: State, claimant: Term, ch: Term, caught: Term, winner: Term,
+                          loser: Term) -> State:
+        """Empty hands go out (the claimant first, a caught claimant stays), then `next_player` plays."""
+        sp = self.spec
+        cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Not(z3.And(is_seat(claimant, s), caught)))
+                for s in range(sp.n)]
+        out = self.leave_in_order(t, claimant, cand)
+        facts = {"claimant": claimant, "challenger": ch, "winner": winner, "loser": loser, "caught": caught}
+        nxt, defined = self.seat_rule(sp.next_player, facts, out)
+        nxt = ite(defined, nxt, claimant)
+        nxt = ite(pick(nxt, out.inn), nxt, next_in(sp, out, nxt))
+        go = out.copy()
+        go.nodef = z3.Or(out.nodef, z3.Not(defined))
+        go.mode = ite(go.leading, num(LEAD), num(FOLLOW))
+        return merge(out.over, out, self.begin_turn(go, nxt))
+
+    # -- a pass --------------------------------------------------------------------------------
+
+    def pass_turn(self, s: State) -> tuple[list[Term], State]:
+        sp = self.spec
+        if not sp.may_pass:
+            return [false()], s
+        guard = [z3.Not(s.over), self.can_pass(s, s.actor)]
+        t = s.copy()
+        if sp.turn_cap is not None:
+            t.turns = s.turns + 1
+        t.passes = s.passes + 1
+        everyone = t.passes >= in_count(s)
+        return guard, merge(everyone, self.all_passed(t, s.actor), self.begin_turn(t, next_in(sp, t, s.actor)))
+
+    def all_passed(self, s: State, seat: Term) -> State:
+        """Every seat still in passed in a row: the pile may leave; a new round may be led."""
+        sp = self.spec
+        t = s.copy()
+        t.passes = zero()
+        if sp.all_pass_discards:
+            t.gone = [g + p for g, p in zip(t.gone, t.pile)]
+            t.pile = [zero()] * sp.width
+        if sp.round_ends_all_pass and sp.all_pass_leader is not None:
+            last = ite(t.last >= 0, t.last, next_in(sp, t, seat))
+            leader, defined = self.seat_rule(sp.all_pass_leader, {"last_player": last}, t)
+            leader = ite(defined, leader, last)
+            leader = ite(pick(leader, t.inn), leader, next_in(sp, t, leader))
+            t.nodef = z3.Or(t.nodef, z3.Not(defined))
+            t.leading = true()
+            t.mode = num(LEAD)
+            return self.begin_turn(t, leader)
+        return self.begin_turn(t, next_in(sp, t, seat))
+
+    # -- the step ------------------------------------------------------------------------------
+
+    def step(self, s: State, a: Action) -> tuple[Term, State]:
+        """(the step is legal, the state after it) for the choices `a` in state `s`."""
+        play_guard, t1, m = self.play(s, a)
+        accepted = self.stands(t1, s.actor)
+        ch_guard, challenged = self.challenge(s, t1, a, m)
+        pass_guard, passed = self.pass_turn(s)
+        legal = z3.Or(z3.And(a.kind == ACCEPT, *play_guard), z3.And(a.kind == CHALLENGE, *play_guard, *ch_guard),
+                      z3.And(a.kind == PASS, *pass_guard))
+        after = merge(a.kind == ACCEPT, accepted, merge(a.kind == CHALLENGE, challenged, passed))
+        return legal, after
+
+    def step_kind(self, s: State, a: Action, kind: int) -> tuple[Term, State]:
+        """(legal, after) for one kind of step only: smaller terms, for checks split by kind."""
+        if kind == PASS:
+            guard, after = self.pass_turn(s)
+            return z3.And(guard), after
+        play_guard, t1, m = self.play(s, a)
+        if kind == ACCEPT:
+            return z3.And(play_guard), self.stands(t1, s.actor)
+        ch_guard, after = self.challenge(s, t1, a, m)
+        return z3.And(*play_guard, *ch_guard), after
+
+    def transition(self, s: State, t: State, a: Action, only: Sequence[str] | None = None,
+                   kind: int | None = None) -> list[Term]:
+        """Constraints saying that `t` follows `s` by the legal step `a` (of one kind, if given);
+        with `only`, just the named fields of `t` are constrained (a check reading no others)."""
+        start = len(self.defs)
+        if kind is None:
+            legal, after = self.step(s, a)
+        else:
+            legal, after = self.step_kind(s, a, kind)
+            legal = z3.And(legal, a.kind == kind)
+        return [legal, *self.defs[start:], *equal(t, after, only)]

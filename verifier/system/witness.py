@@ -1,0 +1,236 @@
+"""Witnesses: plays the solver found, played again by the interpreter and written as scenarios.
+
+A trace of the full game is replayed exactly (its deal becomes a scenario position, each turn the
+interpreter's actions). A trace of the merged game only fixes the turns' shape (who plays how many
+cards, who challenges, whether the lie is caught); the cards are chosen from the interpreter's
+hands as the turn goes. Either way the interpreter is the judge: a witness counts only if the
+replayed game shows what the verifier claims.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cheatdsl.engine import (
+    ACCEPT as ENGINE_ACCEPT,
+)
+from cheatdsl.engine import (
+    KEEP,
+    Challenge,
+    ChanceDealer,
+    ChanceShuffle,
+    DiscardSet,
+    Game,
+    IllegalAction,
+    Phase,
+    Play,
+    Position,
+    State,
+)
+from cheatdsl.engine import (
+    PASS as ENGINE_PASS,
+)
+from cheatdsl.engine.notation import action_text, cards_text, claim_text
+from cheatdsl.scenario import Scenario
+from cheatdsl.scenario.runner import position_notation
+
+from .search import Trace
+from .spec import Spec
+from .transitions import CHALLENGE, PASS
+
+
+@dataclass
+class Witness:
+    """A replayed play: how it starts (a seed or a position), the actions in the scenario notation
+    (with checkpoints), what the scenario expects at the end, and the play in words."""
+
+    property: str
+    players: int
+    start: dict[str, Any]
+    actions: list[Any]
+    expect: dict[str, Any]
+    words: list[str] = field(default_factory=list)
+    summary: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"property": self.property, "players": self.players, "start": self.start, "actions": self.actions,
+                "expect": self.expect, "words": self.words, "summary": self.summary}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Witness:
+        return Witness(data["property"], data["players"], data["start"], data["actions"], data["expect"],
+                       data.get("words", []), data.get("summary", ""))
+
+
+def scenario_of(data: dict[str, Any], rulebook: str, variations: tuple[str, ...] = (), name: str = "",
+                path: str | None = None) -> Scenario:
+    """The witness as a scenario; `rulebook` is the rulebook's path, written relative to `path`'s folder."""
+    w = Witness.from_json(data)
+    where = rulebook
+    if path is not None:
+        where = os.path.relpath(os.path.abspath(rulebook), os.path.dirname(os.path.abspath(path)))
+    fields: dict[str, Any] = {}
+    if "position" in w.start:
+        fields["position"] = w.start["position"]
+    else:
+        fields["seed"] = w.start["seed"]
+        if w.start.get("dealer") is not None:
+            fields["dealer"] = w.start["dealer"]
+    return Scenario(name=name or f"{w.property}: {w.summary}", rulebook=where, players=w.players,
+                    actions=list(w.actions), expect=dict(w.expect), source=f"cheatdsl verify, {w.property}",
+                    variations=list(variations), path=path, **fields)
+
+
+class Table:
+    """An interpreter game being replayed, with the scenario steps and the words written as it goes."""
+
+    def __init__(self, game: Game, state: State) -> None:
+        self.game = game
+        self.state = state
+        self.steps: list[Any] = []
+        self.words: list[str] = []
+
+    def act(self, action: Any) -> None:
+        seat = self.state.current_player()
+        self.state.apply_action(action)
+        self.steps.append(f"{seat}: {action_text(self.game, action)}")
+
+    def checkpoint(self, expect: dict[str, Any]) -> None:
+        self.steps.append({"expect": expect})
+
+    def turn(self, kind: int, cards: tuple[int, ...], claim: int, count: int, challenger: int | None,
+             test: str | None, discards: dict[int, int] | None = None) -> None:
+        """One turn as the verifier's step: a play answered by all, or challenged by `challenger`; or a pass."""
+        g, st = self.game, self.state
+        seat = st.current_player()
+        if kind == PASS:
+            self.act(ENGINE_PASS)
+            self.words.append(f"seat {seat} passes")
+            return
+        self.act(Play(cards, claim, count))
+        said = f"seat {seat} plays {cards_text(g, cards)} as {claim_text(g, claim, count)}"
+        while st.phase is Phase.RESPOND:
+            if kind == CHALLENGE and st.current_player() == challenger:
+                self.act(Challenge(test or g.kind_names[0]))
+                r = st.reveals()[-1]
+                verdict = "a lie" if r.caught else "true"
+                self.words.append(f"{said}; seat {r.challenger} challenges: {verdict}, seat {r.loser} picks up "
+                                  f"{r.taken} card{'s' if r.taken != 1 else ''}")
+                break
+            self.act(ENGINE_ACCEPT)
+        else:
+            self.words.append(f"{said}; accepted")
+        if st.phase is Phase.DISCARD:
+            for rank, k in (discards or {}).items():
+                for _ in range(k):
+                    if st.phase is Phase.DISCARD:
+                        self.act(DiscardSet(rank))
+            if st.phase is Phase.DISCARD:
+                self.act(KEEP)
+        if st.phase is Phase.TERMINAL:
+            res = st.result()
+            if res is not None:
+                self.words.append(f"the game ends: {res.reason}")
+
+
+def dealt(game: Game, seed: int, dealer: int | None) -> State:
+    st = game.new_initial_state()
+    if game.dealer_by_lot:
+        st.apply_action(ChanceDealer(dealer or 0))
+    st.apply_action(ChanceShuffle(seed))
+    return st
+
+
+def position_of(sp: Spec, game: Game, trace: Trace) -> tuple[Position, dict[str, Any]]:
+    """The trace's deal as a position: the hands dealt, the stock in the order it is drawn."""
+    d = trace.deal
+    n = sp.n
+    hands = tuple(tuple(sorted(v for i, v in enumerate(sp.live) for _ in range(d["dealt"][q][i]))) for q in range(n))
+    drawn: list[int] = []
+    for a in trace.actions:
+        for i, k in enumerate(a["draws"]):
+            drawn.extend([sp.live[i]] * k)
+    left = {i: d["stock"][i] for i in range(sp.width)}
+    for v in drawn:
+        left[sp.live.index(v)] -= 1
+    stock = tuple(drawn) + tuple(v for i, v in enumerate(sp.live) for _ in range(max(left[i], 0)))
+    aside = tuple(v for i, v in enumerate(sp.live) for _ in range(d["aside"][i]))
+    pos = Position(hands=hands, to_play=trace.states[0]["actor"], dealer=d["dealer"], stock=stock, aside=aside)
+    return pos, position_notation(game, pos)
+
+
+def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, Any]] | str:
+    """The full game's trace played by the interpreter from its deal; or why it could not be."""
+    pos, notation = position_of(sp, game, trace)
+    try:
+        table = Table(game, game.state_from_position(pos))
+    except ValueError as exc:
+        return f"the deal is not a position of this table: {exc}"
+    try:
+        for a in trace.actions:
+            cards = tuple(sorted(v for i, v in enumerate(sp.live) for _ in range(a["cards"][i])))
+            claim = sp.claims[a["claim"]] if 0 <= a["claim"] < len(sp.claims) else sp.claims[0]
+            test = sp.kinds[a["test"]][0] if 0 <= a["test"] < len(sp.kinds) else None
+            discards = {sp.ranks_in_play[r]: k for r, k in enumerate(a["discards"]) if k > 0}
+            table.turn(a["kind"], cards, claim, a["count"], a["challenger"], test, discards)
+    except IllegalAction as exc:
+        return f"the interpreter refuses a step: {exc}"
+    return table, {"position": notation}
+
+
+Chooser = Callable[[State, int, int, bool | None], tuple[tuple[int, ...], int] | None]
+
+
+def choose(game: Game, st: State, k: int, kind: int, truth: bool | None) -> tuple[tuple[int, ...], int] | None:
+    """Cards and a claim for a play of `k` cards that is true (`truth`), a lie (not `truth`), or either."""
+    hand = list(st.hand_cards(st.current_player()))
+    required = list(st.required_claims())
+    if len(hand) < k or not required:
+        return None
+    wild = game.wild
+
+    def fits(c: int, claim: int) -> bool:
+        return c == claim or (wild and c == game.joker)
+
+    for claim in required:
+        good = [c for c in hand if fits(c, claim)]
+        bad = [c for c in hand if not fits(c, claim)]
+        if truth is True and len(good) >= k:
+            return tuple(sorted(good[:k])), claim
+        if truth is False and bad:
+            rest = [c for c in hand if c != bad[0]]
+            return tuple(sorted([bad[0], *rest[:k - 1]])), claim
+        if truth is None:
+            return tuple(sorted(hand[:k])), claim
+    return None
+
+
+def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Table | str:
+    """A merged trace played from `state`: each turn of the same kind and size, cards chosen to fit."""
+    table = Table(game, state)
+    n = game.players
+    try:
+        for a in trace.actions:
+            if state.phase is not Phase.PLAY:
+                return "the game ended before the play did"
+            k = sum(a["cards"])
+            if a["kind"] == PASS:
+                table.turn(PASS, (), 0, 0, None, None)
+                continue
+            truth = None
+            if a["kind"] == CHALLENGE and a.get("caught") is not None:
+                truth = not a["caught"]
+            picked = choose(game, state, k, a["kind"], truth)
+            if picked is None:
+                return f"seat {state.current_player()} holds no cards that make that play"
+            cards, claim = picked
+            count = k if game.exact else min(max(a["count"], game.min_cards), k)
+            ch = (a["challenger"] + rotate) % n if a["kind"] == CHALLENGE else None
+            test = trace.spec.kinds[a["test"]][0] if a["kind"] == CHALLENGE and trace.spec.kinds else None
+            table.turn(a["kind"], cards, claim, count, ch, test)
+    except IllegalAction as exc:
+        return f"the interpreter refuses a step: {exc}"
+    return table

@@ -1,0 +1,134 @@
+"""The properties of the transition system: card-conservation, discards, no-deadlock, turn-order,
+termination, winner, winnability, challenge-resolution.
+
+All eight read one analysis per player count (`system/analysis.py`): the transition relation is
+generated from the compiled rulebook, the invariants are proved together by induction, and failures
+are searched for plays that the interpreter replays. They are heavy: the runner computes all of
+them for a rulebook in one child process with a kill timer (`runner.py`), and each check here only
+reads its share.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .registry import register
+from .solver import fresh_context
+from .subject import Subject
+from .verdict import Result, Verdict, combine, counts_text, unknown
+
+IDS = ("card-conservation", "discards", "no-deadlock", "turn-order", "termination", "winner", "winnability",
+       "challenge-resolution")
+SECONDS_PER_RULEBOOK = 300.0  # a safety net only: searches are bounded by Z3 resource limits
+SEARCHES = 1  # counterexample searches per property and rulebook, at the smallest counts that need one
+
+At = Callable[[Any, Any], Result]
+
+
+def _checks() -> dict[str, At]:
+    from .system import analysis as A
+    return {
+        "card-conservation": A.conservation_at, "discards": A.discards_at, "no-deadlock": A.no_deadlock_at,
+        "turn-order": A.turn_order_at, "termination": A.termination_at, "winner": A.winner_at,
+        "winnability": A.winnability_at, "challenge-resolution": A.resolution_at,
+    }
+
+
+def _summarize(pid: str) -> Callable[[Mapping[int, Result]], str] | None:
+    if pid == "termination":
+        def text(by: Mapping[int, Result]) -> str:
+            first = min(by)
+            loop = by[first].details.get("witness", {}).get("summary", by[first].summary)
+            return (f"a play that never ends at {counts_text(sorted(by))}: a caught lie repeated for ever brings "
+                    f"back the same state ({first} players: {loop})")
+        return text
+    return None
+
+
+# Results at one player count, by property and spec: a rulebook that plays the same game at a table as
+# one verified before gets its verdicts from here (the runner fills it in from its child processes).
+KNOWN: dict[tuple[str, int], dict[str, Any]] = {}
+FOUND: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def analyse(subject: Subject, ids: tuple[str, ...] = IDS, seconds: float = SECONDS_PER_RULEBOOK) -> dict[str, Result]:
+    """Every transition-system property of the subject, each combined over the player counts."""
+    from .system.analysis import Analysis, Budget
+    checks = _checks()
+    budget = Budget(seconds, SEARCHES)
+    by: dict[str, dict[int, Result]] = {pid: {} for pid in ids}
+    timing: dict[str, float] = {pid: 0.0 for pid in ids}
+    for n in subject.counts:
+        fresh_context()  # each count's verdicts the same whatever was checked before
+        budget.first = n == subject.counts[0]
+        a = Analysis(subject.rb, n)
+        key = hash(a.spec) if a.spec is not None else None
+        for pid in ids:
+            start = time.perf_counter()
+            known = KNOWN.get((pid, key)) if key is not None else None
+            if known is not None:
+                by[pid][n] = Result(known["id"], Verdict(known["verdict"]), known["summary"], known["details"])
+            elif a.spec is None:
+                by[pid][n] = unknown(pid, a.error)
+            else:
+                try:
+                    by[pid][n] = checks[pid](a, budget)
+                except Exception as exc:  # a bug must never read as a verdict
+                    import traceback
+                    by[pid][n] = unknown(pid, f"internal error: {type(exc).__name__}: {exc}",
+                                         traceback=traceback.format_exc(limit=6))
+            # Only verdicts that no budget or count order could change are shared with other rulebooks.
+            if key is not None and known is None and by[pid][n].verdict in (Verdict.PROVED, Verdict.NOT_APPLICABLE):
+                FOUND[(pid, key)] = by[pid][n].as_json()
+            timing[pid] += time.perf_counter() - start
+    out = {}
+    for pid in ids:
+        r = combine(pid, by[pid], _summarize(pid))
+        r.details["seconds"] = round(timing[pid], 3)
+        out[pid] = r
+    return out
+
+
+def weight(subject: Subject) -> float:
+    """A rough cost of analysing the subject, to start the dearest first: card values times seats, summed,
+    more for rules whose proofs need searches (sets, a stock, seats leaving)."""
+    rb = subject.rb
+    values = len(rb.deck.ranks) * (len(rb.deck.suits) if rb.claim.kind.value == "card" else 1)
+    extra = 1 + (rb.sets is not None) + (rb.deal.surplus.value == "stock") + (rb.ending.style.value != "first_out")
+    return float(values * sum(subject.counts) * extra)
+
+
+def _shared(subject: Subject, pid: str) -> Result:
+    """This property's share of the subject's analysis (computed once, by the first property asked)."""
+    key = ("transition-system", subject.counts)
+    if key not in subject.cache:
+        subject.cache[key] = analyse(subject)
+    result: Result = subject.cache[key][pid]
+    return result
+
+
+def _make(pid: str) -> Callable[[Subject], Result]:
+    def check(subject: Subject) -> Result:
+        return _shared(subject, pid)
+    check.__name__ = pid.replace("-", "_")
+    return check
+
+
+STATEMENTS = {
+    "card-conservation": "hands, pile, stock, cards aside, cards gone and discarded sets always make up the deck",
+    "discards": "discarded sets are whole and public; a claim of a discarded rank is a certain lie",
+    "no-deadlock": "the player to move always has a legal action",
+    "turn-order": "the next seat is always defined; players who are out are skipped",
+    "termination": "every play ends, or a turn cap or anti-loop rule stops it",
+    "winner": "at most one winner, and a winner never gets cards back (with last_holder_loses: exactly one loser)",
+    "winnability": "every seat can win in some play",
+    "challenge-resolution": "every challenged play has exactly one verdict and one player picks up; wild cards' "
+                            "meaning is defined",
+}
+
+for _pid in IDS:
+    register(_pid, STATEMENTS[_pid], heavy=True)(_make(_pid))
+
+__all__ = ["IDS", "analyse", "Verdict"]
