@@ -59,6 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--searches", type=int, metavar="N",
                    help="counterexample searches per property and rulebook, at the smallest player counts that "
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
+    p.add_argument("--search-effort", type=float, metavar="X",
+                   help="scale the resource limit of every counterexample search (default 1; 4 searches deeper)")
     p.add_argument("--markdown", action="store_true",
                    help="print the properties and a table of verdicts as Markdown (docs/properties.md)")
 
@@ -70,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.searches is not None:
         transition.SEARCHES = max(0, args.searches)
+    if args.search_effort is not None:
+        from verifier.system import counterexample
+        counterexample.EFFORT = max(0.01, args.search_effort)
 
     from ..load import compile_rulebook
 

@@ -302,9 +302,14 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
     if ("search:discards", sp) not in _CACHE and not budget.take(pid):
         return unknown(pid, f"sets leave whole and {public}, but {why}; not searched at this player count (see "
                        "fewer players, or verify with more --searches)")
+    def expect(st: State) -> dict[str, Any]:
+        from cheatdsl.engine.notation import claim_text, rank_words
+        g = st.game
+        return {"discarded": [rank_words(g, r) for _, r, _ in st.discarded_sets()],
+                "previous": claim_text(g, st.previous), "caught": False}
+
     out: Outcome = a.cached("search:discards", lambda: search(
-        sp, a.game, pid, goal, check, {"caught": False}, SEARCH_DEPTH, budget.seconds_left(),
-        merged_first=False))
+        sp, a.game, pid, goal, check, expect, SEARCH_DEPTH, budget.seconds_left(), merged_first=False))
     if out.witness is not None:
         return refuted(pid, f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true "
                        f"({out.witness.summary}: {'; '.join(out.witness.words[-1:])})", witness=out.witness.as_json())

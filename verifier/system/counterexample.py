@@ -56,13 +56,15 @@ def group_goal(group: str) -> Callable[..., Any]:
     return goal
 
 
-SEARCH_RLIMIT = 120_000_000
+SEARCH_RLIMIT = 60_000_000
+ATTEMPTS = 6  # shapes of the merged game tried before the full game is searched directly
+EFFORT = 1.0  # `cheatdsl verify --search-effort`: scales every search's resource limit
 
 
 def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Check,
            expect: dict[str, Any] | Callable[[State], dict[str, Any]], depth: int, seconds: float,
            kinds: tuple[int, ...] = (ACCEPT, CHALLENGE, PASS), merged_first: bool = True,
-           rlimit: int = SEARCH_RLIMIT) -> Outcome:
+           rlimit: int | None = None) -> Outcome:
     """Search for a play of up to `depth` turns from a deal meeting `goal`, within `seconds`.
 
     The merged game is searched first: a play of it fixes the shape of each turn, and the full game
@@ -73,6 +75,7 @@ def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Che
     symmetric = rotation_symmetric(sp)
     restrict = (lambda b, d: [d.dealer == 0]) if symmetric and sp.dealer_by_lot else None
     stop = time.perf_counter() + seconds
+    rlimit = rlimit or int(SEARCH_RLIMIT * EFFORT)
 
     def left() -> int:
         return max(200, int((stop - time.perf_counter()) * 1000))
@@ -82,7 +85,7 @@ def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Che
     if merged_first:
         merged = merge_values(sp)
         tried: list[list[dict[str, Any]]] = []
-        for _ in range(3):
+        for _ in range(ATTEMPTS):
             if time.perf_counter() > stop:
                 break
             m = bmc(merged, goal, depth, kinds=kinds, restrict=restrict, timeout_ms=left(), exclude=tried,
@@ -101,7 +104,7 @@ def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Che
     if found is None:
         if time.perf_counter() > stop - 0.2:
             return Outcome(None, searched, "time limit")
-        found = bmc(sp, goal, depth, kinds=kinds, restrict=restrict, timeout_ms=left(), rlimit=4 * rlimit)
+        found = bmc(sp, goal, depth, kinds=kinds, restrict=restrict, timeout_ms=left(), rlimit=3 * rlimit)
         if found.trace is None:
             return Outcome(None, found.depth, found.unknown or ("time limit" if time.perf_counter() > stop else ""))
     assert found.trace is not None

@@ -21,7 +21,7 @@ import z3
 
 from ..solver import ask, new_solver
 from .invariant import conservation, typing
-from .spec import Spec
+from .spec import FIRST, FOLLOW, Spec
 from .state import (
     State,
     Term,
@@ -159,8 +159,38 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int = 10_000) -> Recurrence:
 
 
 def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
-    """Whether the state with these facts lies in R."""
-    from .engine_state import constant
+    """Whether the state with these facts lies in R (the facts of `in_set`, read on numbers)."""
+    from .tabulate import evaluate
+    n, w = sp.n, sp.width
+    hands = [[values[f"h{q}_{i}"] for i in range(w)] for q in range(n)]
+    naturals = _naturals(sp)
+    if values["over"] or any(values[f"pile{i}"] for i in range(w)):
+        return False
+    if sp.seats_leave and not all(values[f"inn{q}"] for q in range(n)):
+        return False
+    mode, prev = values["mode"], values["prev"]
+    rid = sp.first if mode == FIRST else (sp.follow[prev] if mode == FOLLOW else
+                                          (sp.lead[prev] if prev >= 0 else sp.lead_none))
+    if not sp.req_sets[rid]:
+        return False
+    required = frozenset(sp.claims[c] for c in sp.req_sets[rid])
     b = Builder(sp)
-    s = constant(sp, values)
-    return all(z3.is_true(z3.simplify(t)) for t in in_set(b, s).values())
+    for q in range(n):
+        if sum(1 for i in naturals if hands[q][i] >= 1) < 2:
+            return False
+        if sp.set_size is not None and any(sum(hands[q][i] for i in vals) >= sp.set_size for vals in b.rank_values):
+            return False
+        if sp.turn_start_win is not None:
+            def answer(query: tuple[Any, ...], q: int = q) -> Any:
+                if query[0] == "holds":
+                    wild = sp.wild and sp.joker_index is not None
+                    return sum(hands[q][i] for i, v in enumerate(sp.live) if v in query[1] and v != sp.values) + \
+                        (hands[q][sp.joker_index] if wild and query[1] else 0)  # type: ignore[index]
+                if query[0] == "in":
+                    return True
+                name = query[1]
+                return {"hand": sum(hands[q]), "leading": values["leading"], "required": required,
+                        "dealer": values["dealer"]}[name]
+            if evaluate(sp.turn_start_win, answer):
+                return False
+    return True
