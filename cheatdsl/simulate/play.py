@@ -12,10 +12,12 @@ from hashlib import blake2b
 from typing import Any, NamedTuple
 
 from ..bots import BOTS, make_bot
-from ..engine import Game, Play
+from ..engine import Game, Phase, Play
 from ..model import Rulebook
+from .quickplay import Quick, greedy_loop_blocker, run_greedy_turns
 
 DEFAULT_TURN_CAP = 2000
+_PLAY = Phase.PLAY
 
 
 class GameRecord(NamedTuple):
@@ -46,8 +48,13 @@ def bot_options(name: str, challenge_rate: float) -> dict[str, Any]:
     return {"challenge_rate": challenge_rate} if "challenge_rate" in BOTS[name].options else {}
 
 
-def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_rate: float) -> GameRecord:
-    """Deal and play game `index` of a run to its end; bots[s] plays seat s."""
+def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_rate: float,
+              quick: bool = True) -> GameRecord:
+    """Deal and play game `index` of a run to its end; bots[s] plays seat s.
+
+    With every seat `greedy` (and `quick`), plain turns go through `quickplay`'s loop, which plays
+    them exactly as the bots would, only faster; the other turns are the bots' own.
+    """
     base = game_seed(seed, index)
     rng = random.Random(base)
     state = game.new_initial_state()
@@ -55,18 +62,23 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
         state.apply_action(state.chance_outcome(rng))
     chance = len(state.history())
     n = game.players
-    players = [make_bot(bots[s], s, random.Random(game_seed(seed, index, s)), **bot_options(bots[s], challenge_rate))
-               for s in range(n)]
+    rngs = [random.Random(game_seed(seed, index, s)) for s in range(n)]
     first = state.current_player()
+    plays = forced = 0
+    fast = quick and all(b == "greedy" for b in bots) and greedy_loop_blocker(game) is None
+    played = Quick()
+    if fast and state.phase is _PLAY and run_greedy_turns(state, [r.random for r in rngs], challenge_rate, played):
+        bots = ()  # the whole game went through the loop: no bot was needed
+    players = [make_bot(b, s, rngs[s], **bot_options(b, challenge_rate)) for s, b in enumerate(bots)]
     acts = [p.act for p in players]
-    views = [state.view(s) for s in range(n)]
+    views = [state.view(s) for s in range(len(players))]
+    randoms = [r.random for r in rngs]
     apply = state.apply_action
     hands = [state.hand(s) for s in range(n)]
     match = game.count_matching
     simple = not game.wild
     values = game.values
     current = state.current_player
-    plays = forced = 0
     while True:
         seat = current()
         if seat < 0:
@@ -82,7 +94,11 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
             elif not match(hands[seat], frozenset(required)):
                 forced += 1
         apply(action)
-    actions = len(state.history()) - chance
+        if fast and state.phase is _PLAY and run_greedy_turns(state, randoms, challenge_rate, played):
+            break
+    plays += played.plays
+    forced += played.forced
+    actions = len(state.history()) - chance + played.actions
     result = state.result()
     assert result is not None
     capped = result.capped and result.reason.startswith("stopped by the turn cap")
