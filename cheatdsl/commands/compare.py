@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+
+from .arguments import count
 
 HELP = """Compare rulebooks side by side.
 
@@ -38,28 +39,15 @@ Exit status: 0 compared; 1 a rulebook has errors (printed like `cheatdsl check`,
 file that cannot be written)."""
 
 
-def _count(what: str, least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of `what`, at least `least`."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, found {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{what} must be at least {least}")
-        return value
-    return parse
-
-
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("compare", help="compare rulebooks side by side", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="RULEBOOK", help="rulebook files (.yaml or .cheat)")
     p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
                    help="switch a named variation on in every rulebook that offers it (repeatable)")
-    p.add_argument("--simulate", type=_count("a number of games", 1), metavar="G", help="simulate G games per rulebook and compare statistics")
-    p.add_argument("--seed", type=_count("a seed", 0), default=0, metavar="S", help="with --simulate: the games' seed (default 0)")
-    p.add_argument("--players", "-n", type=_count("a number of players", 1), metavar="N",
+    p.add_argument("--simulate", type=count("a number of games", 1), metavar="G", help="simulate G games per rulebook and compare statistics")
+    p.add_argument("--seed", type=count("a seed", 0), default=0, metavar="S", help="with --simulate: the games' seed (default 0)")
+    p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
                    help="with --simulate: seat N players at every rulebook (default: a count all allow, nearest 4)")
     p.add_argument("--format", choices=("text", "md", "html", "json"), default="text", help="output format")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")

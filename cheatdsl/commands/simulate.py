@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+
+from .arguments import count, probability
 
 HELP = """Play many games of a rulebook between bots and report the statistics.
 
@@ -34,46 +35,24 @@ Exit status: 0 simulated; 1 the rulebook has errors (printed like `cheatdsl chec
 2 usage error (a bot that does not exist, a player count the rulebook does not allow, ...)."""
 
 
-def _count(what: str, least: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, found {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{what} must be at least {least}")
-        return value
-    return parse
-
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a probability, found {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError("the challenge rate is a probability from 0 to 1")
-    return value
-
-
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("simulate", help="play many games between bots and report statistics", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="RULEBOOK", help="a rulebook file (.yaml or .cheat)")
-    p.add_argument("--players", "-n", type=_count("a number of players", 1), metavar="N",
+    p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
                    help="seats at the table (default: the fewest the rulebook allows)")
-    p.add_argument("--games", "-g", type=_count("a number of games", 1), default=1000, metavar="G",
+    p.add_argument("--games", "-g", type=count("a number of games", 1), default=1000, metavar="G",
                    help="games to play (default 1000)")
-    p.add_argument("--seed", "-s", type=_count("a seed", 0), default=0, metavar="S", help="the run's seed (default 0)")
+    p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--bots", "-b", default="honest", metavar="A,B,...",
                    help="a bot for every seat, or one per seat in seat order (default honest)")
-    p.add_argument("--turn-cap", type=_count("a turn cap", 1), metavar="T",
+    p.add_argument("--turn-cap", type=count("a turn cap", 1), metavar="T",
                    help="stop a game after T plays and passes (default 2000, or the rulebook's own cap)")
-    p.add_argument("--jobs", "-j", type=_count("a number of jobs", 1), default=1, metavar="J",
+    p.add_argument("--jobs", "-j", type=count("a number of jobs", 1), default=1, metavar="J",
                    help="worker processes (default 1); the numbers do not depend on it")
     p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
                    help="switch a named variation on (repeatable)")
-    p.add_argument("--challenge-rate", type=_rate, default=0.15, metavar="R",
+    p.add_argument("--challenge-rate", type=probability, default=0.15, metavar="R",
                    help="how often greedy challenges; honest and counter challenge a claim they find "
                         "likelier true than false at most this often (default 0.15)")
     p.add_argument("--json", action="store_true", help="print the statistics as one JSON object")
