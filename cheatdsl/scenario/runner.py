@@ -280,7 +280,7 @@ def _position(scenario: Scenario, game: Game) -> Position:
         if not isinstance(value, (list, str)):
             raise _PositionError(key, f"expected a list of cards such as [7C, KD], found {value!r}")
         items = value if isinstance(value, list) else value.split()
-        out = []
+        out: list[int] = []
         for i, item in enumerate(items):
             try:
                 out.extend(parse_cards(game, [str(item)]))

@@ -128,6 +128,11 @@ class _Context:
     lines: list[str] = field(default_factory=list)
 
 
+# The builder has a method called `list`, which hides the builtin inside its class body.
+Tokens = list[Token]
+Items = list[object]
+
+
 class _Build:
     """One method per grammar alias, called by the parser as it reduces."""
 
@@ -185,12 +190,12 @@ class _Build:
                     last.value.span.end_line, last.value.span.end_column)
         return self.counted(self.mapping(children, span))  # type: ignore[return-value]
 
-    def entry(self, children: list[object]) -> Entry:
+    def entry(self, children: Items) -> Entry:
         key, value = children
         assert isinstance(key, _Key) and isinstance(value, (ScalarNode, ListNode, MapNode))
         return Entry(key.name, key.span, value)
 
-    def list_entry(self, children: list[object]) -> Entry:
+    def list_entry(self, children: Items) -> Entry:
         key, *items = children
         assert isinstance(key, _Key)
         nodes = tuple(i for i in items if isinstance(i, ScalarNode))
@@ -198,18 +203,18 @@ class _Build:
         span = Span(self.ctx.path, first.line, first.column, last.end_line, last.end_column)
         return Entry(key.name, key.span, self.counted(ListNode(nodes, span)))
 
-    def word_key(self, children: list[Token]) -> _Key:
+    def word_key(self, children: Tokens) -> _Key:
         return _Key(str(children[0]), self.span(children[0]))
 
-    def text_key(self, children: list[Token]) -> _Key:
+    def text_key(self, children: Tokens) -> _Key:
         return _Key(self.unquote(children[0]), self.span(children[0]))
 
-    def map(self, children: list[object]) -> Node:
+    def map(self, children: Items) -> Node:
         opening, *entries, closing = children
         assert isinstance(opening, Token) and isinstance(closing, Token)
         return self.counted(self.mapping([e for e in entries if isinstance(e, Entry)], self.span(opening, closing)))
 
-    def list(self, children: list[object]) -> Node:
+    def list(self, children: Items) -> Node:
         opening, *items, closing = children
         assert isinstance(opening, Token) and isinstance(closing, Token)
         nodes = tuple(i for i in items if isinstance(i, (ScalarNode, ListNode, MapNode)))
@@ -217,24 +222,24 @@ class _Build:
 
     # Scalars.
 
-    def word(self, children: list[Token]) -> Node:
+    def word(self, children: Tokens) -> Node:
         text = str(children[0])
         value = KEYWORDS[text] if text in KEYWORDS else text
         return self.counted(ScalarNode(value, self.span(children[0])))
 
-    def number(self, children: list[Token]) -> Node:
+    def number(self, children: Tokens) -> Node:
         return self.counted(ScalarNode(int(children[0]), self.span(children[0])))
 
-    def decimal(self, children: list[Token]) -> Node:
+    def decimal(self, children: Tokens) -> Node:
         return self.counted(ScalarNode(float(children[0]), self.span(children[0])))
 
-    def range(self, children: list[Token]) -> Node:
+    def range(self, children: Tokens) -> Node:
         return self.counted(ScalarNode(str(children[0]), self.span(children[0])))
 
-    def text(self, children: list[Token]) -> Node:
+    def text(self, children: Tokens) -> Node:
         return self.counted(ScalarNode(self.unquote(children[0]), self.inner_span(children[0])))
 
-    def formula(self, children: list[Token]) -> Node:
+    def formula(self, children: Tokens) -> Node:
         return self.counted(ScalarNode(str(children[0])[1:-1], self.inner_span(children[0])))
 
     def unquote(self, token: Token) -> str:

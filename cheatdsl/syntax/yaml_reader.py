@@ -69,7 +69,7 @@ class _Converter:
         return MapNode(tuple(entries), self.span(node))
 
 
-def _typed(node: yaml.ScalarNode) -> object:
+def _typed(node: yaml.ScalarNode) -> str | int | float | bool | None:
     """The scalar's value with YAML 1.1 typing for plain ints, bools and nulls only."""
     if node.style:
         return node.value
