@@ -136,6 +136,14 @@ class OutCheck(Enum):
     AT_ONCE = "at_once"
 
 
+class EmptiedBySets(Enum):
+    """A seat whose hand is left empty by the sets it discarded after losing a challenge: it is out,
+    or it stays in and is passed over while its hand is empty."""
+
+    OUT = "out"
+    STAYS_IN = "stays_in"
+
+
 class Located:
     """A section of rules that remembers where each of its rules was written."""
 
@@ -321,6 +329,7 @@ class Ending(Located):
     out_check: OutCheck
     turn_start_win: Formula | None
     turn_cap: int | None
+    emptied_by_sets: EmptiedBySets
     span: Span = field(default=NOWHERE, compare=False)
     field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 

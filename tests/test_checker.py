@@ -72,6 +72,10 @@ KNOWN_BAD = [
     ("a deck too large to lay out", "  packs: 1", "  packs: 100000000", "E413", "at most 2,000 are supported"),
     ("a set of one card", "ending:\n", "sets:\n  size: 1\n  mode: optional\nending:\n", "E414",
      "a set is 1 cards"),
+    ("unknown choice for a hand emptied by sets", "ending:\n", "ending:\n  emptied_by_sets: stay\n", "E205",
+     "`ending.emptied_by_sets` must be one of out, stays_in"),
+    ("a hand emptied by sets without sets", "ending:\n", "ending:\n  emptied_by_sets: stays_in\n", "W402",
+     "no sets leave the game"),
     ("formula too deep", "follow: next(previous)", "follow: " + "next(" * 60 + "previous" + ")" * 60, "E102",
      "nested more than"),
     ("formula too long", "follow: next(previous)", "follow: " + "1 + " * 700 + "1", "E101", "characters"),
@@ -226,3 +230,17 @@ def test_check_does_not_import_the_solver() -> None:
             "print('z3' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.stdout.strip().endswith("False"), proc.stdout + proc.stderr
+
+
+def test_a_misspelt_emptied_by_sets_is_located_with_a_hint(tmp_path: Path) -> None:
+    """`ending.emptied_by_sets` (a decision the sources leave open for 004's Canadian bluff and Verish' Ne
+    Verish'): a wrong word is reported on its line and column, with the choices and a did-you-mean."""
+    text = (ROOT / "rulebooks" / "canadian-bluff.yaml").read_text(encoding="utf-8")
+    assert "emptied_by_sets: out" in text
+    (tmp_path / "canadian-bluff.yaml").write_text(text.replace("emptied_by_sets: out", "emptied_by_sets: stay-in"))
+    _, d = compile_rulebook(str(tmp_path / "canadian-bluff.yaml"))
+    (problem,) = d.errors
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "emptied_by_sets:" in row)
+    assert (problem.code, problem.span.line, problem.span.column) == ("E205", line, 20)
+    assert "must be one of out, stays_in, found 'stay-in'" in problem.message
+    assert problem.hint == "did you mean `stays_in`?"

@@ -140,6 +140,24 @@ def test_change_without_effect_is_reported_apart(tmp_path: Path) -> None:
     assert [(i.field, i.reason) for i in d.idle] == [("claim.lead", "rounds never end")]
 
 
+def test_a_hand_emptied_by_sets_staying_in_is_named(tmp_path: Path) -> None:
+    """`ending.emptied_by_sets` (004 Verish' Ne Verish', "discard four of a rank after a pickup"; the source is
+    silent on a hand the discard empties): the house rule that keeps such a player in is a rule of the
+    ending; without sets the same rule changes nothing in play."""
+    house = ROOT / "tests" / "scenarios" / "verish-ne-verish" / "rulebook-house-emptied-stays-in.yaml"
+    d = diff(load(RULEBOOKS / "verish-ne-verish.yaml"), load(house))
+    assert not d.same_game
+    assert [(c.dimension, c.sentence) for c in d.changes] == [
+        ("ending", "a player whose hand is emptied by the sets discarded after losing a challenge stays in, "
+                   "passed over while holding nothing")]
+    (tmp_path / "base.yaml").write_text((RULEBOOKS / "english-ascending.yaml").read_text(encoding="utf-8"))
+    (tmp_path / "stays.yaml").write_text('rulebook: stays\nsource: "a test"\nextends: base.yaml\n'
+                                         'ending: {emptied_by_sets: stays_in}\n', encoding="utf-8")
+    d = diff(load(tmp_path / "base.yaml"), load(tmp_path / "stays.yaml"))
+    assert d.same_game
+    assert [(i.field, i.reason) for i in d.idle] == [("ending.emptied_by_sets", "no sets leave the game")]
+
+
 def test_wording_only_is_the_same_game(tmp_path: Path) -> None:
     """Calling "Bluff!" rather than "Cheat!" is the same game; the wording is noted."""
     text = (RULEBOOKS / "english-ascending.yaml").read_text(encoding="utf-8").replace('"Cheat!"', '"Bluff!"')

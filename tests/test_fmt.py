@@ -228,3 +228,19 @@ def test_fmt_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
+
+
+def test_emptied_by_sets_reads_the_same_in_both_forms(tmp_path: Path) -> None:
+    """`ending.emptied_by_sets` (the project's rule for a hand emptied by sets after a lost challenge, 004
+    Verish' Ne Verish'): the house rule's YAML, written as the text DSL, compiles to the same model."""
+    from cheatdsl.model import EmptiedBySets
+    source = ROOT / "tests" / "fixtures" / "emptied-stays-in.yaml"
+    tree = read_tree(str(source), Diagnostics())
+    assert isinstance(tree, MapNode)
+    cheat_text = to_dsl(tree)
+    assert "emptied_by_sets stays_in" in cheat_text
+    written = tmp_path / "emptied-stays-in.cheat"
+    written.write_text(cheat_text, encoding="utf-8")
+    from_yaml, from_dsl = outcome(source), outcome(written)
+    assert from_dsl == from_yaml
+    assert from_yaml.ending.emptied_by_sets is EmptiedBySets.STAYS_IN  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from cheatdsl.model import (
     CountRule,
     DealerChoice,
     DealStyle,
+    EmptiedBySets,
     EndStyle,
     OutCheck,
     PenaltyKind,
@@ -229,6 +230,8 @@ OPEN_DECISIONS = [
     ("fujian.yaml", "deck.packs"),                 # how many packs
     ("fujian.yaml", "claim.cards"),                # how many cards a play may hold
     ("fujian.yaml", "ending.out_check"),           # 004's standard game ends at once; we keep the window
+    ("canadian-bluff.yaml", "ending.emptied_by_sets"),    # a caught player whose pickup leaves only sets
+    ("verish-ne-verish.yaml", "ending.emptied_by_sets"),  # the same, with the optional discard of four
 ]
 
 
@@ -238,6 +241,19 @@ def test_silent_points_are_decided_out_loud(name: str, key: str) -> None:
     line = _yaml_line((RULEBOOKS / name).read_text(encoding="utf-8"), key)
     assert line is not None, f"{name} does not state {key}"
     assert "project's choice" in line
+
+
+def test_every_rulebook_with_sets_decides_a_hand_emptied_by_sets() -> None:
+    """004 (Canadian bluff, Verish' Ne Verish'): sets leave the game after a pickup, and the sources are
+    silent on a hand the discard empties; each rulebook with `sets:` states `ending.emptied_by_sets` as
+    the project's choice, and chooses `out`, so the player is never left to play with nothing."""
+    with_sets = [p for p in RULEBOOKS.glob("*.yaml") if _yaml_line(p.read_text(encoding="utf-8"), "sets")]
+    assert {p.name for p in with_sets} >= {"canadian-bluff.yaml", "verish-ne-verish.yaml"}
+    for path in with_sets:
+        line = _yaml_line(path.read_text(encoding="utf-8"), "ending.emptied_by_sets")
+        assert line is not None and "project's choice" in line, path.name
+        rb = load(path.name)
+        assert rb.ending.emptied_by_sets is EmptiedBySets.OUT
 
 
 # --- 1. English ascending (seed 000) -----------------------------------------------------------

@@ -37,19 +37,20 @@ ROOT = RULEBOOKS.parent
 #   bluffstopp: cards leave the hands for good, so play ends; a caught claimant with an empty stock draws
 #     nothing (challenge-resolution) and may hold nothing when it must lead (no-deadlock): both too deep
 #     for the default search, so unknown.
-#   canadian bluff: wild jokers pass as a rank whose eight naturals were discarded (discards); a caught
-#     claimant whose pickup is all complete sets is left with nothing and stays in (no-deadlock).
-#   verish' ne verish': the same with optional discards of four (no-deadlock).
+#   canadian bluff: wild jokers pass as a rank whose eight naturals were discarded (discards). A caught
+#     claimant whose pickup is all complete sets is left with nothing, and goes out by
+#     `ending.emptied_by_sets: out`, so no-deadlock is proved (it was refuted while such a seat stayed in).
+#   verish' ne verish': the same with optional discards of four.
 SYSTEM_DEFAULT = {"card-conservation": "proved", "discards": "not_applicable", "no-deadlock": "proved",
                   "turn-order": "proved", "termination": "refuted", "winner": "proved", "winnability": "proved",
                   "challenge-resolution": "proved"}
 SYSTEM_SHIPPED = {
     "bluffstopp": {"termination": "proved", "no-deadlock": "unknown", "challenge-resolution": "unknown"},
-    "canadian-bluff": {"discards": "refuted", "no-deadlock": "refuted"},
-    "canadian-bluff-one-pack": {"discards": "refuted", "no-deadlock": "refuted"},
-    "verish-ne-verish": {"discards": "proved", "no-deadlock": "refuted"},
-    "verish-ne-verish-52": {"discards": "proved", "no-deadlock": "refuted"},
-    "verish-ne-verish-skip": {"discards": "proved", "no-deadlock": "unknown"},
+    "canadian-bluff": {"discards": "refuted"},
+    "canadian-bluff-one-pack": {"discards": "refuted"},
+    "verish-ne-verish": {"discards": "proved"},
+    "verish-ne-verish-52": {"discards": "proved"},
+    "verish-ne-verish-skip": {"discards": "proved"},
 }
 
 
@@ -107,6 +108,8 @@ def test_fixture_verdicts() -> None:
     assert fixture("void-penalty")["challenge-resolution"].verdict is Verdict.REFUTED
     assert fixture("dead-end-claims")["no-deadlock"].verdict is Verdict.REFUTED
     assert fixture("turn-capped")["termination"].verdict is Verdict.PROVED
+    # ending.emptied_by_sets: stays_in (house rule): both hands emptied by sets, nobody can play.
+    assert fixture("emptied-stays-in")["no-deadlock"].verdict is Verdict.REFUTED
     void = at(fixture("void-penalty")["challenge-resolution"], 3)["witness"]
     assert void["expect"]["stock"] == 0
 
@@ -208,6 +211,57 @@ def test_interpreter_turns_are_steps_of_the_encoding(name: str, players: int) ->
             assert not problems, f"seed {seed}, turn {turns}: {step}: {problems}"
             turns += 1
     assert turns >= 8
+
+
+def _scenario_turns(path: Path) -> tuple[Any, Game, State, list[list[str]]]:
+    """A scenario's spec, game and starting state, and its actions grouped turn by turn."""
+    from cheatdsl.diagnostics import Diagnostics
+    from cheatdsl.scenario import Scenario
+    from cheatdsl.scenario.runner import _position, load_game_rulebook
+    sc = Scenario.load(str(path))
+    rb = load_game_rulebook(sc, Diagnostics())
+    assert rb is not None
+    game = Game(rb, sc.players)
+    turns: list[list[str]] = []
+    for a in sc.actions:
+        if isinstance(a, str):
+            text = a.partition(":")[2].strip()
+            if text.startswith(("play", "pass")):
+                turns.append([])
+            turns[-1].append(text)
+    return build_spec(rb, sc.players), game, game.state_from_position(_position(sc, game)), turns
+
+
+EMPTIED_BY_SETS = ["canadian-bluff/project-caught-last-kings-make-a-set-goes-out.yaml",
+                   "verish-ne-verish/project-caught-discards-four-goes-out.yaml",
+                   "verish-ne-verish/house-emptied-by-sets-stays-in.yaml",
+                   "verish-ne-verish/house-emptied-by-sets-all-pass.yaml"]
+
+
+@pytest.mark.parametrize("name", EMPTIED_BY_SETS)
+def test_emptied_by_sets_turns_are_steps_of_the_encoding(name: str) -> None:
+    """`ending.emptied_by_sets` (004 Canadian bluff and Verish' Ne Verish', sets leaving after a pickup; the
+    sources are silent on a hand the discard empties): out, or staying in and passed over, the encoding
+    gives each turn of the scenario exactly the interpreter's state after it."""
+    from cheatdsl.engine.notation import parse_action
+    sp, game, st, turns = _scenario_turns(ROOT / "tests" / "scenarios" / name)
+    for texts in turns:
+        before, stock = read(sp, st), Counter(st.stock())
+        step: dict[str, Any] = {"kind": STEP_ACCEPT, "discards": Counter()}
+        for text in texts:
+            action = parse_action(game, text)
+            if action == PASS:
+                step["kind"] = STEP_PASS
+            elif isinstance(action, Challenge):
+                step.update(kind=CHALLENGE, challenger=st.current_player(), test=action.kind)
+            elif isinstance(action, DiscardSet):
+                step["discards"][action.rank] += 1
+            elif not texts.index(text):
+                step["play"] = action
+            st.apply_action(action)
+        step["drawn"] = stock - Counter(st.stock())
+        problems = _compare(sp, before, step, read(sp, st))
+        assert not problems, f"{texts}: {problems}"
 
 
 # What is proved holds in random games ----------------------------------------------------------------------

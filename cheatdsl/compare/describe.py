@@ -15,6 +15,7 @@ from ..model import (
     DealerChoice,
     DealStyle,
     Direction,
+    EmptiedBySets,
     EndStyle,
     Formula,
     OutCheck,
@@ -403,6 +404,11 @@ class Describer:
             text += "; a last play must survive a challenge"
         else:
             text += " at once; a last play cannot be challenged"
+        if self.rb.sets is not None:
+            if end.emptied_by_sets is EmptiedBySets.OUT:
+                text += "; a hand emptied by sets after a lost challenge is out"
+            else:
+                text += "; a hand emptied by sets after a lost challenge stays in, passed over while empty"
         if end.turn_start_win is not None:
             text += f"; you also go out when your turn comes and {self.condition(end.turn_start_win)}"
         if end.turn_cap is not None:

@@ -17,6 +17,7 @@ from ..model import (
     DealerChoice,
     DealStyle,
     Direction,
+    EmptiedBySets,
     EndStyle,
     OutCheck,
     PenaltyKind,
@@ -166,6 +167,13 @@ def _out_check(d: Describer) -> str:
     return "an empty hand counts at once: a last play cannot be challenged"
 
 
+def _emptied_by_sets(d: Describer) -> str:
+    if d.rb.ending.emptied_by_sets is EmptiedBySets.OUT:
+        return "a player whose hand is emptied by the sets discarded after losing a challenge is out"
+    return ("a player whose hand is emptied by the sets discarded after losing a challenge stays in, "
+            "passed over while holding nothing")
+
+
 FIELDS: tuple[Field, ...] = (
     Field("players", "players", lambda d: f"the game is for {d.players()} players"),
     Field("deck.ranks", "deck", lambda d: f"the deck is {d.deck()}; the ranks run "
@@ -236,6 +244,8 @@ FIELDS: tuple[Field, ...] = (
     Field("sets", "sets", _sets),
     Field("ending.style", "ending", _ending),
     Field("ending.out_check", "ending", _out_check),
+    Field("ending.emptied_by_sets", "ending", _emptied_by_sets,
+          lambda rb: "" if rb.sets is not None else "no sets leave the game"),
     Field("ending.turn_start_win", "ending",
           lambda d: "no one goes out at the start of a turn" if d.rb.ending.turn_start_win is None
           else f"you also go out when your turn comes and {d.condition(d.rb.ending.turn_start_win)}"),

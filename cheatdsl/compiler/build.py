@@ -18,6 +18,7 @@ from ..model import (
     DealStyle,
     Deck,
     Direction,
+    EmptiedBySets,
     Ending,
     EndStyle,
     Expectation,
@@ -301,10 +302,11 @@ class Builder:
         check = s.choice("out_check", OutCheck, OutCheck.AFTER_WINDOW) or OutCheck.AFTER_WINDOW
         win = s.formula("turn_start_win", Type.BOOL, self.scope("turn_start_win"))
         cap = s.optional_integer("turn_cap", 1, 1_000_000)
+        emptied = s.choice("emptied_by_sets", EmptiedBySets, EmptiedBySets.OUT) or EmptiedBySets.OUT
         s.finish()
         if style is None:
             return None
-        return Ending(style, check, win, cap, s.node.span, s.spans())
+        return Ending(style, check, win, cap, emptied, s.node.span, s.spans())
 
     def expectations(self, s: Section | None) -> tuple[Expectation, ...]:
         if s is None:

@@ -35,6 +35,10 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
                 "set `deal.surplus: stock`")
     if deck.jokers_wild and deck.jokers == 0:
         d.warning(deck.span, "W401", "jokers are wild, but the deck has no jokers")
+    if rb.sets is None and "emptied_by_sets" in dict(rb.ending.field_spans):
+        d.warning(rb.ending.span_of("emptied_by_sets"), "W402",
+                  "`ending.emptied_by_sets` says what becomes of a hand emptied by sets, but no sets leave the game",
+                  "add a `sets` section, or drop this rule")
     for n in rb.players.counts():
         table = Table(rb, n)
         if table.packs < 1:

@@ -55,7 +55,7 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
                                               loser, sizes[loser] - before, pile_seen))
     if g.round_ends_on_challenge:
         state._leading = True
-    state._pending = (claimant, challenger, winner, loser, caught)
+    state._pending = (claimant, challenger, winner, loser, caught, len(state._sets))
     if g.set_size is not None:
         if g.sets_forced:
             discard_forced_sets(state, loser)
@@ -96,17 +96,28 @@ def _discard_pile(state: State) -> None:
 def finish_resolution(state: State) -> None:
     """After a challenge (and any set discards): empty hands go out, then the next player plays."""
     g = state.game
-    claimant, challenger, winner, loser, caught = state._pending  # type: ignore[misc]
+    claimant, challenger, winner, loser, caught, sets_before = state._pending  # type: ignore[misc]
     state._pending = None
     # An empty hand goes out: the claimant's whose play survived (or showed its last card to a
-    # Force), or the loser's after discarding sets. A caught claimant left with nothing (an empty
-    # stock to draw from) has not survived the challenge and stays in.
+    # Force). The loser's hand emptied by the sets it discarded goes out or stays in as
+    # `ending.emptied_by_sets` says. A caught claimant left with nothing otherwise (an empty stock
+    # to draw from) has not survived the challenge and stays in.
     sizes = state._sizes
+    by_sets = len(state._sets) > sets_before
     for seat in (claimant, loser):
-        if not sizes[seat] and state._in[seat] and not (seat == claimant and caught):
-            go_out(state, seat, "emptied the hand")
-            if state._phase is Phase.TERMINAL:
-                return
+        if sizes[seat] or not state._in[seat]:
+            continue
+        if seat == loser and by_sets:
+            if g.emptied_stays_in:
+                continue
+            how = "discarded the last cards as sets"
+        elif seat == claimant and caught:
+            continue
+        else:
+            how = "emptied the hand"
+        go_out(state, seat, how)
+        if state._phase is Phase.TERMINAL:
+            return
     # The formula reads only these facts and the seating, so its answer is kept per game.
     key = (claimant, challenger, caught, state._dealer, state._seating)
     nxt = g.next_player_memo.get(key)

@@ -16,6 +16,7 @@ from ..model import (
     CountRule,
     DealerChoice,
     Direction,
+    EmptiedBySets,
     EndStyle,
     OutCheck,
     PenaltyKind,
@@ -206,6 +207,8 @@ class Game:
         self.first_out = end.style is EndStyle.FIRST_OUT
         self.at_once = end.out_check is OutCheck.AT_ONCE
         self.turn_start_win = end.turn_start_win.code if end.turn_start_win else None
+        # A seat left with no cards by its sets stays in, and its turns pass it by while it holds none.
+        self.emptied_stays_in = self.set_size is not None and end.emptied_by_sets is EmptiedBySets.STAYS_IN
         caps = [c for c in (end.turn_cap, turn_cap) if c is not None]
         self.turn_cap = min(caps) if caps else NO_CAP
 

@@ -101,7 +101,7 @@ class State:
         self._turns = 0
         self._history: list[Action] = []
         self._reveals: list[RevealRecord] = []
-        self._pending: tuple[int, int, int, int, bool] | None = None
+        self._pending: tuple[int, int, int, int, bool, int] | None = None
         self._holders: dict[int, int] = {}
         self._winner: int | None = None
         self._loser: int | None = None
@@ -427,7 +427,7 @@ class State:
             raise IllegalAction(f"seat {self._seat} may not pass now: passing needs `{g.pass_when_text}`")
         self._turns += 1
         self._passes += 1
-        if self._passes >= self._in_count:
+        if self._passes >= self._in_count - (self._empty_seats_in() if g.emptied_stays_in else 0):
             _challenge.all_passed(self)
         else:
             self.begin_turn(self._next_in[self._seat])
@@ -464,11 +464,19 @@ class State:
             if self._turns >= g.turn_cap:
                 _challenge.finish(self, capped=True, reason=f"stopped by the turn cap after {self._turns} turns")
                 return
+            if g.emptied_stays_in and not self._sizes[seat]:
+                seat = self._pass_over_empty(seat)
+                if seat < 0:
+                    return
         else:
             while True:
                 if self._turns >= g.turn_cap:
                     _challenge.finish(self, capped=True, reason=f"stopped by the turn cap after {self._turns} turns")
                     return
+                if g.emptied_stays_in and not self._sizes[seat]:
+                    seat = self._pass_over_empty(seat)
+                    if seat < 0:
+                        return
                 if g.turn_start_win(self._turn_facts(seat)):
                     _challenge.go_out(self, seat, "won at the start of the turn")
                     if self._phase is _TERMINAL:
@@ -480,6 +488,22 @@ class State:
         self._seat = seat
         if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():
             _challenge.finish(self, capped=True, reason=f"seat {seat} has no legal action")
+
+    def _pass_over_empty(self, seat: int) -> int:
+        """`emptied_by_sets: stays_in`: the first seat from `seat` on holding cards, whose turn it is;
+        -1, the game stopped, when no seat still in holds a card."""
+        start = seat
+        while not self._sizes[seat]:
+            seat = self._next_in[seat]
+            if seat == start:
+                _challenge.finish(self, capped=True, reason=f"seat {seat} has no legal action: no seat still in "
+                                  "holds a card")
+                return -1
+        return seat
+
+    def _empty_seats_in(self) -> int:
+        """Seats still in holding no cards (passed over at their turns, so not counted among the passes)."""
+        return sum(1 for s, k in enumerate(self._sizes) if not k and self._in[s])
 
     # -- messages (built only when an action is refused) ---------------------------------------
 

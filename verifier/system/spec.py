@@ -19,6 +19,7 @@ from cheatdsl.model import (
     CountRule,
     DealerChoice,
     Direction,
+    EmptiedBySets,
     EndStyle,
     OutCheck,
     PenaltyKind,
@@ -93,6 +94,7 @@ class Spec:
     stock_count: int
     dealer_by_lot: bool
     first_player: Tree
+    emptied_stays_in: bool = False  # `ending.emptied_by_sets: stays_in` (with sets): empty seats are passed over
     merged: bool = False
 
     @property
@@ -271,4 +273,6 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
         turn_cap=rb.ending.turn_cap, hand_sizes=tuple(hands), aside_count=t.set_aside + (0 if to_stock else surplus),
         stock_count=surplus if to_stock else 0, dealer_by_lot=rb.setup.dealer is DealerChoice.LOT,
         first_player=first_player,
+        emptied_stays_in=set_size is not None and set_size > 0
+        and rb.ending.emptied_by_sets is EmptiedBySets.STAYS_IN,
     )

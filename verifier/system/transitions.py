@@ -234,9 +234,12 @@ class Builder:
             t.over = z3.Or(t.over, cap)
             t.capped = z3.Or(t.capped, cap)
         cur = _int(seat)
-        if sp.turn_start_win is not None:
+        if sp.turn_start_win is None:
+            cur = self.pass_over_empty(t, cur)
+        else:
             active = z3.Not(t.over)
             for _ in range(1 if sp.first_out else sp.n):
+                cur = self.pass_over_empty(t, cur)
                 win = z3.And(active, self.condition(sp.turn_start_win, t, cur))
                 t = self.go_out(t, cur, win)
                 cur = ite(win, next_in(sp, t, cur), cur)
@@ -245,10 +248,22 @@ class Builder:
         rid = required_id(sp, t)
         cannot_play = z3.Or(required_empty(sp, rid), hand(t, cur) < sp.min_cards)
         stuck = z3.And(z3.Not(t.over), cannot_play, z3.Not(self.can_pass(t, cur)))
+        if sp.emptied_stays_in:  # passed over all the way round: no seat still in holds a card
+            stuck = z3.Or(stuck, z3.And(z3.Not(t.over), hand(t, cur) == 0))
         t.stuck = z3.Or(t.stuck, stuck)
         t.over = z3.Or(t.over, stuck)
         t.capped = z3.Or(t.capped, stuck)
         return t
+
+    def pass_over_empty(self, s: State, seat: Term) -> Term:
+        """`emptied_by_sets: stays_in`: the first seat from `seat` on holding cards (turns pass by an
+        empty hand); `seat` itself otherwise."""
+        sp = self.spec
+        if not sp.emptied_stays_in:
+            return seat
+        for _ in range(sp.n - 1):
+            seat = self.name(ite(hand(s, seat) == 0, next_in(sp, s, seat), seat), "passed_over")
+        return seat
 
     # -- a play --------------------------------------------------------------------------------
 
@@ -385,11 +400,14 @@ class Builder:
                 t.pile = [zero()] * sp.width
         if sp.round_ends_challenge:
             t.leading = true()
+        by_sets: Term = false()
         if sp.set_size is not None:
             row = [self.name(x, "picked") for x in row]
+            before = total(t.nsets)
             row = self.discard_sets(t, row, a.discards, guard)
+            by_sets = total(t.nsets) > before
         set_hand(t, loser, row)
-        self.resolution = {"caught": caught, "winner": winner, "loser": loser, "gained": gained}
+        self.resolution = {"caught": caught, "winner": winner, "loser": loser, "gained": gained, "by_sets": by_sets}
         return guard, self.finish_resolution(t, claimant, ch, caught, winner, loser)
 
     def discard_sets(self, t: State, row: list[Term], chosen: Sequence[Term], guard: list[Term]) -> list[Term]:
@@ -475,10 +493,18 @@ class Builder:
 
     def finish_resolution(self, t: State, claimant: Term, ch: Term, caught: Term, winner: Term,
                           loser: Term) -> State:
-        """Empty hands go out (the claimant first, a caught claimant stays), then `next_player` plays."""
+        """Empty hands go out (the claimant first; a caught claimant stays unless its sets emptied it,
+        and with `emptied_by_sets: stays_in` a loser its sets emptied stays), then `next_player` plays."""
         sp = self.spec
-        cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Not(z3.And(is_seat(claimant, s), caught)))
-                for s in range(sp.n)]
+        by_sets = self.resolution.get("by_sets", false())
+        if sp.emptied_stays_in:
+            cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Or(is_seat(claimant, s), is_seat(loser, s)),
+                           z3.Not(z3.And(is_seat(loser, s), by_sets)), z3.Not(z3.And(is_seat(claimant, s), caught)))
+                    for s in range(sp.n)]
+        else:
+            kept = [caught] if z3.is_false(by_sets) else [caught, z3.Not(by_sets)]
+            cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Not(z3.And(is_seat(claimant, s), *kept)))
+                    for s in range(sp.n)]
         out = self.leave_in_order(t, claimant, cand)
         facts = {"claimant": claimant, "challenger": ch, "winner": winner, "loser": loser, "caught": caught}
         nxt, defined = self.seat_rule(sp.next_player, facts, out)
@@ -501,6 +527,8 @@ class Builder:
             t.turns = s.turns + 1
         t.passes = s.passes + 1
         everyone = t.passes >= in_count(s)
+        if sp.emptied_stays_in:  # seats passed over for an empty hand are not among the passes
+            everyone = t.passes >= in_count(s) - count_true([z3.And(s.inn[i], hand(s, i) == 0) for i in range(sp.n)])
         return guard, merge(everyone, self.all_passed(t, s.actor), self.begin_turn(t, next_in(sp, t, s.actor)))
 
     def all_passed(self, s: State, seat: Term) -> State:
