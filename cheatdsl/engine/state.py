@@ -282,6 +282,16 @@ class State:
         return self._claimant if self._phase is _RESPOND else None
 
     @property
+    def passes(self) -> int:
+        """Passes in a row since the last play (all of them in a row clear the pile where the rules say so)."""
+        return self._passes
+
+    @property
+    def last_player(self) -> int | None:
+        """The seat that made the last play, or None before the first."""
+        return self._last_player
+
+    @property
     def turns(self) -> int:
         """Plays and passes made so far (what the turn cap counts)."""
         return self._turns

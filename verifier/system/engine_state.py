@@ -60,8 +60,8 @@ def read(spec: Spec, st: EngineState) -> Values:
     out["mode"] = mode
     actor = st.current_player()
     out["actor"] = actor if actor >= 0 else 0
-    out["passes"] = getattr(st, "_passes", 0)
-    last = getattr(st, "_last_player", None)
+    out["passes"] = st.passes
+    last = st.last_player
     out["last"] = -1 if last is None else last
     out["turns"] = st.turns
     out["dealer"] = st.dealer or 0
