@@ -6,8 +6,9 @@
 
 `random`   every legal action equally likely (plays sampled without listing them when many);
 `greedy`   every card of the required rank up to the cap, else one random card; challenges at `challenge_rate`;
-`honest`   seed 003's opponents: truthful cards when held, else a bluff (or a pass); doubts from its own hand,
-           the claim's count and rank and whether the claimant is on its last cards;
+`honest`   seed 003's opponents: truthful cards when held, else a bluff (or a pass) with the card its turns
+           will ask for last; doubts from its own hand, the claim's count and rank and whether the claimant
+           is on its last cards;
 `counter`  honest, remembering every revealed card and pickup to call certain lies.
 """
 

@@ -103,6 +103,26 @@ def pad_to_minimum(view: View, play: Play, rng: random.Random) -> Play:
     return play_of(cards, play.claim, count_to_call(g, len(cards)))
 
 
+NEVER = 1 << 30  # a claim the order as it stands will never ask of this seat
+
+
+def turns_until(game: Game, claim: int, seats: int) -> dict[int, int]:
+    """Counting ahead from `claim`, played now: for each claim the order will ask of this seat, in how
+    many of its turns (1 is its next turn), with `seats` seats in play and the order going on as it
+    stands. Empty where a later claim is a choice rather than a single claim, as nothing can be counted."""
+    ahead: dict[int, int] = {}
+    follow = game.follow
+    c = claim
+    for turn in range(1, len(game.claim_order) + 1):
+        for _ in range(seats):
+            nxt = follow[c] if 0 <= c < len(follow) else ()
+            if len(nxt) != 1:
+                return {}
+            c = nxt[0]
+        ahead.setdefault(c, turn)
+    return ahead
+
+
 def discard_or_keep(view: View) -> Action:
     """In the discard phase: put out the first complete set held, else keep the rest."""
     for a in view.legal_actions():

@@ -15,6 +15,10 @@ k cards with a chance halving at each card more. The chance of a lie is then
 and where the claimant could choose among r claims, P(held none of any) and P(held exactly k of one)
 stand in, taking the claims as alike and independent.
 
+When it must bluff it counts ahead, as seed 002 advises ("you know which ranks you will have to
+play on your next turns. Keep real cards for them"): where the order of claims is fixed, it puts down
+a card its own turns will ask for last, or never; otherwise (or among those) one it holds fewest of.
+
 It challenges a certain lie and, when accepting would let the claimant go out, one with a fair doubt;
 otherwise it doubts now and then, at `challenge_rate` scaled by its suspicion (twice the rate for a
 claim as likely false as true), as seed 002 warns that calling on a big pile is a risk. A bot that
@@ -29,6 +33,7 @@ from typing import Any
 
 from ..engine import ACCEPT, PASS, Action, Game, Phase, View
 from .base import (
+    NEVER,
     Bot,
     bluff_play,
     cards_to_match,
@@ -39,6 +44,7 @@ from .base import (
     pad_to_minimum,
     preferred_challenge,
     truthful_play,
+    turns_until,
 )
 from .simple import check_rate
 
@@ -92,6 +98,8 @@ class HonestBot(Bot):
         self._force = force_challenge(game)
         self._deck = len(game.table.deck)
         self._cap = game.max_cards if game.max_cards is not None else 1 << 30
+        self._wild = game.wild
+        self._ahead: dict[tuple[int, int], dict[int, int]] = {}
 
     def act(self, view: View) -> Action:
         if view.game is not self._game:
@@ -121,13 +129,28 @@ class HonestBot(Bot):
             return PASS
         if len(required) > 1:
             claim = required[self.rng.randrange(len(required))]
-        return bluff_play(view, claim, self._bluff_card(view), self.rng)
+        return bluff_play(view, claim, self._bluff_card(view, claim), self.rng)
 
-    def _bluff_card(self, view: View) -> int:
-        """A card it will miss least: one of the values it holds fewest of, drawn at random."""
+    def _bluff_card(self, view: View, claim: int) -> int:
+        """A card it will miss least: one it will be asked for last (or never), counting ahead from
+        `claim`; among those, one of the values it holds fewest of, drawn at random."""
         hand = view.hand
-        fewest = min(k for k in hand if k)
-        values = [v for v, k in enumerate(hand) if k == fewest]
+        seats = view.players - len(view.out)
+        key = (claim, seats)
+        ahead = self._ahead.get(key)
+        if ahead is None:
+            ahead = self._ahead[key] = turns_until(view.game, claim, seats)
+            if self._wild:
+                ahead[view.game.joker] = 0  # a wild joker passes as any claim: never the card to give up
+        best: tuple[int, int] | None = None
+        values: list[int] = []
+        for v, k in enumerate(hand):
+            if k:
+                rank = (ahead.get(v, NEVER), -k)
+                if best is None or rank > best:
+                    best, values = rank, [v]
+                elif rank == best:
+                    values.append(v)
         return values[self.rng.randrange(len(values))]
 
     # -- responding ----------------------------------------------------------------------------
