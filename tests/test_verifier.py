@@ -291,6 +291,24 @@ def test_leaderless_round_is_caught_by_round_rank() -> None:
     assert r.details["failing_players"] == [3, 4]
 
 
+def test_seat_counts_from_the_dealer_as_the_interpreter_reads_it(tmp_path: Path) -> None:
+    """docs/language.md: `seat(n)` is the seat n places after the dealer, so `seat(4)` is a seat at any table."""
+    from cheatdsl.engine import Game
+    from cheatdsl.engine.context import facts_class
+    from verifier.facts import SeatFacts
+
+    rb = load_rulebook(str(FIXTURES / "leaderless-round.yaml"))
+    table = facts_class(Game(rb, 4))
+    for dealer in range(4):
+        for k in range(9):
+            assert SeatFacts(4, dealer=dealer).seat(k) == table(None, dealer).seat(k)
+    text = (FIXTURES / "leaderless-round.yaml").read_text().replace("holder(king of hearts)", "seat(4)")
+    (tmp_path / "seat-four-leads.yaml").write_text(text)
+    r = {t.result.id: t.result for t in verify(load_rulebook(str(tmp_path / "seat-four-leads.yaml")),
+                                                ["round-rank", "seat-fairness"])}
+    assert r["round-rank"].verdict is Verdict.PROVED, r["round-rank"].summary
+
+
 def test_clashing_variations_name_their_lines() -> None:
     assert fixture("clashing-variations", "king-of-hearts-leads")["consistency"].verdict is Verdict.PROVED
     assert fixture("clashing-variations", "no-kings")["consistency"].verdict is Verdict.PROVED

@@ -9,11 +9,14 @@ for a solver that gave up.
 
 from __future__ import annotations
 
+from itertools import product
+from typing import Any
+
 import z3
 
-from cheatdsl.model import EndStyle, Priority, RoundEnd
+from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd
 
-from .facts import NotConcrete, SeatFacts, claims_of, seat_of
+from .facts import NotConcrete, SeatFacts, claims_of, holder_cards, seats_of
 from .registry import register
 from .solver import Answer, ask, new_solver, num, truth
 from .subject import Subject
@@ -113,8 +116,32 @@ def _priority_witness(question: str, m: z3.ModelRef, calls: list[z3.BoolRef], n:
     return refuted(PRIORITY, f"{what} when {seats} call", callers=[f"seat +{d}" for d in callers])
 
 
+def _holders(subject: Subject, n: int, formula: Formula) -> list[dict[int, int | None]]:
+    """Every way the exact cards a seat formula names (`holder`, `dealt`) can lie after a deal at `n`
+    players: each with a seat, or with nobody where the deck lacks it or leaves cards undealt."""
+    cards = holder_cards(formula, subject.rb)
+    if not cards:
+        return [{}]
+    t = subject.table(n)
+    sizes = t.hand_sizes()
+    undealt = isinstance(sizes, str) or t.set_aside + sizes[1] > 0
+    options = []
+    for card in cards:
+        copies = subject.copies_of_card(n, card)
+        options.append([*(range(n) if copies else []), *([None] if undealt or not copies else [])])
+    return [dict(zip(cards, held)) for held in product(*options)]
+
+
+def _named(subject: Subject, n: int, formula: Formula, **facts: Any) -> set[int | None]:
+    """Every seat `formula` names after a round that ended so, whoever deals and holds the cards it names."""
+    out: set[int | None] = set()
+    for holders in _holders(subject, n, formula):
+        out |= seats_of(formula, n, holders=holders, **facts)
+    return out
+
+
 def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:
-    """Every way a round can end at `n` players, and the seat the rules name to lead next."""
+    """Every way a round can end at `n` players, and each seat the rules may name to lead next."""
     rb = subject.rb
     rows: list[tuple[str, int | None]] = []
     try:
@@ -125,15 +152,17 @@ def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:
                         continue
                     for caught in (True, False):
                         winner, loser = (challenger, claimant) if caught else (claimant, challenger)
-                        seat = seat_of(rb.challenge.next_player, n, claimant=claimant, challenger=challenger,
-                                       caught=caught, winner=winner, loser=loser)
-                        rows.append((f"seat {challenger} challenges seat {claimant}'s "
-                                     f"{'lie' if caught else 'true claim'}", seat))
+                        for seat in sorted(_named(subject, n, rb.challenge.next_player, claimant=claimant,
+                                                  challenger=challenger, caught=caught, winner=winner, loser=loser),
+                                           key=lambda x: -1 if x is None else x):
+                            rows.append((f"seat {challenger} challenges seat {claimant}'s "
+                                         f"{'lie' if caught else 'true claim'}", seat))
         if RoundEnd.ALL_PASS in rb.claim.round_ends:
             for last in range(n):
                 leader = rb.passing.all_pass_leader
-                seat = None if leader is None else seat_of(leader, n, last_player=last)
-                rows.append((f"everyone passes after seat {last} played", seat))
+                seats = {None} if leader is None else _named(subject, n, leader, last_player=last)
+                for seat in sorted(seats, key=lambda x: -1 if x is None else x):
+                    rows.append((f"everyone passes after seat {last} played", seat))
     except NotConcrete as exc:
         return f"the next leader depends on {exc}"
     return rows

@@ -13,10 +13,10 @@ import z3
 
 from cheatdsl.model import EndStyle
 
-from .facts import NotConcrete, seat_of
+from .facts import NotConcrete, seats_of
 from .graph import ClaimGraph, claim_graph
 from .registry import register
-from .solver import ask, new_solver, num, truth
+from .solver import all_of, ask, new_solver, num, truth
 from .subject import Subject
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
@@ -29,9 +29,18 @@ def _closed(g: ClaimGraph, name: str, backward: bool = False) -> tuple[z3.Solver
     """A solver whose models are sets of claims closed under the graph's edges (or against them)."""
     s = new_solver()
     member = [z3.Bool(f"{name}_{i}") for i in range(g.size)]
-    for i in range(g.size):
-        for j in g.successors(i):
-            s.add(z3.Implies(member[j], member[i]) if backward else z3.Implies(member[i], member[j]))
+    if backward:
+        into: list[list[int]] = [[] for _ in range(g.size)]
+        for i in range(g.size):
+            for j in g.successors(i):
+                into[j].append(i)
+        # A claim in the set has every claim that may come before it in the set.
+        s.add(*[z3.Implies(member[j], all_of([member[i] for i in sorted(into[j])])) for j in range(g.size) if into[j]])
+    else:
+        # A claim in the set has every claim that may come after it in the set (one clause per claim: with
+        # any claim allowed to lead, a pair per edge would be thousands).
+        s.add(*[z3.Implies(member[i], all_of([member[j] for j in sorted(g.successors(i))]))
+                for i in range(g.size) if g.successors(i)])
     return s, member
 
 
@@ -200,13 +209,14 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
             for caught in (False, True):
                 winner, loser = (challenger, claimant) if caught else (claimant, challenger)
                 try:
-                    nxt = seat_of(rb.challenge.next_player, n, claimant=claimant, challenger=challenger,
-                                  caught=caught, winner=winner, loser=loser)
+                    named = seats_of(rb.challenge.next_player, n, claimant=claimant, challenger=challenger,
+                                     caught=caught, winner=winner, loser=loser)
                 except NotConcrete as exc:
                     return f"who plays after a challenge depends on {exc}"
-                if nxt is None:
-                    return "who plays after a challenge is not always a seat (see round-rank)"
-                out.add((nxt - claimant - 1) % n)
+                for nxt in named:
+                    if nxt is None:
+                        return "who plays after a challenge is not always a seat (see round-rank)"
+                    out.add((nxt - claimant - 1) % n)
     if rb.passing.allowed:
         out.add(1)
     return sorted(out - {0})

@@ -44,7 +44,10 @@ class ClaimFacts(_Base):
 
 
 class SeatFacts(_Base):
-    """Facts for seat formulas with every seat in the game; seats are numbered in turn order."""
+    """Facts for seat formulas with every seat in the game; seats are numbered in turn order.
+
+    `seat(k)` is the seat k places after the dealer, as the interpreter reads it (`cheatdsl/engine/
+    context.py`), so a formula calling it needs the `dealer` among the facts (`seats_of` tries each)."""
 
     def __init__(self, players: int, holders: dict[int, int | None] | None = None, **values: Any) -> None:
         self.players = players
@@ -58,8 +61,11 @@ class SeatFacts(_Base):
     def right(self, seat: int | None) -> int | None:
         return None if seat is None else (seat - 1) % self.players
 
-    def seat(self, number: int) -> int | None:
-        return number if 0 <= number < self.players else None
+    def seat(self, number: int) -> int:
+        dealer = getattr(self, "dealer", None)
+        if dealer is None:
+            raise NotConcrete("the dealer")
+        return (dealer + number) % self.players
 
     def holder(self, card: int) -> int | None:
         if card not in self.holders:
@@ -79,6 +85,18 @@ def seat_of(formula: Formula, players: int, **values: Any) -> int | None:
     """The seat a seat formula names, or None where it names none (or one outside the table)."""
     v = formula.code(SeatFacts(players, **values))
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < players else None
+
+
+def seats_of(formula: Formula, players: int, **values: Any) -> set[int | None]:
+    """Every seat a seat formula names with these facts, whoever deals (when it counts from the dealer)."""
+    if "dealer" in values:
+        return {seat_of(formula, players, **values)}
+    try:
+        return {seat_of(formula, players, **values)}
+    except NotConcrete as exc:
+        if str(exc) != "the dealer":
+            raise
+    return {seat_of(formula, players, dealer=d, **values) for d in range(players)}
 
 
 def holder_cards(formula: Formula, rb: Rulebook, functions: tuple[str, ...] = ("holder", "dealt")) -> tuple[int, ...]:

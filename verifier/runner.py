@@ -3,7 +3,8 @@
 Z3's timeout and rlimit are not hard wall-clock bounds, so the heavy checks of a rulebook run together
 in one forked child that is killed when its time is up; the verdicts are then `unknown` with the
 reason, never a pass. Children for several rulebooks run side by side (one per core by default) while
-this process runs the light checks.
+this process runs the light checks; a child started when a core is left over shares its player counts
+with a helper process (`helper.py`), with the same results.
 """
 
 from __future__ import annotations
@@ -164,6 +165,9 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         ctx = multiprocessing.get_context("fork")
     except ValueError:
         ctx = None
+    if any(p.heavy for p in plans):
+        # Imported once here rather than in every child (each would spend a tenth of a second on it).
+        from .system import analysis  # noqa: F401
     limit = parallel or workers()
     # The dearest first, so that the last to finish are short; rulebooks sharing specs with one done
     # before then find its verdicts known.
@@ -193,6 +197,8 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
                 collect(plan)
                 continue
             seconds = heavy_seconds + 5.0
+            # A core no other rulebook will use: the child may share its player counts with a helper.
+            transition.HELPER = not pending and len(running) + 1 < limit
             batch: Callable[[], Any] = partial(_heavy_batch, plan.heavy, plan.subject)
             plan.job = _Job(ctx, batch, seconds)
             running.append(plan)

@@ -5,7 +5,8 @@ All eight read one analysis per player count (`system/analysis.py`): the transit
 generated from the compiled rulebook, the invariants are proved together by induction, and failures
 are searched for plays that the interpreter replays. They are heavy: the runner computes all of
 them for a rulebook in one child process with a kill timer (`runner.py`), and each check here only
-reads its share.
+reads its share. Each property at each count starts in a fresh Z3 context, so that the player counts
+can be shared out between two processes (`helper.py`) without changing a result.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .helper import Count, Helper
 from .registry import register
 from .solver import fresh_context
 from .subject import Subject
@@ -53,40 +55,98 @@ KNOWN: dict[tuple[str, int], dict[str, Any]] = {}
 FOUND: dict[tuple[str, int], dict[str, Any]] = {}
 
 
-def analyse(subject: Subject, ids: tuple[str, ...] = IDS, seconds: float = SECONDS_PER_RULEBOOK) -> dict[str, Result]:
-    """Every transition-system property of the subject, each combined over the player counts."""
-    from .system.analysis import Analysis, Budget
+# Whether `analyse` may fork a helper for the larger player counts: the runner allows it when a core is
+# free (the setting is read in the child process that analyses the rulebook).
+HELPER = False
+
+
+def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any) -> Count:
+    """Every property in `ids` at `n` players, in order, each in a fresh Z3 context (and the invariants and
+    the recurrent set they share in contexts of their own): the same results whichever process runs them,
+    together or apart, and whatever it checked before."""
+    from .system.analysis import Analysis, proved_so_far
     checks = _checks()
+    fresh_context()
+    budget.first = n == subject.counts[0]
+    a = Analysis(subject.rb, n)
+    key = hash(a.spec) if a.spec is not None else None
+    done = Count(n, {}, {}, {})
+    for pid in ids:
+        start = time.perf_counter()
+        fresh_context()  # nor does a property depend on the terms the ones before it made
+        known = KNOWN.get((pid, key)) if key is not None else None
+        if known is not None:
+            result = Result(known["id"], Verdict(known["verdict"]), known["summary"], known["details"])
+        elif a.spec is None:
+            result = unknown(pid, a.error)
+        else:
+            try:
+                result = checks[pid](a, budget)
+            except Exception as exc:  # a bug must never read as a verdict
+                import traceback
+                result = unknown(pid, f"internal error: {type(exc).__name__}: {exc}",
+                                 traceback=traceback.format_exc(limit=6))
+        # Only verdicts that no budget or count order could change are shared with other rulebooks.
+        if key is not None and known is None and result.verdict in (Verdict.PROVED, Verdict.NOT_APPLICABLE):
+            done.found[(pid, key)] = result.as_json()
+        done.results[pid] = result
+        done.seconds[pid] = time.perf_counter() - start
+    done.invariants = proved_so_far(a)
+    return done
+
+
+def analyse(subject: Subject, ids: tuple[str, ...] = IDS, seconds: float = SECONDS_PER_RULEBOOK,
+            helper: bool | None = None) -> dict[str, Result]:
+    """Every transition-system property of the subject, each combined over the player counts.
+
+    The counts are analysed from the smallest up; with `helper` (default: `HELPER`) a forked process
+    analyses them from the largest down meanwhile (`helper.py`), with the same results."""
+    from .system.analysis import Budget, adopt
     budget = Budget(seconds, SEARCHES)
-    by: dict[str, dict[int, Result]] = {pid: {} for pid in ids}
-    timing: dict[str, float] = {pid: 0.0 for pid in ids}
-    for n in subject.counts:
-        fresh_context()  # each count's verdicts the same whatever was checked before
-        budget.first = n == subject.counts[0]
-        a = Analysis(subject.rb, n)
-        key = hash(a.spec) if a.spec is not None else None
-        for pid in ids:
-            start = time.perf_counter()
-            known = KNOWN.get((pid, key)) if key is not None else None
-            if known is not None:
-                by[pid][n] = Result(known["id"], Verdict(known["verdict"]), known["summary"], known["details"])
-            elif a.spec is None:
-                by[pid][n] = unknown(pid, a.error)
-            else:
-                try:
-                    by[pid][n] = checks[pid](a, budget)
-                except Exception as exc:  # a bug must never read as a verdict
-                    import traceback
-                    by[pid][n] = unknown(pid, f"internal error: {type(exc).__name__}: {exc}",
-                                         traceback=traceback.format_exc(limit=6))
-            # Only verdicts that no budget or count order could change are shared with other rulebooks.
-            if key is not None and known is None and by[pid][n].verdict in (Verdict.PROVED, Verdict.NOT_APPLICABLE):
-                FOUND[(pid, key)] = by[pid][n].as_json()
-            timing[pid] += time.perf_counter() - start
+    counts = subject.counts
+    budget.smallest = counts[0]
+    done: dict[int, Count] = {}
+    share = None
+    # The helper leaves termination to this process: it reads the recurrent set of the smallest count,
+    # which this process checks first anyway (and it is cheap at the other counts).
+    later = tuple(pid for pid in ids if pid != "termination")
+    if (HELPER if helper is None else helper) and len(counts) > 2:
+        try:
+            share = Helper(counts, lambda n, b: _count(subject, n, later, b), budget)
+        except (OSError, ValueError):
+            share = None
+    if share is None:
+        for n in counts:
+            done[n] = _count(subject, n, ids, budget)
+    else:
+        try:
+            n0: int | None = counts[0]
+            while n0 is not None:
+                done[n0] = _count(subject, n0, ids, budget)
+                n0 = share.ours()
+            from_helper = share.collect()
+        finally:
+            share.close()
+        for n in counts:  # in order, so that the searches go to the smallest counts that need one
+            if n in done:
+                continue
+            got = from_helper.get(n)
+            if got is None or any(budget.due(pid) for pid in got.asked):
+                got = _count(subject, n, ids, budget)
+            elif later != ids:
+                if got.invariants is not None:
+                    adopt(got.invariants)
+                rest = _count(subject, n, tuple(pid for pid in ids if pid not in later), budget)
+                got.results.update(rest.results)
+                got.seconds.update(rest.seconds)
+                got.found.update(rest.found)
+            done[n] = got
+    for count in done.values():
+        FOUND.update(count.found)
     out = {}
     for pid in ids:
-        r = combine(pid, by[pid], _summarize(pid))
-        r.details["seconds"] = round(timing[pid], 3)
+        r = combine(pid, {n: done[n].results[pid] for n in counts}, _summarize(pid))
+        r.details["seconds"] = round(sum(done[n].seconds[pid] for n in counts), 3)
         out[pid] = r
     return out
 

@@ -16,12 +16,12 @@ import z3
 from cheatdsl.engine import Game, Phase, State
 from cheatdsl.model import Rulebook
 
-from ..solver import ask, new_solver
+from ..solver import ask, fresh_context, new_solver
 from ..verdict import Result, bounded, not_applicable, proved, refuted, unknown
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
 from .engine_state import constant, merged_values, read
-from .invariant import Invariants, _classes, houdini
+from .invariant import Counterexample, Invariants, _classes, houdini
 from .search import bmc
 from .spec import Spec, SpecError, build_spec, merge_values
 from .symmetry import rotation_symmetric
@@ -41,18 +41,40 @@ class Budget:
     """What a rulebook may spend: `deadline` for everything (a safety net), and for each property a number
     of counterexample searches (the dearest part), made at the smallest player counts that need one.
     Searches are bounded by Z3's resource limit, not the clock, so that verdicts do not depend on the
-    machine. `first` tells whether this is the smallest player count, where the one-off proofs are made."""
+    machine. `first` tells whether this is the smallest player count; `recurrence` gives the recurrent set
+    checked once, at the smallest count."""
 
     def __init__(self, seconds: float, searches: int) -> None:
         self.deadline = time.perf_counter() + seconds
         self.searches = searches
         self.spent: dict[str, int] = {}
         self.first = True
-        self.recurrent: Any = None
+        self.smallest = 0  # the smallest player count, where the recurrent set is checked
+        self._recurrent: Any = None
+        self._checked = False
+
+    def recurrence(self, rb: Rulebook) -> Any:
+        """The recurrent set checked at the smallest player count (None where that table cannot be
+        tabulated), made when a count first asks for it, in a Z3 context of its own: what follows it
+        in the asking property is the same whether it was made there or earlier."""
+        if not self._checked:
+            self._checked = True
+            fresh_context()
+            try:
+                sp = build_spec(rb, self.smallest)
+            except Exception:  # the smallest table has no analysis, so no recurrent set is checked
+                sp = None
+            self._recurrent = None if sp is None else recurrence.check(sp, rotation_symmetric(sp))
+        fresh_context()
+        return self._recurrent
+
+    def due(self, pid: str) -> bool:
+        """Whether `pid` may still search (without counting it)."""
+        return self.spent.get(pid, 0) < self.searches and time.perf_counter() <= self.deadline
 
     def take(self, pid: str) -> bool:
         """Whether `pid` may search once more (and count it)."""
-        if self.spent.get(pid, 0) >= self.searches or time.perf_counter() > self.deadline:
+        if not self.due(pid):
             return False
         self.spent[pid] = self.spent.get(pid, 0) + 1
         return True
@@ -66,6 +88,22 @@ def invariants(sp: Spec) -> Invariants:
     if key not in _INVARIANTS:
         _INVARIANTS[key] = houdini(sp)
     return _INVARIANTS[key]
+
+
+def proved_so_far(a: Analysis) -> tuple[Spec, Invariants] | None:
+    """The invariants `a` proved, as plain data another process can take (`adopt`), or None."""
+    inv = a.__dict__.get("inv")
+    if a.spec is None or inv is None:
+        return None
+    dropped = {g: Counterexample(cx.group, cx.where, cx.facts, None, None, words=cx.words)  # type: ignore[arg-type]
+               for g, cx in inv.dropped.items()}
+    return merge_values(a.spec, _classes(a.spec)), Invariants(set(inv.proved), dropped, inv.unknown, inv.symmetric,
+                                                               inv.queries)
+
+
+def adopt(found: tuple[Spec, Invariants]) -> None:
+    """Invariants another process proved, for the checks made here at the same table."""
+    _INVARIANTS.setdefault(*found)
 
 
 class Analysis:
@@ -88,8 +126,13 @@ class Analysis:
 
     @cached_property
     def inv(self) -> Invariants:
+        """The invariants, proved in a Z3 context of their own: whichever property asks first, what it
+        does next starts from a fresh context (so its result does not depend on who asked first)."""
         assert self.spec is not None
-        return invariants(self.spec)
+        fresh_context()
+        out = invariants(self.spec)
+        fresh_context()
+        return out
 
     def cached(self, label: str, compute: Any) -> Any:
         assert self.spec is not None
@@ -386,9 +429,7 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
     # Z3 checks once, at the smallest player count, that the set of states with every seat holding two
     # different cards and an empty pile is closed under a caught lie; at every count the interpreter then
     # deals a game in that set and plays the lie until the whole state comes back.
-    if budget.first:
-        budget.recurrent = a.cached("recurrence", lambda: recurrence.check(sp, rotation_symmetric(sp)))
-    rec = budget.recurrent
+    rec = budget.recurrence(a.rb)
     if rec is not None and rec.holds:
         found = a.cached("lasso", lambda: lasso(a))
         if isinstance(found, Witness):
@@ -502,6 +543,7 @@ def _win_search(a: Analysis, target: int | None, budget: Budget) -> tuple[int, i
     play of that shape reaching the goal, which is replayed."""
     sp = a.spec
     assert sp is not None
+    fresh_context()  # a search: its own terms only, as in `counterexample.search`
     game = a.game
     merged = merge_values(sp)
     st = dealt(game, 0, 0)

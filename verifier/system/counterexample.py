@@ -17,6 +17,7 @@ import z3
 
 from cheatdsl.engine import Game, State
 
+from ..solver import fresh_context
 from .invariant import CANDIDATES, STEP_CANDIDATES, Counterexample
 from .search import Search, bmc
 from .spec import Spec, merge_values
@@ -71,7 +72,11 @@ def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Che
     is then asked for cards that make a play of that shape (tried for a few shapes). No play of the
     merged game means none of the real game either (bounded). Failing that, the full game is searched
     directly. Each solver call is bounded by `rlimit` (deterministic); `seconds` is only a safety net.
-    What is found is replayed by the interpreter."""
+    What is found is replayed by the interpreter.
+
+    The search starts in a fresh Z3 context: how far it gets within its resource limit depends on the
+    identities of the terms it makes, which are then the same whatever was checked before it."""
+    fresh_context()
     symmetric = rotation_symmetric(sp)
     restrict = (lambda b, d: [d.dealer == 0]) if symmetric and sp.dealer_by_lot else None
     stop = time.perf_counter() + seconds

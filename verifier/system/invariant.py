@@ -13,12 +13,12 @@ the same from every seat (`symmetry.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import z3
 
-from ..solver import ask, new_solver
+from ..solver import TIMEOUT_MS, ask, new_solver
 from .deal import initial
 from .spec import FOLLOW, Spec, merge_values
 from .state import State, Term, fresh, hand, in_count
@@ -174,7 +174,10 @@ def _classes(sp: Spec) -> tuple[int, ...]:
 
 
 @dataclass
-class _Step:
+class Step:
+    """One kind of step from a state of fresh variables: the state, the choices, whether the step is
+    legal, the state after it, and the builder holding its definitions."""
+
     kind: int
     s: State
     a: Action
@@ -183,7 +186,22 @@ class _Step:
     b: Builder
 
 
-def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = 10_000) -> Invariants:
+def kind_steps(ab: Spec, symmetric: bool) -> Iterator[Step]:
+    """A step of each kind the rules have (a pass only where passing is allowed), each with its own
+    builder; from seat 0 when the rules treat every seat alike. Made one at a time, as they are asked for."""
+    for kind in (ACCEPT, CHALLENGE, PASS):
+        if kind == PASS and not ab.may_pass:
+            continue
+        b = Builder(ab)
+        s = fresh(ab, "s")
+        if symmetric:
+            s.actor = z3.IntVal(0)
+        a = fresh_action(ab, "a")
+        legal, after = b.step_kind(s, a, kind)
+        yield Step(kind, s, a, legal, after, b)
+
+
+def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = TIMEOUT_MS) -> Invariants:
     """The largest inductive subset of the candidate groups, on the merged game of `sp`."""
     # With jokers, all the groups are proved on one class of cards and conservation of each value apart
     # (smaller queries); otherwise one natural value is kept apart for all of them at once.
@@ -199,23 +217,17 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = 1
 
     b0 = Builder(ab)
     cons, start, _ = initial(b0, "deal")
-    steps = []
-    for kind in (ACCEPT, CHALLENGE, PASS):
-        if kind == PASS and not ab.may_pass:
-            continue
-        b = Builder(ab)
-        s = fresh(ab, "s")
-        if symmetric:
-            s.actor = z3.IntVal(0)
-        a = fresh_action(ab, "a")
-        legal, after = b.step_kind(s, a, kind)
-        steps.append(_Step(kind, s, a, legal, after, b))
+    steps = list(kind_steps(ab, symmetric))
+
+    made: dict[tuple[int, str], dict[str, Term]] = {}  # each group's claims about a state, made once
 
     def state_claims(state: State, names: list[str]) -> dict[tuple[str, str], Term]:
         out = {}
         for g in names:
             if g in CANDIDATES:
-                for k, v in CANDIDATES[g](ab, state).items():
+                if (id(state), g) not in made:
+                    made[(id(state), g)] = CANDIDATES[g](ab, state)
+                for k, v in made[(id(state), g)].items():
                     out[(g, k)] = v
         return out
 
@@ -227,7 +239,10 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = 1
         goal = state_claims(start, alive)
         if not goal:
             break
-        answer = ask(solver, z3.Not(z3.And(list(goal.values()))))
+        solver.push()  # asserted in a scope, as the steps' goals below
+        solver.add(z3.Not(z3.And(list(goal.values()))))
+        answer = ask(solver)
+        solver.pop()
         result.queries += 1
         if answer.unknown:
             return Invariants(set(), unknown=answer.reason, symmetric=symmetric, queries=result.queries)
@@ -257,7 +272,12 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = 1
                         goal[(g, k)] = v
             if not goal:
                 continue
-            answer = ask(solvers[st.kind], *assumed.values(), z3.Not(z3.And(list(goal.values()))))
+            # Asserted in a scope rather than assumed: the solver simplifies with them (faster on big tables).
+            sv = solvers[st.kind]
+            sv.push()
+            sv.add(*assumed.values(), z3.Not(z3.And(list(goal.values()))))
+            answer = ask(sv)
+            sv.pop()
             result.queries += 1
             if answer.unknown:
                 return Invariants(set(), result.dropped, unknown=answer.reason, symmetric=symmetric,
@@ -289,21 +309,15 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int) -> Counterexample | N
     answer = ask(solver)
     if not answer.unsat:
         return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
-    for kind in (ACCEPT, CHALLENGE, PASS):
-        if kind == PASS and not ab.may_pass:
-            continue
-        b = Builder(ab)
-        s = fresh(ab, "s")
-        if symmetric:
-            s.actor = z3.IntVal(0)
-        a = fresh_action(ab, "a")
-        legal, after = b.step_kind(s, a, kind)
+    for st in kind_steps(ab, symmetric):
         solver = new_solver(timeout_ms=timeout_ms)
-        solver.add(legal, *b.defs, z3.Not(s.over), *typing(ab, s).values(), *conservation(ab, s).values())
-        solver.add(z3.Not(z3.And(list(conservation(ab, after).values()))))
+        solver.add(st.legal, *st.b.defs, z3.Not(st.s.over), *typing(ab, st.s).values(),
+                   *conservation(ab, st.s).values())
+        solver.add(z3.Not(z3.And(list(conservation(ab, st.after).values()))))
         answer = ask(solver)
         if not answer.unsat:
-            return Counterexample("card-conservation", "step", ["cards conserved"], answer.model, s, after, a, kind)  # type: ignore[arg-type]
+            return Counterexample("card-conservation", "step", ["cards conserved"], answer.model,  # type: ignore[arg-type]
+                                  st.s, st.after, st.a, st.kind)
     return None
 
 

@@ -14,34 +14,21 @@ from collections.abc import Callable
 import z3
 
 from ..solver import ask, new_solver
-from .invariant import passes_lemma, typing
+from .invariant import kind_steps, passes_lemma, typing
 from .spec import Spec, merge_values
-from .state import State, Term, fresh, in_count, total
+from .state import State, Term, in_count, total
 from .symmetry import rotation_symmetric
-from .transitions import ACCEPT, CHALLENGE, PASS, Builder, fresh_action
-
-
-def _steps(sp: Spec) -> list[tuple[int, State, Term, State, Builder]]:
-    ab = merge_values(sp)
-    symmetric = rotation_symmetric(ab)
-    out = []
-    for kind in (ACCEPT, CHALLENGE, PASS):
-        if kind == PASS and not ab.may_pass:
-            continue
-        b = Builder(ab)
-        s = fresh(ab, "s")
-        if symmetric:
-            s.actor = z3.IntVal(0)
-        legal, after = b.step_kind(s, fresh_action(ab, "a"), kind)
-        out.append((kind, s, legal, after, b))
-    return out
+from .transitions import PASS, Builder
 
 
 def _holds(sp: Spec, claim: Callable[[int, State, State, Builder], Term]) -> bool | str:
-    for kind, s, legal, after, b in _steps(sp):
+    """Whether `claim` holds of every step of the merged game, from any state that is well typed."""
+    ab = merge_values(sp)
+    for st in list(kind_steps(ab, rotation_symmetric(ab))):
         solver = new_solver()
-        solver.add(legal, *b.defs, z3.Not(s.over), *typing(b.spec, s).values(), *passes_lemma(b.spec, s).values())
-        solver.add(z3.Not(claim(kind, s, after, b)))
+        solver.add(st.legal, *st.b.defs, z3.Not(st.s.over), *typing(ab, st.s).values(),
+                   *passes_lemma(ab, st.s).values())
+        solver.add(z3.Not(claim(st.kind, st.s, st.after, st.b)))
         answer = ask(solver)
         if answer.unknown:
             return answer.reason

@@ -8,11 +8,12 @@ of a game with no stock is all zeros), so they cost nothing and need no frame co
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import z3
 
+from ..solver import all_of, any_of
 from .spec import FIRST, FOLLOW, LEAD, Spec
 
 Term = Any  # a z3 expression, or a Python int/bool standing for a constant
@@ -30,6 +31,23 @@ def num(value: int) -> z3.ArithRef:
     if got is None:
         got = cache[value] = z3.IntVal(value)
     return got
+
+
+def remembered(parts: tuple[Any, ...], build: Callable[[], Term]) -> Term:
+    """`build()`, made once per Z3 context for the same `parts` (terms, numbers, names or objects such as
+    a spec): big terms that many steps ask for again (the claims asked for after each previous claim)
+    cost their construction once. The parts are kept with the term, so no id is reused meanwhile."""
+    ctx = z3.main_ctx()
+    cache: dict[tuple[Any, ...], tuple[Any, Term]] | None = getattr(ctx, "cheatdsl_terms", None)
+    if cache is None:
+        cache = {}
+        ctx.cheatdsl_terms = cache  # type: ignore[attr-defined]
+    key = tuple((0, p.get_id()) if z3.is_expr(p) else (1, p) if isinstance(p, (int, str)) else (2, id(p))
+                for p in parts)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = (parts, build())
+    return got[1]
 
 
 def zero() -> z3.ArithRef:
@@ -149,12 +167,41 @@ def equal(a: State, b: State, only: Sequence[str] | None = None) -> list[z3.Bool
 
 # -- small builders ------------------------------------------------------------------------------
 
+def _truth_pointers(ctx: z3.Context) -> tuple[int, int]:
+    """The addresses of `true` and `false` in a context (Z3 shares every term, so a term is `true`
+    exactly when it is that term)."""
+    got: tuple[int, int] | None = getattr(ctx, "cheatdsl_truths", None)
+    if got is None:
+        t, f = z3.BoolVal(True, ctx), z3.BoolVal(False, ctx)
+        got = ctx.cheatdsl_truths = (t.as_ast().value, f.as_ast().value)  # type: ignore[attr-defined]
+        ctx.cheatdsl_truth_terms = (t, f)  # type: ignore[attr-defined]  # kept alive, so the addresses stay
+    return got
+
+
 def ite(cond: Term, a: Term, b: Term) -> Term:
-    """If(cond, a, b), folded when the branches are the same term or the condition is constant."""
+    """If(cond, a, b), folded when the branches are the same term or the condition is constant.
+
+    The term is the one `z3.If` makes; it is made directly (the builders make many thousands, and
+    z3.If's checks of sorts and contexts cost more than the term)."""
     if a is b:
         return a
     if isinstance(cond, bool):
         return a if cond else b
+    if isinstance(cond, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
+        ctx = cond.ctx
+        yes, no = _truth_pointers(ctx)
+        c = cond.as_ast().value
+        if c == yes:
+            return a
+        if c == no:
+            return b
+        if a.as_ast().value == b.as_ast().value:
+            return a
+        # The verifier's numbers are all integers, so two arithmetic terms have one sort, as two Booleans do.
+        kind = z3.BoolRef if isinstance(a, z3.BoolRef) else z3.ArithRef if isinstance(a, z3.ArithRef) else None
+        if kind is not None and isinstance(b, kind) and a.ctx is ctx and b.ctx is ctx:
+            return kind(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast()), ctx)
+        return z3.If(cond, a, b)
     if z3.is_true(cond):
         return a
     if z3.is_false(cond):
@@ -208,10 +255,18 @@ def pick(seat: Term, items: Sequence[Term]) -> Term:
 
 
 def total(terms: Sequence[Term]) -> Term:
-    live = [t for t in terms if not (z3.is_int_value(t) and t.as_long() == 0)]
+    """The sum of the terms that are not the numeral 0, made as `z3.Sum` makes it (directly, for integers)."""
+    nought = zero().as_ast().value  # Z3 shares terms: a term is the numeral 0 exactly when it is this one
+    live = [t for t in terms if not (isinstance(t, z3.ExprRef) and t.as_ast().value == nought)]
     if not live:
         return zero()
-    return live[0] if len(live) == 1 else z3.Sum(live)
+    if len(live) == 1:
+        return live[0]
+    ctx = live[0].ctx if isinstance(live[0], z3.ArithRef) else None
+    if ctx is not None and all(isinstance(t, z3.ArithRef) and t.ctx is ctx for t in live):
+        args = (z3.Ast * len(live))(*[t.as_ast() for t in live])
+        return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(live), args), ctx)
+    return z3.Sum(live)
 
 
 def count_true(flags: Sequence[Term]) -> Term:
@@ -220,6 +275,9 @@ def count_true(flags: Sequence[Term]) -> Term:
 
 def hand(s: State, seat: Term) -> Term:
     """Cards held by `seat`."""
+    c = constant(seat)
+    if c is not None:  # the same term `pick` gives, without summing every other hand
+        return total(s.h[c] if 0 <= c < len(s.h) else s.h[-1])
     return pick(seat, [total(row) for row in s.h])
 
 
@@ -253,28 +311,47 @@ def next_in(spec: Spec, s: State, seat: Term) -> Term:
 
 def required_id(spec: Spec, s: State) -> Term:
     """The index in `spec.req_sets` of the claims allowed for the next play."""
+    return remembered(("required", spec, s.prev, s.mode), lambda: _required_id(spec, s.prev, s.mode))
+
+
+def _required_id(spec: Spec, prev: Term, mode: Term) -> Term:
+    tests: dict[int, Term] = {}  # prev == p, made once for both tables and only where a table changes
+
     def by_prev(table: Sequence[int], none: int) -> Term:
         out: Term = num(none)
         for p in range(len(table) - 1, -1, -1):
-            out = ite(s.prev == p, num(table[p]), out)
+            value = num(table[p])
+            if value is out:
+                continue
+            if p not in tests:
+                tests[p] = prev == p
+            out = ite(tests[p], value, out)
         return out
     follow = by_prev(spec.follow, spec.first)
     lead = by_prev(spec.lead, spec.lead_none)
-    return ite(s.mode == FIRST, num(spec.first), ite(s.mode == FOLLOW, follow, lead))
+    return ite(mode == FIRST, num(spec.first), ite(mode == FOLLOW, follow, lead))
 
 
 def allowed(spec: Spec, rid: Term, claim: Term) -> Term:
     """Whether claim index `claim` is among the required set `rid`."""
+    return remembered(("allowed", spec, rid, claim), lambda: _allowed(spec, rid, claim))
+
+
+def _allowed(spec: Spec, rid: Term, claim: Term) -> Term:
     options = []
+    tests: dict[int, Term] = {}  # claim == c, made once for every set it is in
     for i, claims in enumerate(spec.req_sets):
         if not claims:
             continue
         if len(claims) == len(spec.claims):
             inside: Term = z3.And(claim >= 0, claim < len(spec.claims))
         else:
-            inside = z3.Or([claim == c for c in sorted(claims)])
-        options.append(z3.And(rid == i, inside))
-    return z3.Or(options) if options else false()
+            for c in claims:
+                if c not in tests:
+                    tests[c] = claim == c
+            inside = any_of([tests[c] for c in sorted(claims)])
+        options.append(all_of([rid == i, inside]))
+    return any_of(options) if options else false()
 
 
 def required_empty(spec: Spec, rid: Term) -> Term:
