@@ -115,6 +115,14 @@ class PileAfter(Enum):
     DISCARDED = "discarded"
 
 
+class ShortStock(Enum):
+    """What the loser of a draw penalty does when the stock cannot supply the whole draw: draws what
+    is left and nothing more, or draws what is left and takes the pile as well."""
+
+    NOTHING = "nothing"
+    TAKE_PILE = "take_pile"
+
+
 class SetMode(Enum):
     """Whether discarding a complete set is the player's choice or compulsory."""
 
@@ -291,6 +299,7 @@ class Penalty(Located):
     kind: PenaltyKind
     draw: int
     pile_after: PileAfter
+    short_stock: ShortStock
     span: Span = field(default=NOWHERE, compare=False)
     field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 

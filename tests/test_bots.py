@@ -102,12 +102,9 @@ _EXACT_CARD_LOOP = ("one exact card a play, a bluff forced on a seat without it:
                     "bluff for certain, and a seat sheds a card only on a turn that asks for one it holds; at "
                     "four seats each seat is only ever asked for 13 cards, and once it holds none of them the "
                     "hands never change again")
-_EMPTY_STOCK = ("a last-card bluff caught when the stock is empty draws nothing: the seat stays in with no "
-                "cards, and a seat that must lead with none has no legal action")
 NEVER_ENDS: dict[tuple[str, str, int], str] = {
     **{(f"{stem}.yaml", bot, 2): _QUAD_LOOP for stem in _STANDARD_FOR_TWO for bot in ("honest", "counter")},
     **{("mogeln.yaml", bot, n): _EXACT_CARD_LOOP for bot in ("honest", "counter") for n in (4, 6)},
-    **{("bluffstopp.yaml", "random", n): _EMPTY_STOCK for n in (2, 4)},
 }
 END_SEEDS = range(8)
 END_CAP = 20_000      # turns: a few times the longest seeded game that ends (random at Mogeln, about 8,500)

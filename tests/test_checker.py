@@ -76,6 +76,10 @@ KNOWN_BAD = [
      "`ending.emptied_by_sets` must be one of out, stays_in"),
     ("a hand emptied by sets without sets", "ending:\n", "ending:\n  emptied_by_sets: stays_in\n", "W402",
      "no sets leave the game"),
+    ("unknown choice for a short stock", "    pile_after: stays\n", "    pile_after: stays\n    short_stock: pile\n",
+     "E205", "`challenge.penalty.short_stock` must be one of nothing, take_pile"),
+    ("a short stock without a draw penalty", "    pile_after: stays\n",
+     "    pile_after: stays\n    short_stock: take_pile\n", "W403", "takes the pile and draws nothing"),
     ("formula too deep", "follow: next(previous)", "follow: " + "next(" * 60 + "previous" + ")" * 60, "E102",
      "nested more than"),
     ("formula too long", "follow: next(previous)", "follow: " + "1 + " * 700 + "1", "E101", "characters"),
@@ -244,3 +248,22 @@ def test_a_misspelt_emptied_by_sets_is_located_with_a_hint(tmp_path: Path) -> No
     assert (problem.code, problem.span.line, problem.span.column) == ("E205", line, 20)
     assert "must be one of out, stays_in, found 'stay-in'" in problem.message
     assert problem.hint == "did you mean `stays_in`?"
+
+
+def test_a_misspelt_short_stock_is_located_with_a_hint(tmp_path: Path) -> None:
+    """`challenge.penalty.short_stock` (004 Sweden: "the player draws three cards from the pile", silent on a
+    pile run short): a wrong word is reported on its line and column, with the choices and a did-you-mean;
+    the rule written where the loser takes the pile anyway is a warning on its own line."""
+    text = (ROOT / "rulebooks" / "bluffstopp.yaml").read_text(encoding="utf-8")
+    assert "short_stock: take_pile" in text
+    (tmp_path / "bluffstopp.yaml").write_text(text.replace("short_stock: take_pile", "short_stock: takepile"))
+    _, d = compile_rulebook(str(tmp_path / "bluffstopp.yaml"))
+    (problem,) = d.errors
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "short_stock:" in row)
+    assert (problem.code, problem.span.line, problem.span.column) == ("E205", line, 18)
+    assert "must be one of nothing, take_pile, found 'takepile'" in problem.message
+    assert problem.hint == "did you mean `take_pile`?"
+    path = write(tmp_path, VALID.replace("    pile_after: stays\n", "    pile_after: stays\n    short_stock: nothing\n"))
+    ((code, message, at),) = codes(path)
+    assert code == "W403" and "`challenge.penalty.short_stock`" in message
+    assert VALID.splitlines()[at - 2].strip() == "pile_after: stays"

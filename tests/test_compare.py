@@ -198,6 +198,7 @@ def test_english_ascending_in_words() -> None:
     ("standard-show-the-pile.yaml", "reveal",
      "every card of the newest play; then the whole pile is shown before it is taken"),           # 001 v8
     ("bluffstopp.yaml", "penalty", "the loser draws three cards from the stock; the pile stays"),
+    ("bluffstopp.yaml", "penalty", "when the stock runs short, the loser takes the pile as well"),  # short_stock
     ("one-rank-a-round.yaml", "next_player",
      "the challenger if the play was a lie, else the claimant, leading a new round"),             # 001 row 5
     ("canadian-bluff.yaml", "sets", "all 8 natural cards of a rank leave the game at once, from any hand"),

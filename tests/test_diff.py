@@ -158,6 +158,23 @@ def test_a_hand_emptied_by_sets_staying_in_is_named(tmp_path: Path) -> None:
     assert [(i.field, i.reason) for i in d.idle] == [("ending.emptied_by_sets", "no sets leave the game")]
 
 
+def test_a_short_stock_costing_nothing_is_named(tmp_path: Path) -> None:
+    """`challenge.penalty.short_stock` (004 Sweden, "the player draws three cards from the pile"; the source is
+    silent on a pile run short): the house rule that has the loser draw only what is left is a rule of the
+    penalty; where the loser takes the pile anyway the same rule changes nothing in play."""
+    house = ROOT / "tests" / "scenarios" / "bluffstopp" / "rulebook-house-short-stock-nothing.yaml"
+    d = diff(load(RULEBOOKS / "bluffstopp.yaml"), load(house))
+    assert not d.same_game
+    assert [(c.dimension, c.sentence) for c in d.changes] == [
+        ("penalty", "when the stock runs short, the loser of a challenge draws only what is left")]
+    (tmp_path / "base.yaml").write_text((RULEBOOKS / "english-ascending.yaml").read_text(encoding="utf-8"))
+    (tmp_path / "short.yaml").write_text('rulebook: short\nsource: "a test"\nextends: base.yaml\n'
+                                         'challenge: {penalty: {short_stock: take_pile}}\n', encoding="utf-8")
+    d = diff(load(tmp_path / "base.yaml"), load(tmp_path / "short.yaml"))
+    assert d.same_game
+    assert [(i.field, i.reason) for i in d.idle] == [("challenge.penalty.short_stock", "the loser takes the pile")]
+
+
 def test_wording_only_is_the_same_game(tmp_path: Path) -> None:
     """Calling "Bluff!" rather than "Cheat!" is the same game; the wording is noted."""
     text = (RULEBOOKS / "english-ascending.yaml").read_text(encoding="utf-8").replace('"Cheat!"', '"Bluff!"')

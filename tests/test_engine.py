@@ -373,3 +373,27 @@ def test_every_action_reads_back_from_its_text(name: str, players: int) -> None:
             for action in actions:
                 assert parse_action(game, action_text(game, action)) == action
         random_step(state, rng)
+
+
+def test_a_short_stock_hands_the_loser_the_pile_and_says_so() -> None:
+    """`challenge.penalty.short_stock: take_pile` (bluffstopp, the project's choice where seed 004 Sweden says
+    only "the player draws three cards from the pile"): a last card caught with one card left to draw
+    brings that card and the whole pile; the public record, the counting bot's memory and the words at the
+    table all say the pile was taken."""
+    from cheatdsl.bots.counter import Memory
+    from cheatdsl.play.words import Voices, reveal_lines
+    game = Game(rulebook("bluffstopp"), 3)
+    c = [parse_card(game, t) for t in ("2C", "9H", "5S", "QS", "QD", "7H", "4D")]
+    state = game.state_from_position(Position(hands=((c[0],), (c[1], c[2]), (c[3], c[4])), to_play=0, dealer=2,
+                                              pile=(c[5],), stock=(c[6],), previous=c[5]))
+    memory = Memory(game, 1, (1, 2, 2))
+    state.apply_action(parse_action(game, "play 2C as the eight of hearts"))
+    memory.catch_up(state.view(1))
+    state.apply_action(Challenge("bluff"))
+    (record,) = state.reveals()
+    assert (record.caught, record.loser, record.taken, record.pile_taken) == (True, 0, 3, 2)
+    assert sorted(state.hand_cards(0)) == sorted((c[0], c[5], c[6])) and state.pile_cards() == ()
+    memory.catch_up(state.view(1))
+    assert memory.known[0][c[0]] == 1 and not any(memory.pile)   # the card turned over went back with the pile
+    assert reveal_lines(game, record, Voices(["North", "East", "South"]))[-1] == \
+        "North draws 1 card from the stock, all it held, and collects the pile as well: 2 cards."

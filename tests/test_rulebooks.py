@@ -34,6 +34,7 @@ from cheatdsl.model import (
     RoundEnd,
     Rulebook,
     SetMode,
+    ShortStock,
     Surplus,
     Window,
 )
@@ -232,6 +233,7 @@ OPEN_DECISIONS = [
     ("fujian.yaml", "ending.out_check"),           # 004's standard game ends at once; we keep the window
     ("canadian-bluff.yaml", "ending.emptied_by_sets"),    # a caught player whose pickup leaves only sets
     ("verish-ne-verish.yaml", "ending.emptied_by_sets"),  # the same, with the optional discard of four
+    ("bluffstopp.yaml", "challenge.penalty.short_stock"),  # a draw penalty the stock cannot fill
 ]
 
 
@@ -954,6 +956,14 @@ def test_bluffstopp_draw_three() -> None:
     """Seed 004, Sweden: the loser of a challenge takes three cards from the stock."""
     rb = load("bluffstopp.yaml")
     assert rb.challenge.penalty.kind is PenaltyKind.DRAW and rb.challenge.penalty.draw == 3
+
+
+def test_bluffstopp_short_stock_takes_the_pile() -> None:
+    """Seed 004, Sweden: "the player draws three cards from the pile", silent on a pile run short; the
+    project's choice `challenge.penalty.short_stock: take_pile` has the loser draw what is left and take
+    the cards played as well, so a last card caught with an empty stock is never free."""
+    rb = load("bluffstopp.yaml")
+    assert rb.challenge.penalty.short_stock is ShortStock.TAKE_PILE
 
 
 def test_bluffstopp_may_pass() -> None:

@@ -78,7 +78,7 @@ class Memory:
             for c in r.revealed:
                 self.pile[c] += 1
         self.received[r.loser] += r.taken
-        if g.take_pile:
+        if g.take_pile or r.pile_taken:
             if r.loser != me:
                 known = self.known[r.loser]
                 for v, k in enumerate(self.pile):

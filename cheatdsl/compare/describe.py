@@ -26,6 +26,7 @@ from ..model import (
     RoundEnd,
     Rulebook,
     SetMode,
+    ShortStock,
     Surplus,
     Window,
 )
@@ -367,6 +368,10 @@ class Describer:
         else:
             text = f"the loser draws {plural(pen.draw, 'card', words=True)} from the stock"
             text += "; the pile stays" if pen.pile_after is PileAfter.STAYS else "; the pile leaves the game"
+            if pen.short_stock is ShortStock.TAKE_PILE:
+                text += "; when the stock runs short, the loser takes the pile as well"
+            else:
+                text += "; when the stock runs short, only what is left"
         for k in self._hand_kinds():
             text += f"; \"{k.call}\": a card shown goes to the challenger as well"
         return text

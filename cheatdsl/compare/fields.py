@@ -26,6 +26,7 @@ from ..model import (
     Reveal,
     RoundEnd,
     Rulebook,
+    ShortStock,
     Surplus,
     Window,
 )
@@ -134,6 +135,12 @@ def _penalty(d: Describer) -> str:
     return f"the loser of a challenge draws {words.plural(pen.draw, 'card', words=True)} from the stock; {pile}"
 
 
+def _short_stock(d: Describer) -> str:
+    if d.rb.challenge.penalty.short_stock is ShortStock.TAKE_PILE:
+        return "when the stock runs short, the loser of a challenge draws what is left and takes the pile as well"
+    return "when the stock runs short, the loser of a challenge draws only what is left"
+
+
 def _kinds(d: Describer) -> str:
     parts = []
     for k in d.rb.challenge.kinds:
@@ -240,6 +247,7 @@ FIELDS: tuple[Field, ...] = (
     Field("challenge.penalty.kind", "penalty", _penalty),
     Field("challenge.penalty.draw", "penalty", _penalty, _when_drawing, "challenge.penalty.kind"),
     Field("challenge.penalty.pile_after", "penalty", _penalty, _when_drawing, "challenge.penalty.kind"),
+    Field("challenge.penalty.short_stock", "penalty", _short_stock, _when_drawing),
     Field("challenge.next_player", "next_player", _next_player),
     Field("sets", "sets", _sets),
     Field("ending.style", "ending", _ending),

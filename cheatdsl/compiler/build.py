@@ -36,6 +36,7 @@ from ..model import (
     SetDiscard,
     SetMode,
     Setup,
+    ShortStock,
     Suit,
     Surplus,
     VariationInfo,
@@ -278,12 +279,13 @@ class Builder:
         kind = s.choice("kind", PenaltyKind, None, required=True, why="take_pile or draw")
         draw = s.integer("draw", 0, 0, 100)
         pile = s.choice("pile_after", PileAfter, PileAfter.STAYS) or PileAfter.STAYS
+        short = s.choice("short_stock", ShortStock, ShortStock.NOTHING) or ShortStock.NOTHING
         s.finish()
         if kind is PenaltyKind.DRAW and draw == 0:
             self.d.error(s.node.span, "E201", "`challenge.penalty.draw` is missing: say how many cards the loser draws")
         if kind is None:
             return None
-        return Penalty(kind, draw, pile, s.node.span, s.spans())
+        return Penalty(kind, draw, pile, short, s.node.span, s.spans())
 
     def sets(self, s: Section) -> SetDiscard | None:
         size = s.formula("size", Type.NUMBER, self.scope("sets"), required=True, why="how many cards make a set, such as copies")

@@ -39,6 +39,12 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
         d.warning(rb.ending.span_of("emptied_by_sets"), "W402",
                   "`ending.emptied_by_sets` says what becomes of a hand emptied by sets, but no sets leave the game",
                   "add a `sets` section, or drop this rule")
+    penalty = rb.challenge.penalty
+    if penalty.kind is not PenaltyKind.DRAW and "short_stock" in dict(penalty.field_spans):
+        d.warning(penalty.span_of("short_stock"), "W403",
+                  "`challenge.penalty.short_stock` says what the loser does when the stock runs short, but the "
+                  "loser of a challenge takes the pile and draws nothing",
+                  "drop this rule, or set `challenge.penalty.kind: draw`")
     for n in rb.players.counts():
         table = Table(rb, n)
         if table.packs < 1:

@@ -42,17 +42,24 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
         hands[loser][shown] += 1
         sizes[loser] += 1
     before = sizes[loser]
+    pile_taken = 0
     if g.take_pile:
         _take_pile(state, loser)
     else:
-        for _ in range(min(g.draw, len(state._stock))):
+        drawn = min(g.draw, len(state._stock))
+        for _ in range(drawn):
             card = state._stock.pop()
             hands[loser][card] += 1
             sizes[loser] += 1
-        if g.pile_after_discarded:
+        if drawn < g.draw and g.short_stock_takes_pile:
+            # `short_stock: take_pile`: the stock ran short, so the pile (never empty: it holds the
+            # play just judged) goes to the loser as well.
+            pile_taken = state._pile_n
+            _take_pile(state, loser)
+        elif g.pile_after_discarded:
             _discard_pile(state)
     state._reveals.append(_state.RevealRecord(kind.name, claimant, challenger, claim, count, revealed, caught,
-                                              loser, sizes[loser] - before, pile_seen))
+                                              loser, sizes[loser] - before, pile_seen, pile_taken))
     if g.round_ends_on_challenge:
         state._leading = True
     state._pending = (claimant, challenger, winner, loser, caught, len(state._sets))
@@ -101,7 +108,7 @@ def finish_resolution(state: State) -> None:
     # An empty hand goes out: the claimant's whose play survived (or showed its last card to a
     # Force). The loser's hand emptied by the sets it discarded goes out or stays in as
     # `ending.emptied_by_sets` says. A caught claimant left with nothing otherwise (an empty stock
-    # to draw from) has not survived the challenge and stays in.
+    # to draw from, with `short_stock: nothing`) has not survived the challenge and stays in.
     sizes = state._sizes
     by_sets = len(state._sets) > sets_before
     for seat in (claimant, loser):

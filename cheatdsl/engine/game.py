@@ -25,6 +25,7 @@ from ..model import (
     RoundEnd,
     Rulebook,
     SetMode,
+    ShortStock,
 )
 from .actions import ACCEPT, Action, Challenge
 from .context import ClaimFacts, Facts, facts_class
@@ -197,6 +198,8 @@ class Game:
         self.take_pile = ch.penalty.kind is PenaltyKind.TAKE_PILE
         self.draw = ch.penalty.draw
         self.pile_after_discarded = ch.penalty.pile_after is PileAfter.DISCARDED
+        # A loser the stock cannot give the whole draw takes the pile as well.
+        self.short_stock_takes_pile = not self.take_pile and ch.penalty.short_stock is ShortStock.TAKE_PILE
         self.next_player = ch.next_player.code
         self.next_player_memo: dict[tuple[object, ...], int] = {}
 

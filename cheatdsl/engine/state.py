@@ -50,7 +50,11 @@ class Result:
 
 
 class RevealRecord(NamedTuple):
-    """A challenge, in public: what was turned over, the verdict, who lost and how many cards they got."""
+    """A challenge, in public: what was turned over, the verdict, who lost and how many cards they got.
+
+    `taken` counts every card the loser got; `pile_taken`, those of them that came from the pile
+    because the stock ran short (`challenge.penalty.short_stock: take_pile`).
+    """
 
     kind: str
     claimant: int
@@ -62,6 +66,7 @@ class RevealRecord(NamedTuple):
     loser: int
     taken: int
     pile: tuple[int, ...] | None
+    pile_taken: int = 0
 
 
 class State:

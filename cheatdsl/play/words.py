@@ -173,6 +173,10 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
         lines.append(f"The whole pile is shown: {cards_text(game, r.pile)}.")
     if game.take_pile:
         lines.append(v.says(r.loser, "collect", f"the pile: {plural(r.taken, 'card')}."))
+    elif r.pile_taken:
+        drawn = v.says(r.loser, "draw", f"{plural(r.taken - r.pile_taken, 'card')} from the stock")
+        lines.append(f"{drawn}, all it held, and {v.verb(r.loser, 'collect')} the pile as well: "
+                     f"{plural(r.pile_taken, 'card')}.")
     else:
         drawn = v.says(r.loser, "draw", f"{plural(r.taken, 'card')} from the stock")
         lines.append(drawn + ("; the pile is put out of play." if game.pile_after_discarded else "."))

@@ -28,6 +28,7 @@ from cheatdsl.model import (
     RoundEnd,
     Rulebook,
     SetMode,
+    ShortStock,
     Surplus,
 )
 
@@ -95,6 +96,7 @@ class Spec:
     dealer_by_lot: bool
     first_player: Tree
     emptied_stays_in: bool = False  # `ending.emptied_by_sets: stays_in` (with sets): empty seats are passed over
+    short_stock_takes_pile: bool = False  # `penalty.short_stock: take_pile`: a draw the stock cannot fill takes the pile too
     merged: bool = False
 
     @property
@@ -275,4 +277,6 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
         first_player=first_player,
         emptied_stays_in=set_size is not None and set_size > 0
         and rb.ending.emptied_by_sets is EmptiedBySets.STAYS_IN,
+        short_stock_takes_pile=rb.challenge.penalty.kind is PenaltyKind.DRAW
+        and rb.challenge.penalty.short_stock is ShortStock.TAKE_PILE,
     )

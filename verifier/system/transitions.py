@@ -6,7 +6,8 @@ A step is one turn, as "How a rulebook is played" (docs/language.md) tells it:
   still in accepts; the play stands (an empty hand goes out) and the claimant's left plays next;
 - play and challenge: the same play, then the seat `challenger` challenges with challenge kind
   `test` (the seats between them accepted first); the cards are judged, the loser picks up the
-  pile or draws from the stock, sets are discarded, empty hands go out, `next_player` plays;
+  pile or draws from the stock (and takes the pile too when the stock runs short, by
+  `short_stock`), sets are discarded, empty hands go out, `next_player` plays;
 - pass: the seat to play passes; when every seat still in has passed in a row the pile may leave
   the game and `all_pass_leader` leads a new round.
 
@@ -388,14 +389,25 @@ class Builder:
             t.pile = [zero()] * sp.width
         else:
             d = a.draws
+            short: Term = true()  # the stock cannot fill the draw (with no stock, it never can)
             if sp.uses_stock:
                 guard += [z3.And(di >= 0, di <= st) for di, st in zip(d, t.stock)]
                 stock = total(t.stock)
-                guard.append(total(d) == ite(stock < sp.draw, stock, num(sp.draw)))
+                short = stock < sp.draw
+                guard.append(total(d) == ite(short, stock, num(sp.draw)))
                 t.stock = [st - di for st, di in zip(t.stock, d)]
                 row = [h + di for h, di in zip(row, d)]
                 gained = gained + total(d)
-            if sp.pile_discarded:
+            if sp.short_stock_takes_pile:  # `short_stock: take_pile`: then the loser takes the pile as well
+                short = self.name(short, "short")
+                row = [h + ite(short, p, zero()) for h, p in zip(row, t.pile)]
+                gained = gained + ite(short, total(t.pile), zero())
+                if sp.pile_discarded:
+                    t.gone = [g + ite(short, zero(), p) for g, p in zip(t.gone, t.pile)]
+                    t.pile = [zero()] * sp.width
+                else:
+                    t.pile = [ite(short, zero(), p) for p in t.pile]
+            elif sp.pile_discarded:
                 t.gone = [g + p for g, p in zip(t.gone, t.pile)]
                 t.pile = [zero()] * sp.width
         if sp.round_ends_challenge:
@@ -493,8 +505,10 @@ class Builder:
 
     def finish_resolution(self, t: State, claimant: Term, ch: Term, caught: Term, winner: Term,
                           loser: Term) -> State:
-        """Empty hands go out (the claimant first; a caught claimant stays unless its sets emptied it,
-        and with `emptied_by_sets: stays_in` a loser its sets emptied stays), then `next_player` plays."""
+        """Empty hands of the claimant and the loser go out (the claimant first; a caught claimant stays
+        unless its sets emptied it, and with `emptied_by_sets: stays_in` a loser its sets emptied
+        stays), then `next_player` plays. Any other seat holding nothing (a caught claimant of an
+        earlier challenge, left so by a short stock) stays as it is."""
         sp = self.spec
         by_sets = self.resolution.get("by_sets", false())
         if sp.emptied_stays_in:
@@ -503,7 +517,8 @@ class Builder:
                     for s in range(sp.n)]
         else:
             kept = [caught] if z3.is_false(by_sets) else [caught, z3.Not(by_sets)]
-            cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Not(z3.And(is_seat(claimant, s), *kept)))
+            cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Or(is_seat(claimant, s), is_seat(loser, s)),
+                           z3.Not(z3.And(is_seat(claimant, s), *kept)))
                     for s in range(sp.n)]
         out = self.leave_in_order(t, claimant, cand)
         facts = {"claimant": claimant, "challenger": ch, "winner": winner, "loser": loser, "caught": caught}
