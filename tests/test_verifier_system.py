@@ -38,8 +38,9 @@ ROOT = RULEBOOKS.parent
 #     (`challenge.penalty.short_stock: take_pile`), so every loser picks up a card (challenge-resolution)
 #     and every seat still in holds one (no-deadlock), both proved (both were unknown while a caught last
 #     card with an empty stock drew nothing). Cards taken back with the pile let play go round for ever
-#     once the stock is empty, but the caught-lie recurrent set does not fit a round ended only by all
-#     passing, so termination is unknown (it was proved while cards only left the hands).
+#     once the stock is empty: a round led by a caught lie and ended by everyone passing comes back to
+#     the same state (termination refuted by the round recurrent set; it was proved while cards only
+#     left the hands, and unknown while only the caught-lie set was tried).
 #   canadian bluff: wild jokers pass as a rank whose eight naturals were discarded (discards). A caught
 #     claimant whose pickup is all complete sets is left with nothing, and goes out by
 #     `ending.emptied_by_sets: out`, so no-deadlock is proved (it was refuted while such a seat stayed in).
@@ -48,7 +49,6 @@ SYSTEM_DEFAULT = {"card-conservation": "proved", "discards": "not_applicable", "
                   "turn-order": "proved", "termination": "refuted", "winner": "proved", "winnability": "proved",
                   "challenge-resolution": "proved"}
 SYSTEM_SHIPPED = {
-    "bluffstopp": {"termination": "unknown"},
     "canadian-bluff": {"discards": "refuted"},
     "canadian-bluff-one-pack": {"discards": "refuted"},
     "verish-ne-verish": {"discards": "proved"},
@@ -105,6 +105,42 @@ def test_termination_witness_comes_back_to_the_same_state() -> None:
     (checkpoint,) = [step["expect"] for step in w["actions"] if isinstance(step, dict)]
     assert checkpoint == w["expect"]
     assert "after 39 turns" in w["summary"]
+
+
+def test_round_termination_witness_comes_back_to_the_same_round() -> None:
+    """bluffstopp (seed 004, `short_stock: take_pile`): with the stock empty, a caught bluff that leads a round
+    is taken back with the pile and everyone passes, so the same seat leads the same hands again. The witness
+    starts from a deal (the rounds empty the stock first) and the checkpoint before the loop, the whole hands
+    included, is what the end expects."""
+    r = shipped("bluffstopp")["termination"]
+    assert "a round led by a caught lie and ended by all passing" in r.summary
+    for n in range(2, 7):
+        w = at(r, n)["witness"]
+        assert "seed" in w["start"]
+        (checkpoint,) = [step["expect"] for step in w["actions"] if isinstance(step, dict)]
+        assert checkpoint == w["expect"]
+        assert w["expect"]["stock"] == 0 and w["expect"]["leading"] is True and w["expect"]["pile"] == 0
+        assert f"after {n + 1} turns" in w["summary"]
+        loop = w["actions"][w["actions"].index({"expect": checkpoint}) + 1:]
+        assert loop[1].endswith("challenge") and all(step.endswith("pass") for step in loop[2:])
+        assert len(loop) == n + 2  # the play, the challenge, then every seat's pass
+
+
+def test_the_round_recurrent_set_needs_the_card_back(tmp_path: Path) -> None:
+    """With `short_stock: nothing` a caught last bluff does not come back, so the round set is not closed
+    (and termination is proved by the shrinking hands); with the lead passed on to the left it still is."""
+    from verifier.system import recurrence
+    from verifier.system.symmetry import rotation_symmetric
+    text = (RULEBOOKS / "bluffstopp.yaml").read_text(encoding="utf-8")
+    for change, closed in ((("short_stock: take_pile ", "short_stock: nothing "), False),
+                           (("all_pass_leader: last_player ", "all_pass_leader: left(last_player) "), True)):
+        assert change[0] in text
+        path = tmp_path / "bluffstopp.yaml"
+        path.write_text(text.replace(*change), encoding="utf-8")
+        sp = build_spec(load_rulebook(str(path)), 2)
+        got = recurrence.check_round(sp, rotation_symmetric(sp))
+        assert got.holds is closed, got.why
+        assert not recurrence.check(sp, rotation_symmetric(sp)).holds
 
 
 def test_fixture_verdicts() -> None:

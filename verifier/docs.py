@@ -67,8 +67,11 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "A game that can go round for ever needs a table agreement (or a turn cap) to end.",
         "A recurrent set: Z3 shows that when every seat holds two different cards and the pile is empty, a lie "
         "that is caught at once returns every hand to where it was; the interpreter deals such a game and plays "
-        "the lie until the whole state repeats (the witness). A turn cap, or cards that only leave the hands, "
-        "prove termination instead."),
+        "the lie until the whole state repeats (the witness). Where rounds end only when everyone passes and a "
+        "caught lie stays the claim to beat, the set is the start of a round with the stock empty as well, and "
+        "the move a round: the leader's lie caught at once, then every seat passing; the interpreter plays such "
+        "rounds from a deal (they empty the stock first) until a round starts as one did before. A turn cap, "
+        "or cards that only leave the hands, prove termination instead."),
     "winner": (
         "At most one winner, and a winner never gets cards back; with `last_holder_loses`, exactly one loser.",
         "A game that can name two winners, or give cards to a seat that is out, is not decided by its rules.",

@@ -43,7 +43,8 @@ def _summarize(pid: str) -> Callable[[Mapping[int, Result]], str] | None:
         def text(by: Mapping[int, Result]) -> str:
             first = min(by)
             loop = by[first].details.get("witness", {}).get("summary", by[first].summary)
-            return (f"a play that never ends at {counts_text(sorted(by))}: a caught lie repeated for ever brings "
+            move = by[first].details.get("move", "a caught lie repeated for ever")
+            return (f"a play that never ends at {counts_text(sorted(by))}: {move} brings "
                     f"back the same state ({first} players: {loop})")
         return text
     return None

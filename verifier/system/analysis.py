@@ -64,7 +64,7 @@ class Budget:
                 sp = build_spec(rb, self.smallest)
             except Exception:  # the smallest table has no analysis, so no recurrent set is checked
                 sp = None
-            self._recurrent = None if sp is None else recurrence.check(sp, rotation_symmetric(sp))
+            self._recurrent = None if sp is None else recurrence.find(sp, rotation_symmetric(sp))
         fresh_context()
         return self._recurrent
 
@@ -417,6 +417,68 @@ def lasso(a: Analysis) -> Witness | str:
     return "no dealt game was found in the recurrent set"
 
 
+def _round_key(st: State) -> tuple[Any, ...]:
+    """The whole state at the start of a round, as far as the rest of the game can read it."""
+    return (*_key(st), st.passes, st.last_player, st.gone(), st.aside(), st.discarded_sets(), st.order_out())
+
+
+ROUND_MOVE = "rounds led by a caught lie, every seat then passing"
+
+
+def round_lasso(a: Analysis) -> Witness | str:
+    """A dealt game played by rounds (the seat leading tells a lie, the next seat catches it, every seat
+    passes) until the whole state at the start of a round repeats, that state being in the round set Q.
+    From a deal the rounds first empty the stock, each caught lie drawing from it."""
+    from cheatdsl.engine.notation import card_text
+    sp = a.spec
+    assert sp is not None
+    game = a.game
+    test = next(name for name, by_hand in sp.kinds if not by_hand)
+    order = {v: i for i, v in enumerate(sp.claims)}
+    # Enough rounds to empty the stock, then for the lead to go round the table twice.
+    limit = (sp.stock_count // max(sp.draw, 1) + 2 * sp.n + 4) * (sp.n + 1) + 8
+    for seed in range(SEEDS):
+        st = dealt(game, seed, 0)
+        if st.phase is not Phase.PLAY:
+            continue
+        table = Table(game, st)
+        seen: dict[tuple[Any, ...], tuple[int, int]] = {}
+        for turn in range(limit):
+            if st.leading:
+                k = _round_key(st)
+                if k in seen:
+                    start, mark = seen[k]
+                    if not recurrence.concrete_in_round_set(sp, read(sp, st)):
+                        break
+                    hands = {s: [card_text(game, c) for c in st.hand_cards(s)] for s in range(game.players)}
+                    now = {**_expect_now(st), "hands": hands, "stock": len(st.stock()), "leading": True}
+                    steps = table.steps[:mark] + [{"expect": now}] + table.steps[mark:]
+                    loop = turn - start
+                    stem = f" ({start} turns from the deal empty the stock first)" if start else ""
+                    return Witness("termination", sp.n, {"seed": seed, "dealer": 0}, steps, now,
+                                   table.words[-loop:],
+                                   f"{ROUND_MOVE}: after {loop} turns every hand, the pile, the stock and "
+                                   f"the seat to lead are as they were{stem}")
+                seen[k] = (turn, len(table.steps))
+            seat = st.current_player()
+            if st.leading:
+                required = st.required_claims()
+                if not required:
+                    break
+                claim = min(required, key=lambda c: order.get(c, 0))
+                lie = next((c for c in st.hand_cards(seat) if c != claim and c != game.joker), None)
+                if lie is None:
+                    break
+                table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)
+            elif st.can_pass():
+                table.turn(PASS, (), 0, 0, None, None)
+            else:
+                break
+            if st.phase is not Phase.PLAY:
+                break
+    return "no dealt game played by such rounds comes back to the same state"
+
+
 def termination_at(a: Analysis, budget: Budget) -> Result:
     pid = "termination"
     sp = a.spec
@@ -430,6 +492,19 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
     # different cards and an empty pile is closed under a caught lie; at every count the interpreter then
     # deals a game in that set and plays the lie until the whole state comes back.
     rec = budget.recurrence(a.rb)
+    if rec is not None and rec.holds and rec.kind == "round":
+        # The set of round starts with an empty stock is closed under a round led by a caught lie and
+        # ended by every seat passing; the interpreter plays such rounds from a deal until one repeats.
+        found = a.cached("round-lasso", lambda: round_lasso(a))
+        if isinstance(found, Witness):
+            closed = ("; every state where each seat holds two different cards, the pile and the stock are empty "
+                      "and a new round is led goes on so for ever (a recurrent set, checked by Z3)"
+                      ) if budget.first else ""
+            return refuted(pid, f"a play that never ends: {found.summary}{closed}", witness=found.as_json(),
+                           recurrent_set=budget.first,
+                           move="a round led by a caught lie and ended by all passing, repeated for ever,")
+        return unknown(pid, f"a recurrent set exists (a round led by a caught lie and ended by all passing "
+                       f"returns every hand), but {found}")
     if rec is not None and rec.holds:
         found = a.cached("lasso", lambda: lasso(a))
         if isinstance(found, Witness):

@@ -10,6 +10,15 @@ Z3 checks that from every state of R (the seat to play being seat 0, the rules b
 from every seat) the move is legal and ends in R again: then a play from any reachable state of R
 goes on for ever. A dealt state in R (found by dealing) makes it reachable; the interpreter then
 plays the move until the whole state repeats, which is the witness.
+
+Where the move does not keep R (a claim that stays the one to beat after a challenge, a penalty
+that draws from a stock), a second set, Q, is tried for games whose rounds end when every seat
+passes: the states of R in which a new round is led and the stock is empty. Its move is a round:
+the seat leading tells a lie, the next seat challenges and catches it, the claimant gets its card
+back (a penalty that takes the pile, or one whose stock runs short and takes the pile then), and
+every seat still in passes, which ends the round and names the next leader. A state of Q is not
+dealt (the stock is full then); the interpreter plays the same round from a deal, which empties
+the stock draw by draw, until the whole state at the start of a round repeats.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ import z3
 
 from ..solver import TIMEOUT_MS, ask, new_solver
 from .invariant import conservation, typing
-from .spec import FIRST, FOLLOW, Spec
+from .spec import FIRST, FOLLOW, LEAD, Spec
 from .state import (
     State,
     Term,
@@ -110,10 +119,13 @@ def a_lie(sp: Spec, s: State, claim: Term, card: Term) -> Term:
 
 @dataclass
 class Recurrence:
-    """`holds`: R is closed under the move; else why not (the facts that fail, or the solver's reason)."""
+    """`holds`: the set is closed under its move; else why not (the facts that fail, or the solver's
+    reason). `kind`: which set, `lie` (R, a caught lie) or `round` (Q, a caught lie that leads a round,
+    then every seat passing)."""
 
     holds: bool
     why: str = ""
+    kind: str = "lie"
 
 
 def check(sp: Spec, symmetric: bool, timeout_ms: int = TIMEOUT_MS) -> Recurrence:
@@ -195,3 +207,78 @@ def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
             if evaluate(sp.turn_start_win, answer):
                 return False
     return True
+
+
+# -- a round: a caught lie leads it, every seat passes -----------------------------------------------
+
+def round_set(b: Builder, s: State) -> dict[str, Term]:
+    """The facts of Q about `s`: those of R, a new round being led and the stock empty."""
+    out = in_set(b, s)
+    out["a new round is led"] = z3.And(s.leading, s.mode == LEAD)
+    out["the stock is empty"] = z3.And([x == 0 for x in s.stock])
+    return out
+
+
+def check_round(sp: Spec, symmetric: bool, timeout_ms: int = TIMEOUT_MS) -> Recurrence:
+    """Whether Q is closed under a round: a caught lie led, then every seat still in passing."""
+    if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
+        return Recurrence(False, "no one-card lie can be challenged by its cards", "round")
+    if not (sp.may_pass and sp.round_ends_all_pass and sp.all_pass_leader is not None):
+        return Recurrence(False, "no round ends when every seat passes", "round")
+    b = Builder(sp)
+    s = fresh(sp, "q")
+    claim, card = z3.Int("lie.claim"), z3.Int("lie.card")
+    for seat in ([0] if symmetric else list(range(sp.n))):
+        s.actor = num(seat)
+        before = {**typing(sp, s), **conservation(sp, s), **round_set(b, s)}
+        a = lie_move(b, s, claim, card)
+        mark = len(b.defs)
+        legal, t = b.step_kind(s, a, CHALLENGE)
+        steps = {"the lie is legal": legal, "the lie is caught": b.resolution["caught"]}
+        # Nobody is out in Q, so the round ends at the pass of the last of all the seats.
+        for k in range(sp.n):
+            guard, t = b.pass_turn(t)
+            steps[f"pass {k + 1} of {sp.n} is legal"] = z3.And(guard)
+        # Every hand comes back as it was, so the facts of Q about hands hold again; the rest is checked.
+        goal = {k: v for k, v in round_set(b, t).items() if "holds" not in k}
+        goal["every hand is back as it was"] = z3.And([x == y for rs, ra in zip(s.h, t.h) for x, y in zip(rs, ra)])
+        solver = new_solver(timeout_ms=timeout_ms)
+        solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
+        solver.add(z3.Not(z3.And(*steps.values(), *goal.values())))
+        answer = ask(solver)
+        if answer.unknown:
+            return Recurrence(False, answer.reason, "round")
+        if answer.sat:
+            m = answer.model
+            assert m is not None
+            failed = [k for k, v in {**steps, **goal}.items() if not z3.is_true(m.eval(v, model_completion=True))]
+            return Recurrence(False, "; ".join(failed[:3]) or "the round leaves the set", "round")
+        # Some lie can be told from every state of Q (the first claim, the first card that is not it).
+        solver = new_solver(timeout_ms=timeout_ms)
+        first = first_claim(sp, s)
+        solver.add(*before.values(), z3.Not(a_lie(sp, s, first, lying_card(sp, hand_vector(s, s.actor), first))))
+        answer = ask(solver)
+        if not answer.unsat:
+            return Recurrence(False, answer.reason if answer.unknown else "some state of the set has no lie to tell",
+                              "round")
+    return Recurrence(True, kind="round")
+
+
+def find(sp: Spec, symmetric: bool) -> Recurrence:
+    """R if it is closed under a caught lie, else Q if it is closed under a round; else why neither is."""
+    lie = check(sp, symmetric)
+    if lie.holds:
+        return lie
+    rnd = check_round(sp, symmetric)
+    if rnd.holds:
+        return rnd
+    if rnd.why == "no round ends when every seat passes" or rnd.why == lie.why:
+        return lie
+    return Recurrence(False, f"{lie.why}; nor for a round led by a caught lie and ended by all passing: {rnd.why}")
+
+
+def concrete_in_round_set(sp: Spec, values: dict[str, Any]) -> bool:
+    """Whether the state with these facts (an interpreter state, read) lies in Q."""
+    from .engine_state import constant
+    facts = round_set(Builder(sp), constant(sp, values))
+    return all(z3.is_true(z3.simplify(f)) for f in facts.values())
