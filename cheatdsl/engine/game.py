@@ -145,6 +145,8 @@ class Game:
             self.count_cap = claim.max_cards
         else:
             self.count_cap = claim.max_cards if claim.max_cards is not None else len(self.table.deck)
+        # The highest count a play may call when any count may be called (the cap above is then never None).
+        self.any_count_cap: int = self.count_cap if self.count_cap is not None else NO_CAP
         self.reveal_all = rb.challenge.reveal is Reveal.PLAY
         self.count_judged = not self.exact and self.reveal_all
         size = max(self.claim_order, default=-1) + 1

@@ -54,7 +54,7 @@ def _count_choices(state: State, k: int) -> int:
     if g.exact:
         return 1
     if g.any_count:
-        return max(0, g.count_cap - g.min_cards + 1)
+        return max(0, g.any_count_cap - g.min_cards + 1)
     top = k if g.max_cards is None else min(k, g.max_cards)
     return max(0, top - g.min_cards + 1)
 

@@ -60,7 +60,7 @@ class RevealRecord(NamedTuple):
     claimant: int
     challenger: int
     claim: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count, read as record.count
     revealed: tuple[int, ...]
     caught: bool
     loser: int
@@ -359,7 +359,7 @@ class State:
         try:
             n = len(cards)
             if (claim not in self._required_set or not g.min_cards <= n <= g.most_cards
-                    or (count != n if g.exact else not g.min_cards <= count <= (g.count_cap if g.any_count else n))):
+                    or (count != n if g.exact else not g.min_cards <= count <= (g.any_count_cap if g.any_count else n))):
                 raise IllegalAction(self._bad_play(action))
         except TypeError:
             raise IllegalAction(f"{action!r} is not a play: cards are a tuple of card values, "
