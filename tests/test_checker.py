@@ -236,33 +236,34 @@ def test_check_does_not_import_the_solver() -> None:
     assert proc.stdout.strip().endswith("False"), proc.stdout + proc.stderr
 
 
-def test_a_misspelt_emptied_by_sets_is_located_with_a_hint(tmp_path: Path) -> None:
-    """`ending.emptied_by_sets` (a decision the sources leave open for 004's Canadian bluff and Verish' Ne
-    Verish'): a wrong word is reported on its line and column, with the choices and a did-you-mean."""
-    text = (ROOT / "rulebooks" / "canadian-bluff.yaml").read_text(encoding="utf-8")
-    assert "emptied_by_sets: out" in text
-    (tmp_path / "canadian-bluff.yaml").write_text(text.replace("emptied_by_sets: out", "emptied_by_sets: stay-in"))
-    _, d = compile_rulebook(str(tmp_path / "canadian-bluff.yaml"))
-    (problem,) = d.errors
-    line = next(i for i, row in enumerate(text.splitlines(), 1) if "emptied_by_sets:" in row)
-    assert (problem.code, problem.span.line, problem.span.column) == ("E205", line, 20)
-    assert "must be one of out, stays_in, found 'stay-in'" in problem.message
-    assert problem.hint == "did you mean `stays_in`?"
+MISSPELT_CHOICES = [
+    # `ending.emptied_by_sets`: a decision the sources leave open for 004's Canadian bluff and Verish' Ne Verish'
+    ("canadian-bluff.yaml", "emptied_by_sets", "out", "stay-in", "out, stays_in", "stays_in"),
+    # `challenge.penalty.short_stock`: 004 Sweden, "the player draws three cards from the pile", silent on a
+    # pile run short
+    ("bluffstopp.yaml", "short_stock", "take_pile", "takepile", "nothing, take_pile", "take_pile"),
+]
 
 
-def test_a_misspelt_short_stock_is_located_with_a_hint(tmp_path: Path) -> None:
-    """`challenge.penalty.short_stock` (004 Sweden: "the player draws three cards from the pile", silent on a
-    pile run short): a wrong word is reported on its line and column, with the choices and a did-you-mean;
-    the rule written where the loser takes the pile anyway is a warning on its own line."""
-    text = (ROOT / "rulebooks" / "bluffstopp.yaml").read_text(encoding="utf-8")
-    assert "short_stock: take_pile" in text
-    (tmp_path / "bluffstopp.yaml").write_text(text.replace("short_stock: take_pile", "short_stock: takepile"))
-    _, d = compile_rulebook(str(tmp_path / "bluffstopp.yaml"))
+@pytest.mark.parametrize(("rulebook", "rule", "written", "misspelt", "choices", "meant"), MISSPELT_CHOICES,
+                         ids=[row[1] for row in MISSPELT_CHOICES])
+def test_a_misspelt_choice_is_located_with_a_hint(tmp_path: Path, rulebook: str, rule: str, written: str,
+                                                  misspelt: str, choices: str, meant: str) -> None:
+    """A rule the shipped rulebooks decide out loud, misspelt: reported on its line and column, with the
+    choices and a did-you-mean."""
+    text = (ROOT / "rulebooks" / rulebook).read_text(encoding="utf-8")
+    assert f"{rule}: {written}" in text
+    (tmp_path / rulebook).write_text(text.replace(f"{rule}: {written}", f"{rule}: {misspelt}"))
+    _, d = compile_rulebook(str(tmp_path / rulebook))
     (problem,) = d.errors
-    line = next(i for i, row in enumerate(text.splitlines(), 1) if "short_stock:" in row)
-    assert (problem.code, problem.span.line, problem.span.column) == ("E205", line, 18)
-    assert "must be one of nothing, take_pile, found 'takepile'" in problem.message
-    assert problem.hint == "did you mean `take_pile`?"
+    line, row = next((i, row) for i, row in enumerate(text.splitlines(), 1) if f"{rule}:" in row)
+    assert (problem.code, problem.span.line, problem.span.column) == ("E205", line, row.index(written) + 1)
+    assert f"must be one of {choices}, found '{misspelt}'" in problem.message
+    assert problem.hint == f"did you mean `{meant}`?"
+
+
+def test_a_short_stock_rule_without_a_draw_is_a_warning(tmp_path: Path) -> None:
+    """`challenge.penalty.short_stock` written where the loser takes the pile anyway: a warning on its own line."""
     path = write(tmp_path, VALID.replace("    pile_after: stays\n", "    pile_after: stays\n    short_stock: nothing\n"))
     ((code, message, at),) = codes(path)
     assert code == "W403" and "`challenge.penalty.short_stock`" in message
