@@ -68,9 +68,8 @@ class _Tables:
         size = len(g.follow)
         self.blocker = greedy_loop_blocker(g)
         self.kind = _preferred_kind(g)
-        self.follow_one = [_one(g.follow[c]) if c < size else -1 for c in range(size)]
-        self.after_challenge_one = [_one(g.required_after(c, g.round_ends_on_challenge)[0]) if c < size else -1
-                                    for c in range(size)]
+        self.follow_one = [_one(g.follow[c]) for c in range(size)]
+        self.after_challenge_one = [_one(g.required_after(c, g.round_ends_on_challenge)[0]) for c in range(size)]
         most = g.max_cards if g.max_cards is not None else 1 << 30
         # truth[claim][held]: the cards of a truthful play holding `held` of `claim` (capped at `most`)
         self.truth = [tuple((c,) * min(k, most) for k in range(g.deck_counts[c] + 1)) if c < g.values else ()
