@@ -105,12 +105,25 @@ def finish_resolution(state: State) -> None:
     g = state.game
     claimant, challenger, winner, loser, caught, sets_before = state._pending  # type: ignore[misc]
     state._pending = None
+    nxt = settle(state, claimant, challenger, winner, loser, caught, len(state._sets) > sets_before)
+    if nxt is None:
+        return
+    state._required, state._required_set = g.required_after(state._previous, state._leading)
+    state.begin_turn(nxt)
+
+
+def settle(state: State, claimant: int, challenger: int, winner: int, loser: int, caught: bool,
+           by_sets: bool) -> int | None:
+    """A challenge paid for: empty hands go out; the seat `next_player` names, or None when the game is over.
+
+    `by_sets`: the loser discarded sets after its pickup.
+    """
+    g = state.game
     # An empty hand goes out: the claimant's whose play survived (or showed its last card to a
     # Force). The loser's hand emptied by the sets it discarded goes out or stays in as
     # `ending.emptied_by_sets` says. A caught claimant left with nothing otherwise (an empty stock
     # to draw from, with `short_stock: nothing`) has not survived the challenge and stays in.
     sizes = state._sizes
-    by_sets = len(state._sets) > sets_before
     for seat in (claimant, loser):
         if sizes[seat] or not state._in[seat]:
             continue
@@ -124,7 +137,7 @@ def finish_resolution(state: State) -> None:
             how = "emptied the hand"
         go_out(state, seat, how)
         if state._phase is Phase.TERMINAL:
-            return
+            return None
     # The formula reads only these facts and the seating, so its answer is kept per game.
     key = (claimant, challenger, caught, state._dealer, state._seating)
     nxt = g.next_player_memo.get(key)
@@ -136,8 +149,7 @@ def finish_resolution(state: State) -> None:
         if not state._in[nxt]:
             nxt = state._next_in[nxt]
         g.next_player_memo[key] = nxt
-    state._required, state._required_set = g.required_after(state._previous, state._leading)
-    state.begin_turn(nxt)
+    return nxt
 
 
 def all_passed(state: State) -> None:

@@ -475,7 +475,8 @@ class State:
     def begin_turn(self, seat: int) -> None:
         """`seat` comes to play: the turn cap, a turn-start win, or the play phase."""
         g = self.game
-        if g.turn_start_win is None:
+        win = g.turn_start_win
+        while True:
             if self._turns >= g.turn_cap:
                 _challenge.finish(self, capped=True, reason=f"stopped by the turn cap after {self._turns} turns")
                 return
@@ -483,22 +484,12 @@ class State:
                 seat = self._pass_over_empty(seat)
                 if seat < 0:
                     return
-        else:
-            while True:
-                if self._turns >= g.turn_cap:
-                    _challenge.finish(self, capped=True, reason=f"stopped by the turn cap after {self._turns} turns")
-                    return
-                if g.emptied_stays_in and not self._sizes[seat]:
-                    seat = self._pass_over_empty(seat)
-                    if seat < 0:
-                        return
-                if g.turn_start_win(self._turn_facts(seat)):
-                    _challenge.go_out(self, seat, "won at the start of the turn")
-                    if self._phase is _TERMINAL:
-                        return
-                    seat = self._next_in[seat]
-                    continue
+            if win is None or not win(self._turn_facts(seat)):
                 break
+            _challenge.go_out(self, seat, "won at the start of the turn")
+            if self._phase is _TERMINAL:
+                return
+            seat = self._next_in[seat]
         self._phase = _PLAY
         self._seat = seat
         if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():

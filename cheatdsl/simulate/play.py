@@ -66,13 +66,13 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
     first = state.current_player()
     plays = forced = 0
     fast = quick and all(b == "greedy" for b in bots) and greedy_loop_blocker(game) is None
+    randoms = [r.random for r in rngs]
     played = Quick()
-    if fast and state.phase is _PLAY and run_greedy_turns(state, [r.random for r in rngs], challenge_rate, played):
-        bots = ()  # the whole game went through the loop: no bot was needed
-    players = [make_bot(b, s, rngs[s], **bot_options(b, challenge_rate)) for s, b in enumerate(bots)]
+    # Bots are made only for a game the loop hands back at least once.
+    over = fast and state.phase is _PLAY and run_greedy_turns(state, randoms, challenge_rate, played)
+    players = [] if over else [make_bot(b, s, rngs[s], **bot_options(b, challenge_rate)) for s, b in enumerate(bots)]
     acts = [p.act for p in players]
     views = [state.view(s) for s in range(len(players))]
-    randoms = [r.random for r in rngs]
     apply = state.apply_action
     hands = [state.hand(s) for s in range(n)]
     match = game.count_matching

@@ -190,26 +190,13 @@ def run_greedy_turns(state: State, randoms: Sequence[Callable[[], float]], chall
                                         loser, pile_n, pile_seen))
             pile.clear()
             pile_n = 0
-            # -- challenge.finish_resolution
+            # -- challenge.finish_resolution: empty hands go out, `next_player` names the seat
             state._pile_n = 0
-            for s in (claimant, loser):
-                if not sizes[s] and state._in[s] and not (s == claimant and caught):
-                    _challenge.go_out(state, s, "emptied the hand")
-                    if state._phase is _TERMINAL:
-                        over = True
-                        break
-            if over:
-                break
-            key = (claimant, challenger, caught, state._dealer, state._seating)
-            nxt = g.next_player_memo.get(key)
+            state._leading = g.round_ends_on_challenge
+            nxt = _challenge.settle(state, claimant, challenger, winner, loser, caught, False)
             if nxt is None:
-                facts = g.facts(state, state._dealer or 0, claimant=claimant, challenger=challenger,
-                                winner=winner, loser=loser, caught=caught)
-                nxt = g.next_player(facts)
-                nxt = claimant if nxt is None else nxt % g.players
-                if not state._in[nxt]:
-                    nxt = next_in[nxt]
-                g.next_player_memo[key] = nxt
+                over = True
+                break
             claim = after_challenge_one[last]
             seat = nxt
         if turns >= cap:
