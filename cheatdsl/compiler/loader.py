@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
+from ..profiles import shipped_dir
 from ..source import Span
 from ..syntax.reading import read_source
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, drop_path, merge
@@ -18,11 +18,8 @@ MAX_CHAIN = 16
 
 
 def shipped_rulebooks_dir() -> Path:
-    """Where the shipped profiles live: $CHEATDSL_RULEBOOKS, or rulebooks/ beside the package."""
-    env = os.environ.get("CHEATDSL_RULEBOOKS")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "rulebooks"
+    """Where the shipped profiles live (see cheatdsl.profiles)."""
+    return shipped_dir()
 
 
 def read_tree(path: str, d: Diagnostics) -> Node | None:

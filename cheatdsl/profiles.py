@@ -1,0 +1,82 @@
+"""The profiles shipped with cheatdsl: where they are, finding one by name, and rulebook names."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+RULEBOOK_SUFFIXES = (".yaml", ".yml", ".cheat")
+SHIPPED_SUFFIXES = (".yaml", ".cheat")
+
+# Rulebook, variation, property and lesson names: letters, digits, '-', '_' and '.', no leading dot,
+# so that a name joined to a folder always stays inside it.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+NAME_RULE = "letters, digits, '-', '_' and '.', at most 100, starting with a letter or digit"
+
+
+def is_safe_name(name: object) -> bool:
+    """Whether `name` may be used as a rulebook, variation, property or lesson name."""
+    return isinstance(name, str) and NAME_PATTERN.fullmatch(name) is not None and ".." not in name
+
+
+def shipped_dir() -> Path:
+    """The folder of the shipped profiles: inside the installed package, or a checkout's rulebooks/."""
+    packaged = resources.files("cheatdsl").joinpath("rulebooks")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "rulebooks"
+
+
+def shipped_path(name: str) -> Path | None:
+    """The shipped profile called `name` (YAML before the text form), or None when there is none."""
+    if not is_safe_name(name):
+        return None
+    folder = shipped_dir()
+    stem = name
+    for suffix in SHIPPED_SUFFIXES:
+        if name.endswith(suffix):
+            stem = name[: -len(suffix)]
+            candidates: tuple[str, ...] = (suffix,)
+            break
+    else:
+        candidates = SHIPPED_SUFFIXES
+    for suffix in candidates:
+        path = folder / f"{stem}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def shipped_names() -> list[str]:
+    """The names of the shipped profiles, in name order, each once."""
+    try:
+        files = list(shipped_dir().iterdir())
+    except OSError:
+        return []
+    return sorted({p.stem for p in files if p.suffix in SHIPPED_SUFFIXES and is_safe_name(p.stem)})
+
+
+def shipped_files() -> list[Path]:
+    """Every shipped rulebook file (both forms of a profile written twice), in name order."""
+    try:
+        files = list(shipped_dir().iterdir())
+    except OSError:
+        return []
+    return sorted(p for p in files if p.suffix in SHIPPED_SUFFIXES and is_safe_name(p.stem))
+
+
+def locate(argument: str) -> str:
+    """A rulebook named on the command line as a path to read: an existing path, else a shipped name.
+
+    Anything else is returned as given, so that reading it reports the missing file.
+    """
+    if argument == "-":
+        return argument
+    try:
+        if Path(argument).exists():
+            return argument
+    except (OSError, ValueError):
+        return argument
+    shipped = shipped_path(argument)
+    return str(shipped) if shipped is not None else argument
