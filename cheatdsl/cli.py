@@ -9,6 +9,10 @@ import sys
 
 from . import __version__
 from .commands import COMMANDS
+from .reach import INCLUDE_VARIABLE, including
+
+# Commands that read no rulebook, so take no --include.
+NO_RULEBOOKS = frozenset({"schema", "lsp", "list"})
 
 DESCRIPTION = """Checkable, runnable, provable rulebooks for the Cheat family of card games.
 
@@ -30,6 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    for name, command in sub.choices.items():
+        if name not in NO_RULEBOOKS:
+            command.add_argument("--include", "-I", action="append", default=[], metavar="DIR",
+                                 help="let rulebooks extend files under DIR as well as shipped profiles and "
+                                      f"their own folder (repeatable; also {INCLUDE_VARIABLE})")
     return parser
 
 
@@ -42,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     module = importlib.import_module(f".commands.{args.command}", __package__)
     try:
-        return int(module.run(args))
+        with including(getattr(args, "include", None) or []):
+            return int(module.run(args))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -7,13 +7,16 @@ from .compiler.loader import load_tree
 from .compiler.semantic import check_rulebook
 from .diagnostics import Diagnostics, RulebookError
 from .model import Rulebook
+from .profiles import locate
 from .source import Span
 
 
 def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),
                      diagnostics: Diagnostics | None = None) -> tuple[Rulebook | None, Diagnostics]:
-    """Compile `path` with `variations` switched on; every problem found is in the diagnostics."""
+    """Compile `path` (a file, a shipped profile's name, or `-` for standard input) with `variations`
+    switched on; every problem found is in the diagnostics."""
     d = diagnostics or Diagnostics()
+    path = locate(path)
     requested = [(name, Span("<command line>", 0, 0)) for name in variations]
     try:
         loaded = load_tree(path, d, requested)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -80,3 +81,17 @@ def locate(argument: str) -> str:
         return argument
     shipped = shipped_path(argument)
     return str(shipped) if shipped is not None else argument
+
+
+def reference_to(rulebook: str, folder: str) -> str:
+    """How a file written in `folder` names `rulebook`: a shipped profile by name, else a relative path."""
+    try:
+        real = Path(rulebook).resolve()
+        shipped = shipped_dir().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return rulebook
+    if real.parent == shipped and real.suffix in SHIPPED_SUFFIXES and shipped_path(real.stem) == real:
+        return real.stem
+    if real.parent == shipped and real.suffix in SHIPPED_SUFFIXES:
+        return real.name
+    return os.path.relpath(real, Path(folder).resolve())

@@ -12,12 +12,14 @@ so two rulebooks with different decks or claim orders are compared in the words 
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..model import Rulebook
+from ..output import file_in
+from ..profiles import reference_to
 
 SEEDS = 24
 STEPS = 400
@@ -249,8 +251,8 @@ def scenarios(found: Distinction, base: Rulebook, variant: Rulebook, directory: 
     out = []
     for role, rb, expect, used in (("base", base, found.base_expect, variations[0]),
                                    ("variant", variant, found.variant_expect, variations[1])):
-        path = os.path.join(directory, f"{stem}.{role}.yaml")
-        rulebook = os.path.relpath(os.path.abspath(rb.path), os.path.abspath(directory))
+        path = str(file_in(Path(directory), stem, suffix=f".{role}.yaml"))
+        rulebook = reference_to(rb.path, directory)
         actions = found.actions + ([found.action] if found.action and found.kind == "outcome" else [])
         scenario = Scenario(
             name=found.sentence(base.name, variant.name),

@@ -42,6 +42,7 @@ from ..model import (
     VariationInfo,
     Window,
 )
+from ..profiles import NAME_RULE, is_safe_name
 from ..properties import PROPERTY_IDS
 from ..syntax.tree import ListNode, MapNode
 from .cards import STANDARD_RANK_ORDER, STANDARD_RANKS, STANDARD_SUIT_ORDER, STANDARD_SUITS
@@ -58,6 +59,18 @@ def uses_function(expr: Expr, names: tuple[str, ...]) -> bool:
     if isinstance(expr, Call) and expr.function in names:
         return True
     return any(uses_function(child, names) for child in children(expr))
+
+
+def default_name(path: str) -> str:
+    """The name of a rulebook that gives none: its file name without the suffix."""
+    stem = path.rsplit("/", 1)[-1].split(".")[0]
+    return stem if is_safe_name(stem) else "rulebook"
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """A name as written, shortened and with control characters made visible."""
+    text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class Builder:
@@ -78,7 +91,10 @@ class Builder:
 
     def build(self) -> Rulebook | None:
         top = Section(self.tree, "", self.d)
-        name = top.text("rulebook", default=self.path.rsplit("/", 1)[-1].split(".")[0])
+        name = top.text("rulebook", default=default_name(self.path))
+        if not is_safe_name(name):
+            self.d.error(top.span("rulebook"), "E021", f"the rulebook's name '{shown(name)}' is not a plain name",
+                         f"a name may hold {NAME_RULE}: it names files the tools write")
         title = top.text("title", default=name)
         source = top.text("source", required=True, why="which rule sheet or table this rulebook follows")
         players = self.players(top)
@@ -335,6 +351,9 @@ class Builder:
             return ()
         out = []
         for entry in node.entries:
+            if not is_safe_name(entry.key):
+                self.d.error(entry.key_span, "E022", f"the variation name '{shown(entry.key)}' is not a plain name",
+                             f"a name may hold {NAME_RULE}")
             summary = ""
             conflicts: tuple[str, ...] = ()
             if isinstance(entry.value, MapNode):

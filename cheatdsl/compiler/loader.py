@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
-from ..profiles import shipped_dir
+from ..profiles import RULEBOOK_SUFFIXES, shipped_dir, shipped_names
+from ..reach import Refused, Unknown, real_path, resolve_reference
 from ..source import Span
-from ..syntax.reading import read_source
+from ..syntax.reading import STDIN, file_problem, looks_like_dsl, read_source
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, drop_path, merge
 from .fields import kind_of, suggest
 
-RULEBOOK_SUFFIXES = (".yaml", ".yml", ".cheat")
 META_KEYS = ("extends", "drop", "use")
 MAX_CHAIN = 16
 
@@ -27,13 +27,26 @@ def read_tree(path: str, d: Diagnostics) -> Node | None:
     source = read_source(path, d)
     if source is None:
         return None
-    if path.endswith(".cheat"):
+    if path.endswith(".cheat") or (path == STDIN and looks_like_dsl(source.text)):
         from ..syntax.dsl_reader import read_dsl
 
         return read_dsl(source, d)
     from ..syntax.yaml_reader import read_yaml
 
     return read_yaml(source, d)
+
+
+def _folder_of(path: str) -> Path:
+    """The folder a rulebook's references start from (the working folder for standard input)."""
+    return Path.cwd() if path == STDIN else Path(path).parent
+
+
+def _key_of(path: str) -> str:
+    """A file's identity for finding cycles: its real path."""
+    if path == STDIN:
+        return STDIN
+    real = real_path(Path(path))
+    return str(real) if real is not None else path
 
 
 @dataclass
@@ -43,18 +56,6 @@ class Loaded:
     tree: MapNode
     chain: tuple[str, ...]
     active: list[str]
-
-
-def resolve_base(name: str, here: str) -> Path:
-    """The file a rulebook's `extends` names: a path beside it, or a shipped profile by name."""
-    candidate = Path(here).parent / name
-    if Path(name).suffix in RULEBOOK_SUFFIXES:
-        return candidate
-    for suffix in (".yaml", ".cheat"):
-        shipped = shipped_rulebooks_dir() / f"{name}{suffix}"
-        if shipped.is_file():
-            return shipped
-    return candidate
 
 
 def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | None = None,
@@ -75,9 +76,18 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
         if not isinstance(base_node, ScalarNode) or not isinstance(base_node.value, str):
             d.error(base_node.span, "E203", f"`extends` must name a rulebook, found {kind_of(base_node)}")
             return None
-        base_path = resolve_base(base_node.value, path)
-        key = str(base_path.resolve())
-        if key in stack or key == str(Path(path).resolve()):
+        reached = resolve_reference(base_node.value, _folder_of(path))
+        if isinstance(reached, Refused):
+            d.error(base_node.span, reached.code, reached.message, reached.hint)
+            return None
+        if isinstance(reached, Unknown):
+            d.error(base_node.span, "E302", f"unknown base rulebook '{reached.name}'",
+                    suggest(reached.name, shipped_names())
+                    or "name a shipped profile (`cheatdsl list`) or a .yaml/.cheat file beside this one")
+            return None
+        base_path = reached.path
+        key = str(base_path)
+        if key in stack or key == _key_of(path):
             d.error(base_node.span, "E301", "rulebooks extend each other in a cycle: "
                     + " -> ".join(Path(p).name for p in (*stack, key)))
             return None
@@ -85,17 +95,16 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
             d.error(base_node.span, "E301", f"more than {MAX_CHAIN} rulebooks extend one another")
             return None
         if base_path.suffix not in RULEBOOK_SUFFIXES:
-            d.error(base_node.span, "E302", f"unknown base rulebook '{base_node.value}'",
-                    suggest(base_node.value, [p.stem for p in shipped_rulebooks_dir().iterdir()
-                                             if p.suffix in RULEBOOK_SUFFIXES])
-                    or "name a shipped profile or a .yaml/.cheat file beside this one")
+            d.error(base_node.span, "E302", f"'{base_node.value}' is not a rulebook file",
+                    "a base rulebook is a shipped profile's name or a .yaml/.cheat file")
             return None
-        if not base_path.is_file():
-            d.error(base_node.span, "E302", f"no base rulebook at '{base_node.value}'")
+        problem = file_problem(base_path)
+        if problem is not None:
+            d.error(base_node.span, "E302", f"no base rulebook at '{base_node.value}': it {problem}")
             return None
         inner = Diagnostics()
         inner.sources = d.sources
-        base = load_tree(str(base_path), inner, None, (*stack, str(Path(path).resolve())))
+        base = load_tree(str(base_path), inner, None, (*stack, _key_of(path)))
         d.extend(inner.items)
         if base is None:
             return None

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..compiler.loader import shipped_rulebooks_dir
+from ..compiler.build import shown
 from ..diagnostics import Diagnostics
 from ..engine import ChanceDealer, ChanceShuffle, Game, IllegalAction, Position, State
 from ..engine.notation import (
@@ -24,7 +24,10 @@ from ..engine.notation import (
 )
 from ..load import compile_rulebook
 from ..model import Rulebook
+from ..profiles import RULEBOOK_SUFFIXES, shipped_path
+from ..reach import well_formed
 from ..source import SourceFile, Span
+from ..syntax.reading import file_problem
 from .expect import BadExpectation, Mismatch, check
 from .model import Scenario
 from .reader import read_scenario
@@ -193,23 +196,29 @@ def _split(step: str) -> tuple[int | None, str]:
     return None, step.strip()
 
 
-def _rulebook_path(scenario: Scenario) -> Path:
+def _rulebook_path(scenario: Scenario) -> Path | str:
+    """The file a scenario's `rulebook:` names, or why it names none (a path relative to the scenario's
+    folder, or a shipped profile's name)."""
     name = scenario.rulebook
-    if "/" in name or name.endswith((".yaml", ".cheat")):
-        return (scenario.base_dir / name).resolve()
-    shipped = shipped_rulebooks_dir()
-    for suffix in (".yaml", ".cheat"):
-        if (shipped / (name + suffix)).is_file():
-            return shipped / (name + suffix)
-    return shipped / (name + ".yaml")
+    if not well_formed(name) and not (name.startswith("/") and "\x00" not in name and len(name) <= 4096):
+        return "is not a usable file name"
+    if "/" in name or name.endswith(RULEBOOK_SUFFIXES):
+        path = scenario.base_dir / name
+    else:
+        shipped = shipped_path(name)
+        if shipped is None:
+            return "is no shipped profile (`cheatdsl list` shows them)"
+        path = shipped
+    problem = file_problem(path)
+    return path if problem is None else f"{problem}"
 
 
 def load_game_rulebook(scenario: Scenario, d: Diagnostics) -> Rulebook | None:
     """The scenario's rulebook, compiled once per file and variations."""
     path = _rulebook_path(scenario)
     at = scenario.span("rulebook")
-    if not path.is_file():
-        d.error(at, "S020", f"no rulebook at '{path}'",
+    if isinstance(path, str):
+        d.error(at, "S020", f"no rulebook at '{shown(scenario.rulebook)}': it {path}",
                 "give a path relative to the scenario file, or a shipped profile's name")
         return None
     key = (str(path), tuple(scenario.variations))

@@ -2,31 +2,65 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
 from .limits import MAX_FILE_BYTES
 
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+_stdin_bytes: list[bytes] = []
+_YAML_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
+
+
+def display_name(path: str) -> str:
+    """The name diagnostics give a file: its path, or <stdin>."""
+    return STDIN_NAME if path == STDIN else path
+
+
+def looks_like_dsl(text: str) -> bool:
+    """Whether text read from standard input is the text DSL (its first rule is not `key: value`)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return not _YAML_KEY.match(stripped)
+    return False
+
+
+def _read_bytes(path: str) -> bytes:
+    """The file's bytes, at most one more than the size limit (standard input is read once)."""
+    if path == STDIN:
+        if not _stdin_bytes:
+            _stdin_bytes.append(sys.stdin.buffer.read(MAX_FILE_BYTES + 1))
+        return _stdin_bytes[0]
+    with open(path, "rb") as handle:
+        return handle.read(MAX_FILE_BYTES + 1)
+
 
 def read_source(path: str, diagnostics: Diagnostics) -> SourceFile | None:
     """The file's text, or None after recording why it cannot be read as a rulebook."""
-    at = Span(path, 1, 1)
-    file = Path(path)
+    name = display_name(path)
+    at = Span(name, 1, 1)
     try:
-        if not file.is_file():
-            diagnostics.error(at, "E001", f"no rulebook file at '{path}'")
-            return None
-        size = file.stat().st_size
-        if size > MAX_FILE_BYTES:
-            diagnostics.error(
-                at, "E002", f"file is {size:,} bytes; a rulebook may be at most {MAX_FILE_BYTES:,}",
-                "a rulebook is a page of rules, not a data set: check that this is the right file",
-            )
-            return None
-        data = file.read_bytes()
-    except OSError as exc:
-        diagnostics.error(at, "E001", f"cannot read '{path}': {exc.strerror or exc}")
+        if path != STDIN:
+            problem = file_problem(Path(path))
+            if problem is not None:
+                diagnostics.error(at, "E001", f"no rulebook file at '{_shown(path)}': it {problem}",
+                                  "name a rulebook file, or a shipped profile (`cheatdsl list`)")
+                return None
+        data = _read_bytes(path)
+    except (OSError, ValueError) as exc:
+        diagnostics.error(at, "E001", f"cannot read '{_shown(path)}': "
+                          f"{getattr(exc, 'strerror', None) or exc.__class__.__name__}")
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        diagnostics.error(
+            at, "E002", f"file is over {MAX_FILE_BYTES:,} bytes, the most a rulebook may be",
+            "a rulebook is a page of rules, not a data set: check that this is the right file",
+        )
         return None
     if b"\x00" in data:
         diagnostics.error(at, "E003", "file looks binary (it contains NUL bytes), not a rulebook")
@@ -35,13 +69,33 @@ def read_source(path: str, diagnostics: Diagnostics) -> SourceFile | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        diagnostics.error(Span(path, line, 1), "E003", "file is not valid UTF-8 text")
+        diagnostics.error(Span(name, line, 1), "E003", "file is not valid UTF-8 text")
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
-    source = SourceFile(path, text)
-    diagnostics.sources[path] = source
+    source = SourceFile(name, text)
+    diagnostics.sources[name] = source
     if not text.strip():
         diagnostics.error(at, "E004", "the file is empty", "start from a shipped rulebook in rulebooks/")
         return None
     return source
+
+
+def file_problem(path: Path) -> str | None:
+    """Why `path` is no readable regular file (missing, a folder, a device, unreachable), or None."""
+    try:
+        if path.is_file():
+            return None
+        if path.is_dir():
+            return "is a folder"
+        if path.exists():
+            return "is not a regular file"
+        return "does not exist"
+    except (OSError, ValueError) as exc:
+        return f"cannot be reached ({getattr(exc, 'strerror', None) or exc.__class__.__name__})"
+
+
+def _shown(path: str, limit: int = 120) -> str:
+    """A path as written, shortened and with control characters made visible."""
+    text = path.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
