@@ -54,6 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="search a seeded game the two rulebooks play differently, and say where they part")
     p.add_argument("--game-dir", metavar="DIR",
                    help="with --game: write that game as two scenario files (one per rulebook) into DIR")
+    p.add_argument("--force", action="store_true",
+                   help="with --game-dir: overwrite scenario files that exist (kept otherwise)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _game(result: Diff, args: argparse.Namespace) -> None:
     """Fill in the distinguishing game (and write its scenarios) when the two are not the same game."""
-    import os
+    from pathlib import Path
 
     from ..compare import distinguish
 
@@ -103,11 +105,12 @@ def _game(result: Diff, args: argparse.Namespace) -> None:
     result.game = found.sentence(result.base.name, result.variant.name)
     if not args.game_dir:
         return
+    from ..output import OutputError, output_folder, write_new
     try:
-        os.makedirs(args.game_dir, exist_ok=True)
+        output_folder(args.game_dir)
         for path, scenario in distinguish.scenarios(found, result.base, result.variant, args.game_dir,
                                                     ((), tuple(args.variation))):
-            scenario.save(path)
+            write_new(Path(path), scenario.to_yaml(), args.force)
             result.game_files.append(path)
-    except (OSError, ValueError) as exc:
+    except (OutputError, ValueError) as exc:
         result.game += f" (not written: {exc})"

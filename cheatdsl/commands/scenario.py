@@ -31,29 +31,31 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--quiet", "-q", action="store_true", help="print only failures and the summary")
 
 
-def scenario_files(paths: list[str]) -> list[str]:
-    """The files named, with directories expanded to the scenario files under them."""
-    out: list[str] = []
+def scenario_files(paths: list[str], problems: list[str] | None = None) -> list[str]:
+    """The files named, with folders expanded to the scenario files under them; what could not be
+    looked at goes to `problems`."""
+    from ..scenario.files import Found, find_scenarios
+    found = Found()
     for path in paths:
-        p = Path(path)
-        if p.is_dir():
-            out.extend(str(f) for f in sorted(p.rglob("*.yaml")) if _is_scenario(f))
+        try:
+            is_folder = Path(path).is_dir()
+        except (OSError, ValueError):
+            is_folder = False
+        if is_folder:
+            find_scenarios(path, found)
         else:
-            out.append(path)
-    return out
-
-
-def _is_scenario(path: Path) -> bool:
-    try:
-        head = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return True
-    return any(line.startswith("scenario:") for line in head.splitlines())
+            found.files.append(path)
+    if problems is not None:
+        problems.extend(found.problems)
+    return found.files
 
 
 def run(args: argparse.Namespace) -> int:
     from ..scenario import run_scenario
-    files = scenario_files(args.files)
+    problems: list[str] = []
+    files = scenario_files(args.files, problems)
+    for problem in problems:
+        print(f"cheatdsl scenario: {problem}", file=sys.stderr)
     failed = 0
     internal = False
     for path in files:
@@ -67,4 +69,4 @@ def run(args: argparse.Namespace) -> int:
     print(f"{total} scenario{'s' if total != 1 else ''}: {total - failed} passed, {failed} failed", file=sys.stderr)
     if internal:
         return 3
-    return 1 if failed or not files else 0
+    return 1 if failed or problems or not files else 0

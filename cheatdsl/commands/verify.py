@@ -56,6 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--save-witnesses", metavar="DIR",
                    help="write every counterexample and witness as a scenario file in DIR")
+    p.add_argument("--force", action="store_true",
+                   help="with --save-witnesses: overwrite scenario files that exist (kept otherwise)")
     p.add_argument("--searches", type=int, metavar="N",
                    help="counterexample searches per property and rulebook, at the smallest player counts that "
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
@@ -100,7 +102,12 @@ def run(args: argparse.Namespace) -> int:
     for (entry, _), timed in zip(jobs, verify_all([job for _, job in jobs])):
         entry.timed = timed
     if args.save_witnesses:
-        written = save_witnesses(report, args.save_witnesses, tuple(args.variation))
+        from ..output import OutputError
+        try:
+            written = save_witnesses(report, args.save_witnesses, tuple(args.variation), args.force)
+        except OutputError as exc:
+            print(f"cheatdsl verify: {exc}", file=sys.stderr)
+            return 2
         print(f"{len(written)} witness scenario{'s' if len(written) != 1 else ''} written to {args.save_witnesses}",
               file=sys.stderr)
     if args.markdown:

@@ -34,6 +34,7 @@ from cheatdsl.engine import (
     PASS as ENGINE_PASS,
 )
 from cheatdsl.engine.notation import action_text, cards_text, claim_text
+from cheatdsl.profiles import reference_to
 from cheatdsl.scenario import Scenario
 from cheatdsl.scenario.runner import position_notation
 
@@ -67,11 +68,12 @@ class Witness:
 
 def scenario_of(data: dict[str, Any], rulebook: str, variations: tuple[str, ...] = (), name: str = "",
                 path: str | None = None) -> Scenario:
-    """The witness as a scenario; `rulebook` is the rulebook's path, written relative to `path`'s folder."""
+    """The witness as a scenario; `rulebook` is written as a shipped profile's name, or a path relative to
+    `path`'s folder."""
     w = Witness.from_json(data)
     where = rulebook
     if path is not None:
-        where = os.path.relpath(os.path.abspath(rulebook), os.path.dirname(os.path.abspath(path)))
+        where = reference_to(rulebook, os.path.dirname(os.path.abspath(path)))
     fields: dict[str, Any] = {}
     if "position" in w.start:
         fields["position"] = w.start["position"]
