@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Diagnostics
-from ..expr import Scope, Type
+from ..expr import Scope
 from ..expr.ast import Call, Expr, children
 from ..model import (
     AfterLast,
@@ -48,10 +48,9 @@ from ..syntax.tree import ListNode, MapNode
 from .cards import STANDARD_RANK_ORDER, STANDARD_RANKS, STANDARD_SUIT_ORDER, STANDARD_SUITS
 from .fields import Section, kind_of, suggest
 from .scopes import scope_for
+from .table import SECTIONS, VERDICTS
 
-TOP_LEVEL = ("rulebook", "title", "source", "players", "deck", "deal", "setup", "claim", "passing",
-             "challenge", "sets", "ending", "expect", "variations")
-VERDICTS = ("proved", "refuted", "bounded", "unknown", "not_applicable", "holds", "fails")
+TOP_LEVEL = tuple(f.name for f in SECTIONS[""])
 
 
 def uses_function(expr: Expr, names: tuple[str, ...]) -> bool:
@@ -96,21 +95,21 @@ class Builder:
             self.d.error(top.span("rulebook"), "E021", f"the rulebook's name '{shown(name)}' is not a plain name",
                          f"a name may hold {NAME_RULE}: it names files the tools write")
         title = top.text("title", default=name)
-        source = top.text("source", required=True, why="which rule sheet or table this rulebook follows")
+        source = top.text("source")
         players = self.players(top)
-        claim_node = top.section("claim", required=True, why="what a play claims")
+        claim_node = top.section("claim")
         if claim_node is not None:
-            kind = claim_node.choice("kind", ClaimKind, ClaimKind.RANK)
+            kind = claim_node.choice("kind", ClaimKind.RANK)
             self.cards = kind is ClaimKind.CARD
-        deck = self.deck(top.section("deck", required=True, why="which cards are used"))
-        deal = self.deal(top.section("deal", required=True, why="how the cards are dealt"))
-        setup = self.setup(top.section("setup", required=True, why="who deals and who plays first"))
+        deck = self.deck(top.section("deck"))
+        deal = self.deal(top.section("deal"))
+        setup = self.setup(top.section("setup"))
         claim = self.claim(claim_node)
-        passing = self.passing(top.section("passing", required=True, why="whether a player may pass"))
-        challenge = self.challenge(top.section("challenge", required=True, why="how a play is challenged"))
+        passing = self.passing(top.section("passing"))
+        challenge = self.challenge(top.section("challenge"))
         sets_section = top.section("sets")
         sets = self.sets(sets_section) if sets_section is not None else None
-        ending = self.ending(top.section("ending", required=True, why="how the game ends"))
+        ending = self.ending(top.section("ending"))
         expectations = self.expectations(top.section("expect"))
         variations = self.variations(top)
         top.finish()
@@ -121,7 +120,7 @@ class Builder:
                         passing, challenge, sets, ending, expectations, variations, self.tree.span)
 
     def players(self, top: Section) -> PlayerRange | None:
-        low, high = top.count_range("players", required=True, why="how many can play", default=(0, 0))
+        low, high = top.count_range("players", default=(0, 0))
         if low == 0 and high == 0:
             return None
         span = top.span("players")
@@ -170,10 +169,10 @@ class Builder:
         if not suits:
             self.d.error(s.span("suits"), "E212", "the deck has no suits")
         self.ranks, self.suits = tuple(ranks), tuple(suits)
-        packs = s.formula("packs", Type.NUMBER, self.scope("deck"), default="1")
-        jokers = s.integer("jokers", 0, 0, 16)
+        packs = s.formula("packs", self.scope, default="1")
+        jokers = s.integer("jokers", 0)
         wild = s.boolean("jokers_wild", jokers > 0)
-        used = s.formula("ranks_used", Type.NUMBER, self.scope("deck"))
+        used = s.formula("ranks_used", self.scope)
         s.finish()
         if packs is None:
             return None
@@ -182,11 +181,11 @@ class Builder:
     def deal(self, s: Section | None) -> Deal | None:
         if s is None:
             return None
-        style = s.choice("style", DealStyle, None, required=True, why="whether all cards, equal hands or a fixed number are dealt")
-        hand = s.formula("hand_size", Type.NUMBER, self.scope("deal"))
-        minimum = s.integer("minimum_hand", 1, 0, 1000)
-        aside = s.formula("set_aside", Type.NUMBER, self.scope("deal"), default="0")
-        surplus = s.choice("surplus", Surplus, Surplus.ASIDE)
+        style: DealStyle | None = s.choice("style", None)
+        hand = s.formula("hand_size", self.scope)
+        minimum = s.integer("minimum_hand", 1)
+        aside = s.formula("set_aside", self.scope, default="0")
+        surplus = s.choice("surplus", Surplus.ASIDE)
         s.finish()
         if style is DealStyle.FIXED and hand is None:
             self.d.error(s.node.span, "E201", "`deal.hand_size` is missing: a fixed deal must say how many cards each")
@@ -197,10 +196,9 @@ class Builder:
     def setup(self, s: Section | None) -> Setup | None:
         if s is None:
             return None
-        dealer = s.choice("dealer", DealerChoice, DealerChoice.LOT)
-        first = s.formula("first_player", Type.SEAT, self.scope("first_player"), required=True,
-                          why="who plays first, such as left(dealer)")
-        direction = s.choice("direction", Direction, Direction.CLOCKWISE)
+        dealer = s.choice("dealer", DealerChoice.LOT)
+        first = s.formula("first_player", self.scope)
+        direction = s.choice("direction", Direction.CLOCKWISE)
         s.finish()
         if first is None:
             return None
@@ -209,19 +207,16 @@ class Builder:
     def claim(self, s: Section | None) -> ClaimRules | None:
         if s is None:
             return None
-        kind = s.choice("kind", ClaimKind, ClaimKind.RANK) or ClaimKind.RANK
-        low, high = s.count_range("cards", required=True, why="how many cards a play may hold, such as 1..4")
+        kind = s.choice("kind", ClaimKind.RANK) or ClaimKind.RANK
+        low, high = s.count_range("cards")
         if low < 1:
             self.d.error(s.span("cards"), "E204", "`claim.cards` must start at 1 or more: a play puts down at least one card")
-        count = s.choice("count", CountRule, CountRule.EXACT) or CountRule.EXACT
-        first = s.formula("first", Type.CLAIMS, self.scope("first_claim"), required=True,
-                          why="what the first play of the game claims, such as aces or any")
-        follow = s.formula("follow", Type.CLAIMS, self.scope("follow"), required=True,
-                           why="what each later play claims, such as next(previous)")
-        lead = s.formula("lead", Type.CLAIMS, self.scope("lead"), default="any")
+        count = s.choice("count", CountRule.EXACT) or CountRule.EXACT
+        first = s.formula("first", self.scope)
+        follow = s.formula("follow", self.scope)
+        lead = s.formula("lead", self.scope, default="any")
         uses_order = any(uses_function(f.expr, ("next", "prev")) for f in (first, follow, lead) if f is not None)
-        after_last = s.choice("after_last", AfterLast, None, required=uses_order,
-                              why="what is claimed after the last rank (wrap or nothing)")
+        after_last: AfterLast | None = s.choice("after_last", None, required=uses_order)
         ends: set[RoundEnd] = set()
         for word, span in s.words("round_ends"):
             match = [e for e in RoundEnd if e.value == word.replace("-", "_")]
@@ -239,12 +234,11 @@ class Builder:
     def passing(self, s: Section | None) -> Passing | None:
         if s is None:
             return None
-        allowed = s.boolean("allowed", False, required=True, why="whether a player may pass instead of playing")
-        when = s.formula("when", Type.BOOL, self.scope("passing"))
+        allowed = s.boolean("allowed", False)
+        when = s.formula("when", self.scope)
         leader = s.boolean("leader_may_pass", False)
-        pile = s.choice("all_pass_pile", PileAfter, PileAfter.DISCARDED) or PileAfter.DISCARDED
-        leader_formula = s.formula("all_pass_leader", Type.SEAT, self.scope("all_pass_leader"),
-                                   required=allowed, why="who leads when everyone passes, such as last_player")
+        pile = s.choice("all_pass_pile", PileAfter.DISCARDED) or PileAfter.DISCARDED
+        leader_formula = s.formula("all_pass_leader", self.scope, required=allowed)
         s.finish()
         return Passing(allowed, when, leader, pile, leader_formula, s.node.span, s.spans())
 
@@ -252,13 +246,12 @@ class Builder:
         if s is None:
             return None
         kinds = self.challenge_kinds(s)
-        window = s.choice("window", Window, Window.BEFORE_NEXT_PLAY) or Window.BEFORE_NEXT_PLAY
-        priority = s.choice("priority", Priority, Priority.FIRST_CLOCKWISE) or Priority.FIRST_CLOCKWISE
-        reveal = s.choice("reveal", Reveal, None, required=True, why="which cards a challenge turns over (play or top_card)")
+        window = s.choice("window", Window.BEFORE_NEXT_PLAY) or Window.BEFORE_NEXT_PLAY
+        priority = s.choice("priority", Priority.FIRST_CLOCKWISE) or Priority.FIRST_CLOCKWISE
+        reveal: Reveal | None = s.choice("reveal", None)
         show = s.boolean("show_pile", False)
-        penalty = self.penalty(s.section("penalty", required=True, why="what the loser of a challenge suffers"))
-        nxt = s.formula("next_player", Type.SEAT, self.scope("next_player"), required=True,
-                        why="who plays after a challenge, such as left(claimant)")
+        penalty = self.penalty(s.section("penalty"))
+        nxt = s.formula("next_player", self.scope)
         s.finish()
         if reveal is None or penalty is None or nxt is None:
             return None
@@ -277,10 +270,10 @@ class Builder:
                 self.d.error(item.span, "E202", f"each entry of `challenge.kinds` must be a section, found {kind_of(item)}")
                 continue
             k = Section(item, f"challenge.kinds[{index}]", self.d)
-            name = k.text("name", required=True, why="the challenge's name")
+            name = k.text("name")
             call = k.text("call", default=name)
-            test = k.choice("test", ChallengeTest, ChallengeTest.PLAYED) or ChallengeTest.PLAYED
-            when = k.formula("allowed_when", Type.BOOL, self.scope("challenge_allowed"))
+            test = k.choice("test", ChallengeTest.PLAYED) or ChallengeTest.PLAYED
+            when = k.formula("allowed_when", self.scope)
             k.finish()
             if any(x.name == name for x in kinds):
                 self.d.error(item.span, "E210", f"challenge `{name}` is defined twice")
@@ -292,10 +285,10 @@ class Builder:
     def penalty(self, s: Section | None) -> Penalty | None:
         if s is None:
             return None
-        kind = s.choice("kind", PenaltyKind, None, required=True, why="take_pile or draw")
-        draw = s.integer("draw", 0, 0, 100)
-        pile = s.choice("pile_after", PileAfter, PileAfter.STAYS) or PileAfter.STAYS
-        short = s.choice("short_stock", ShortStock, ShortStock.NOTHING) or ShortStock.NOTHING
+        kind: PenaltyKind | None = s.choice("kind", None)
+        draw = s.integer("draw", 0)
+        pile = s.choice("pile_after", PileAfter.STAYS) or PileAfter.STAYS
+        short = s.choice("short_stock", ShortStock.NOTHING) or ShortStock.NOTHING
         s.finish()
         if kind is PenaltyKind.DRAW and draw == 0:
             self.d.error(s.node.span, "E201", "`challenge.penalty.draw` is missing: say how many cards the loser draws")
@@ -304,8 +297,8 @@ class Builder:
         return Penalty(kind, draw, pile, short, s.node.span, s.spans())
 
     def sets(self, s: Section) -> SetDiscard | None:
-        size = s.formula("size", Type.NUMBER, self.scope("sets"), required=True, why="how many cards make a set, such as copies")
-        mode = s.choice("mode", SetMode, None, required=True, why="whether discarding a set is optional or forced")
+        size = s.formula("size", self.scope)
+        mode: SetMode | None = s.choice("mode", None)
         naturals = s.boolean("naturals_only", True)
         s.finish()
         if size is None or mode is None:
@@ -315,12 +308,11 @@ class Builder:
     def ending(self, s: Section | None) -> Ending | None:
         if s is None:
             return None
-        style = s.choice("style", EndStyle, None, required=True,
-                         why="how the game ends (first_out, or last_holder_loses)")
-        check = s.choice("out_check", OutCheck, OutCheck.AFTER_WINDOW) or OutCheck.AFTER_WINDOW
-        win = s.formula("turn_start_win", Type.BOOL, self.scope("turn_start_win"))
-        cap = s.optional_integer("turn_cap", 1, 1_000_000)
-        emptied = s.choice("emptied_by_sets", EmptiedBySets, EmptiedBySets.OUT) or EmptiedBySets.OUT
+        style: EndStyle | None = s.choice("style", None)
+        check = s.choice("out_check", OutCheck.AFTER_WINDOW) or OutCheck.AFTER_WINDOW
+        win = s.formula("turn_start_win", self.scope)
+        cap = s.optional_integer("turn_cap")
+        emptied = s.choice("emptied_by_sets", EmptiedBySets.OUT) or EmptiedBySets.OUT
         s.finish()
         if style is None:
             return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from enum import Enum
 from typing import TypeVar
 
@@ -12,6 +13,7 @@ from ..expr import Scope, Type, check_expression, compile_expression, parse_expr
 from ..model import Formula
 from ..source import Span
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
+from .table import Field, fields_at
 
 E = TypeVar("E", bound=Enum)
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d*)\s*)?$")
@@ -40,13 +42,22 @@ def suggest(word: str, choices: list[str]) -> str:
 
 
 class Section:
-    """One mapping of the rulebook, read field by field; unknown keys are reported at the end."""
+    """One mapping of the rulebook, read field by field as cheatdsl/compiler/table.py describes each one;
+    keys the table does not list are reported at the end."""
 
     def __init__(self, node: MapNode, path: str, diagnostics: Diagnostics) -> None:
         self.node = node
         self.path = path
         self.d = diagnostics
         self.used: set[str] = set()
+        self.fields = fields_at(path)
+
+    def field(self, key: str) -> Field:
+        """The table's entry for `key`; a key the compiler reads must be in the table."""
+        found = self.fields.get(key)
+        if found is None:
+            raise LookupError(f"`{self.where(key)}` is not in the field table (cheatdsl/compiler/table.py)")
+        return found
 
     def where(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
@@ -58,8 +69,11 @@ class Section:
                 return entry.value.span
         return self.node.span
 
-    def raw(self, key: str, required: bool = False, why: str = "") -> Node | None:
-        """The node under `key`; records a missing-decision error when required and absent."""
+    def raw(self, key: str, required: bool | None = None) -> Node | None:
+        """The node under `key`; records a missing-decision error when required (by the table) and absent."""
+        spec = self.field(key)
+        required = spec.required if required is None else required
+        why = spec.why
         self.used.add(key)
         value = self.node.get(key)
         if value is None and required:
@@ -70,9 +84,9 @@ class Section:
             return None
         return value
 
-    def section(self, key: str, required: bool = False, why: str = "") -> Section | None:
+    def section(self, key: str) -> Section | None:
         """A nested section."""
-        node = self.raw(key, required, why)
+        node = self.raw(key)
         if node is None:
             return None
         if not isinstance(node, MapNode):
@@ -80,8 +94,8 @@ class Section:
             return None
         return Section(node, self.where(key), self.d)
 
-    def text(self, key: str, default: str = "", required: bool = False, why: str = "") -> str:
-        node = self.raw(key, required, why)
+    def text(self, key: str, default: str = "") -> str:
+        node = self.raw(key)
         if node is None:
             return default
         if not isinstance(node, ScalarNode) or isinstance(node.value, bool) or node.value is None:
@@ -89,7 +103,8 @@ class Section:
             return default
         return str(node.value)
 
-    def integer(self, key: str, default: int, low: int = 0, high: int = 10_000) -> int:
+    def integer(self, key: str, default: int) -> int:
+        low, high = self.field(key).low, self.field(key).high
         node = self.raw(key)
         if node is None:
             return default
@@ -101,14 +116,14 @@ class Section:
             return default
         return node.value
 
-    def optional_integer(self, key: str, low: int = 0, high: int = 1_000_000) -> int | None:
+    def optional_integer(self, key: str) -> int | None:
         node = self.raw(key)
         if node is None or (isinstance(node, ScalarNode) and node.value is None):
             return None
-        return self.integer(key, 0, low, high)
+        return self.integer(key, 0)
 
-    def boolean(self, key: str, default: bool, required: bool = False, why: str = "") -> bool:
-        node = self.raw(key, required, why)
+    def boolean(self, key: str, default: bool) -> bool:
+        node = self.raw(key)
         if node is None:
             return default
         if not isinstance(node, ScalarNode) or not isinstance(node.value, bool):
@@ -116,8 +131,12 @@ class Section:
             return default
         return node.value
 
-    def choice(self, key: str, enum: type[E], default: E | None, required: bool = False, why: str = "") -> E | None:
-        node = self.raw(key, required, why)
+    def choice(self, key: str, default: E | None, required: bool | None = None) -> E | None:
+        """One of the table's choices for `key`, as its enum member."""
+        enum = self.field(key).enum
+        if enum is None:
+            raise LookupError(f"`{self.where(key)}` has no choices in the field table")
+        node = self.raw(key, required)
         if node is None:
             return default
         options = [m.value for m in enum]  # type: ignore[attr-defined]
@@ -148,10 +167,9 @@ class Section:
                 self.d.error(item.span, "E203", f"each entry of `{self.where(key)}` must be a word, found {kind_of(item)}")
         return out
 
-    def count_range(self, key: str, required: bool = False, why: str = "",
-                    default: tuple[int, int | None] = (1, None)) -> tuple[int, int | None]:
+    def count_range(self, key: str, default: tuple[int, int | None] = (1, None)) -> tuple[int, int | None]:
         """`N`, `N..M` or `N..` (no upper limit)."""
-        node = self.raw(key, required, why)
+        node = self.raw(key)
         if node is None:
             return default
         if isinstance(node, ScalarNode) and isinstance(node.value, int) and not isinstance(node.value, bool):
@@ -171,10 +189,12 @@ class Section:
             return default
         return low, high
 
-    def formula(self, key: str, wanted: Type, scope: Scope, required: bool = False, why: str = "",
-                default: str | None = None) -> Formula | None:
-        """A rule formula, parsed, checked against `scope`, and compiled."""
-        node = self.raw(key, required, why)
+    def formula(self, key: str, scope_of: Callable[[str], Scope], default: str | None = None,
+                required: bool | None = None) -> Formula | None:
+        """A rule formula of the table's type, parsed, checked against the scope of its place, and compiled."""
+        spec = self.field(key)
+        wanted, scope = spec.value or Type.NUMBER, scope_of(spec.place)
+        node = self.raw(key, required)
         if node is None:
             if default is None:
                 return None
@@ -189,10 +209,10 @@ class Section:
         return tuple((e.key, e.value.span) for e in self.node.entries)
 
     def finish(self) -> None:
-        """Report keys this section does not know."""
-        known = sorted(self.used)
+        """Report keys this section's table does not list."""
+        known = sorted(self.fields)
         for entry in self.node.entries:
-            if entry.key not in self.used:
+            if entry.key not in self.fields:
                 self.d.error(entry.key_span, "E200", f"unknown rule `{self.where(entry.key)}`",
                              suggest(entry.key, known) or ("known here: " + ", ".join(known) if known else ""))
 
