@@ -1,0 +1,66 @@
+"""`cheatdsl serve [RULEBOOK ...]`: the browser practice table, served on this machine."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import webbrowser
+
+HELP = """Serve the browser practice table (seed 003) for rulebooks, with lessons, on this machine.
+
+With no rulebook every shipped profile is offered, the practice table first; otherwise the
+rulebooks named (files, or shipped profile names such as `mogeln`). Each is checked first: one
+with errors is refused, its diagnostics printed here and shown on the page. The page, its
+scripts and styles come from the installed package; nothing is fetched from the network.
+
+The server prints its URL and runs until interrupted (Ctrl-C). It listens on 127.0.0.1 unless
+--host says otherwise. Games idle for two hours are dropped.
+
+Exit status: 0 when stopped, 1 when no rulebook can be played, 2 for a usage error."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("serve", help="serve the browser practice table for rulebooks, with lessons",
+                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("rulebooks", metavar="RULEBOOK", nargs="*",
+                   help="rulebook files or shipped profile names (default: every shipped profile)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, metavar="N",
+                   help="the port to listen on (default 8000; 0 picks a free one)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+
+
+def run(args: argparse.Namespace) -> int:
+    import socket
+
+    import uvicorn
+
+    from ..serve import build_catalog, create_app
+    if not 0 <= args.port <= 65535:
+        print("cheatdsl serve: error: --port must be from 0 to 65535", file=sys.stderr)
+        return 2
+    catalog = build_catalog(list(args.rulebooks))
+    for entry in catalog.entries:
+        if entry.rulebook is None:
+            print(f"cheatdsl serve: {entry.path} has errors and is refused:\n{entry.diagnostics}", file=sys.stderr)
+    if not catalog.usable():
+        print("cheatdsl serve: no rulebook can be played", file=sys.stderr)
+        return 1
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        print(f"cheatdsl serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    print(f"The practice table is at {url}  (Ctrl-C stops it)", flush=True)
+    if args.open:
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    config = uvicorn.Config(create_app(catalog), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,189 @@
+"""The JSON API and the page: Starlette routes over a catalog of rulebooks and a store of games."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..bots import BOTS
+from ..engine import Game
+from .actions import read_action
+from .catalog import Catalog
+from .lessons import LessonError, catalogue, load_lesson
+from .present import rules, seat_view
+from .session import Refused, Session
+from .store import IDLE_SECONDS, MOST_GAMES, Store
+
+STATIC = Path(__file__).resolve().parent / "static"
+MOST_BODY = 16_384
+TURN_CAP = 2000
+MOST_SEED = 2**31 - 1
+SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                                       "base-uri 'none'; frame-ancestors 'none'"}
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=SECURITY)
+
+
+def _ok(data: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status, headers={**SECURITY, "Cache-Control": "no-store"})
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object; Refused (4xx) when it is too large or not a JSON object."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MOST_BODY):
+        raise Refused("the request body is too large", 413)
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MOST_BODY:
+            raise Refused("the request body is too large", 413)
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise Refused("the request body is not JSON", 400) from None
+    if not isinstance(data, dict):
+        raise Refused("the request body must be a JSON object", 400)
+    return data
+
+
+def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GAMES) -> Starlette:
+    """The practice table's web app for the rulebooks of `catalog`."""
+    store = Store(idle, most)
+    lessons = [dict(item, entry=i) for item in catalogue() for i in catalog.usable()
+               if catalog.entries[i].rulebook.name == item["rulebook"]  # type: ignore[union-attr]
+               and item["players"] in catalog.entries[i].rulebook.players.counts()]  # type: ignore[union-attr]
+    seen: set[str] = set()
+    lessons = [x for x in lessons if not (x["name"] in seen or seen.add(x["name"]))]  # first table of each
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=SECURITY)
+
+    async def tables(request: Request) -> Response:
+        rulebooks = []
+        for i, e in enumerate(catalog.entries):
+            rb = e.rulebook
+            rulebooks.append({"index": i, "label": e.label, "name": rb.name if rb else "", "usable": rb is not None,
+                              "diagnostics": e.diagnostics, "players": list(rb.players.counts())[:20] if rb else [],
+                              "variations": [{"name": v.name, "summary": v.summary} for v in rb.variations]
+                              if rb else []})
+        return _ok({"rulebooks": rulebooks, "bots": list(BOTS), "default_bot": "honest", "lessons": lessons})
+
+    def _rulebook(entry_index: object, variations: object) -> tuple[int, Any, tuple[str, ...]]:
+        entry = catalog.get(entry_index)
+        if entry is None:
+            raise Refused("`entry` must be the index of a rulebook this server offers", 400)
+        if entry.rulebook is None:
+            raise Refused(f"{entry.label} has errors and cannot be played:\n{entry.diagnostics}", 422)
+        names = catalog.check_variations(entry, variations)
+        if isinstance(names, str):
+            raise Refused(names, 400)
+        rulebook, problems = entry.variant(names)
+        if rulebook is None:
+            raise Refused(f"these variations cannot be played together:\n{problems}", 422)
+        return int(entry_index), rulebook, names  # type: ignore[call-overload]
+
+    async def rules_of(request: Request) -> Response:
+        entry = request.query_params.get("entry", "")
+        wanted = request.query_params.get("variations", "")
+        if not entry.isdigit():
+            raise Refused("`entry` must be the index of a rulebook this server offers", 400)
+        _, rulebook, _ = _rulebook(int(entry), [v for v in wanted.split(",") if v])
+        return _ok(rules(rulebook))
+
+    async def new_game(request: Request) -> Response:
+        data = await _body(request)
+        lesson_name = data.get("lesson")
+        if lesson_name is not None:
+            found = next((x for x in lessons if x["name"] == lesson_name), None)
+            if found is None:
+                raise Refused("there is no such lesson", 404)
+            index, rulebook, names = _rulebook(found["entry"], None)
+            game = Game(rulebook, found["players"], turn_cap=TURN_CAP)
+            try:
+                lesson = load_lesson(found["name"], game)
+            except LessonError as exc:
+                raise Refused(f"the lesson cannot be played: {exc}", 422) from None
+            session = Session(game, 0, ["honest"], index, names, lesson)
+        else:
+            index, rulebook, names = _rulebook(data.get("entry", catalog.usable()[0] if catalog.usable() else -1),
+                                               data.get("variations"))
+            players = data.get("players", rulebook.players.min)
+            if isinstance(players, bool) or not isinstance(players, int) or players not in rulebook.players.counts():
+                raise Refused(f"{rulebook.title} is for {rulebook.players.min} to {rulebook.players.max} players", 400)
+            seed = data.get("seed")
+            if seed is None:
+                seed = secrets.randbelow(1_000_000)
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MOST_SEED:
+                raise Refused(f"`seed` must be a whole number from 0 to {MOST_SEED}", 400)
+            bots = data.get("bots", ["honest"])
+            if not isinstance(bots, list) or not 1 <= len(bots) <= max(players - 1, 1) or \
+                    not all(isinstance(b, str) and b in BOTS for b in bots):
+                raise Refused("`bots` must list bot names, one for all or one per computer seat: "
+                              + ", ".join(BOTS), 400)
+            try:
+                game = Game(rulebook, players, turn_cap=TURN_CAP)
+            except ValueError as exc:
+                raise Refused(str(exc), 400) from None
+            session = Session(game, seed, bots, index, names)
+        store.add(session)
+        return _ok(seat_view(session), 201)
+
+    def _session(request: Request) -> Session:
+        session = store.get(request.path_params["id"])
+        if session is None:
+            raise Refused("there is no game with that id here (it may have been dropped after a long idle time)", 404)
+        return session
+
+    async def show(request: Request) -> Response:
+        return _ok(seat_view(_session(request)))
+
+    async def act(request: Request) -> Response:
+        session = _session(request)
+        data = await _body(request)
+        step = data.get("step")
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise Refused("`step` must be the step number of the view the action answers", 400)
+        action = read_action(session.game, data.get("action"))
+        if step != session.step:
+            raise Refused(f"stale action: the game is at step {session.step}, not {step}; reload the view")
+        session.act(action)
+        return _ok(seat_view(session))
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        return _error(exc.status, str(exc))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(exc.status_code, str(exc.detail))
+
+    async def internal(request: Request, exc: Exception) -> Response:
+        return _error(500, f"internal error ({exc.__class__.__name__}); the game was not changed by it")
+
+    routes = [
+        Route("/", page),
+        Route("/api/tables", tables),
+        Route("/api/rules", rules_of),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{id}", show),
+        Route("/api/games/{id}/act", act, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={Refused: refused, HTTPException: http_error,
+                                                       Exception: internal})
+    app.state.store = store
+    app.state.catalog = catalog
+    return app
