@@ -86,7 +86,7 @@ def locate(argument: str) -> str:
 def reference_to(rulebook: str, folder: str) -> str:
     """How a file written in `folder` names `rulebook`: a shipped profile by name, else a relative path."""
     try:
-        real = Path(rulebook).resolve()
+        real = Path(locate(rulebook)).resolve()
         shipped = shipped_dir().resolve()
     except (OSError, RuntimeError, ValueError):
         return rulebook
