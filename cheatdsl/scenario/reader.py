@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from .expect import CHECKS
 from .model import FIELDS, POSITION_FIELDS, Scenario
 
 EXPECT_FIELDS = (*CHECKS, "refused")
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
 
 
 class ScenarioError(RulebookError):
@@ -38,8 +40,13 @@ def plain(node: Node, where: dict[str, Span], key: str) -> Any:
         name = entry.key
         where[f"{key}.{name}:key"] = entry.key_span
         value = plain(entry.value, where, f"{key}.{name}")
-        out[int(name) if name.lstrip("-").isdigit() else name] = value
+        out[_seat_or_name(name)] = value
     return out
+
+
+def _seat_or_name(key: str) -> int | str:
+    """A mapping key as a whole number when it is written as one in ASCII digits, else as text."""
+    return int(key) if _WHOLE.fullmatch(key) else key
 
 
 def read_scenario(path: str, d: Diagnostics) -> Scenario | None:

@@ -22,7 +22,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
-from .limits import MAX_DEPTH, MAX_NODES
+from .limits import MAX_DEPTH, MAX_NODES, TOO_MANY_VALUES_HINT
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
 MAX_SYNTAX_ERRORS = 20
@@ -153,7 +153,8 @@ class _Build:
     def counted(self, node: Node) -> Node:
         self.ctx.nodes += 1
         if self.ctx.nodes > MAX_NODES:
-            self.ctx.diagnostics.error(node.span, "E012", f"rulebook has more than {MAX_NODES:,} values")
+            self.ctx.diagnostics.error(node.span, "E012", f"the file has more than {MAX_NODES:,} values",
+                                       TOO_MANY_VALUES_HINT)
             raise _Abort
         return node
 
@@ -228,7 +229,12 @@ class _Build:
         return self.counted(ScalarNode(value, self.span(children[0])))
 
     def number(self, children: Tokens) -> Node:
-        return self.counted(ScalarNode(int(children[0]), self.span(children[0])))
+        text = str(children[0])
+        try:
+            value: int | str = int(text)
+        except ValueError:  # more digits than Python reads: kept as text, as the YAML form keeps it
+            value = text
+        return self.counted(ScalarNode(value, self.span(children[0])))
 
     def decimal(self, children: Tokens) -> Node:
         return self.counted(ScalarNode(float(children[0]), self.span(children[0])))

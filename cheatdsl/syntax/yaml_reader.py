@@ -1,113 +1,216 @@
-"""The YAML surface form: safe composition into the node tree, with spans from YAML marks."""
+"""The YAML surface form: the parser's event stream built straight into the node tree, limits enforced as it reads.
+
+PyYAML's C parser (libyaml) is used where it is installed, its pure-Python parser elsewhere. No YAML
+node graph is composed: each event becomes one of our nodes at once, with its span from the event's
+marks, so a file passing MAX_NODES or MAX_DEPTH stops being read at the first value past the limit.
+Aliases and tags other than YAML's own are refused; nothing is ever constructed from a tag.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import yaml
+from yaml.events import (AliasEvent, CollectionStartEvent, DocumentStartEvent, Event, MappingStartEvent,
+                         ScalarEvent, SequenceStartEvent, StreamEndEvent)
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
-from .limits import MAX_DEPTH, MAX_NODES
+from .limits import MAX_DEPTH, MAX_NODES, TOO_MANY_VALUES_HINT
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
-_SCALAR_TAGS = {
-    "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null",
-    "tag:yaml.org,2002:float",
-}
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {f"{_CORE}{name}" for name in ("str", "int", "bool", "null", "float")}
+_TAG_HINT = "remove the tag: a rulebook's values are plain words, numbers, text, lists and mappings"
+_RESOLVER = yaml.resolver.Resolver()
 
 
-class _Converter:
-    """Turns composed YAML nodes into our nodes, refusing aliases and runaway sizes."""
+try:
+    from yaml.cyaml import CParser as _Parser
+except ImportError:  # PyYAML built without libyaml
+    _Parser = yaml.SafeLoader  # type: ignore[assignment, misc]
+
+
+class _Refused(Exception):
+    """A limit was passed; the diagnostic is already recorded."""
+
+
+@dataclass
+class _Open:
+    """A list or mapping being read: its start, its items, and for a mapping the key waiting for its value."""
+
+    start: Event
+    mapping: bool
+    items: list[Node] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    keys: set[str] = field(default_factory=set)
+    key: tuple[str, Span] | None = None
+    key_read: bool = False
+
+
+class _Builder:
+    """Turns one document's events into our nodes, counting values and depth as it goes."""
 
     def __init__(self, source: SourceFile, diagnostics: Diagnostics) -> None:
-        self.source = source
+        self.path = source.path
         self.diagnostics = diagnostics
         self.count = 0
-        self.seen: set[int] = set()
+        self.stack: list[_Open] = []
 
-    def span(self, node: yaml.Node) -> Span:
-        start, end = node.start_mark, node.end_mark
-        return Span(self.source.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+    def span(self, start: Event, end: Event | None = None) -> Span:
+        first, last = start.start_mark, (end or start).end_mark
+        return Span(self.path, first.line + 1, first.column + 1, last.line + 1, last.column + 1)
 
-    def convert(self, node: yaml.Node, depth: int = 0) -> Node | None:
+    def document(self, parser: _Parser) -> Node | None:
+        """The document's tree; events are read only while within the limits."""
+        while True:
+            event = parser.get_event()
+            if isinstance(event, (ScalarEvent, CollectionStartEvent, AliasEvent)):
+                self.admit(event)
+            if isinstance(event, CollectionStartEvent):
+                self.tagged(event, f"{_CORE}{'map' if isinstance(event, MappingStartEvent) else 'seq'}")
+                self.stack.append(_Open(event, isinstance(event, MappingStartEvent)))
+                continue
+            if isinstance(event, AliasEvent):
+                self.diagnostics.error(
+                    self.span(event), "E014", "YAML anchors and aliases are not allowed in a rulebook",
+                    "write the value out, or share rules with `extends` and `variations`",
+                )
+                node: Node | None = None
+                raw = None
+            elif isinstance(event, ScalarEvent):
+                node, raw = self.scalar(event), event.value
+            else:  # the end of the innermost list or mapping
+                done = self.stack.pop()
+                span = self.span(done.start, event)
+                node = MapNode(tuple(done.entries), span) if done.mapping else ListNode(tuple(done.items), span)
+                raw = None
+            if not self.stack:
+                return node
+            self.place(self.stack[-1], node, raw)
+
+    def admit(self, event: Event) -> None:
+        """Count a value starting at `event`; past a limit, record why and stop reading."""
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top.mapping and not top.key_read:
+            return  # a key: its value is counted
         self.count += 1
         if self.count > MAX_NODES:
-            if self.count == MAX_NODES + 1:
-                self.diagnostics.error(self.span(node), "E012", f"rulebook has more than {MAX_NODES:,} values")
-            return None
-        if depth > MAX_DEPTH:
-            self.diagnostics.error(self.span(node), "E013", f"values are nested more than {MAX_DEPTH} deep")
-            return None
-        if id(node) in self.seen:
-            self.diagnostics.error(
-                self.span(node), "E014", "YAML anchors and aliases are not allowed in a rulebook",
-                "write the value out, or share rules with `extends` and `variations`",
-            )
-            return None
-        self.seen.add(id(node))
-        if isinstance(node, yaml.ScalarNode):
-            return ScalarNode(_typed(node), self.span(node))
-        if isinstance(node, yaml.SequenceNode):
-            items = [self.convert(item, depth + 1) for item in node.value]
-            return ListNode(tuple(i for i in items if i is not None), self.span(node))
-        entries: list[Entry] = []
-        keys: set[str] = set()
-        for key_node, value_node in node.value:
-            key_span = self.span(key_node)
-            if not isinstance(key_node, yaml.ScalarNode):
-                self.diagnostics.error(key_span, "E015", "a key must be a plain name")
-                continue
-            key = str(key_node.value)
-            if key in keys:
-                self.diagnostics.error(key_span, "E016", f"key '{key}' is given twice in this mapping")
-                continue
-            keys.add(key)
-            value = self.convert(value_node, depth + 1)
-            if value is not None:
-                entries.append(Entry(key, key_span, value))
-        return MapNode(tuple(entries), self.span(node))
+            self.refuse(event, "E012", f"the file has more than {MAX_NODES:,} values", TOO_MANY_VALUES_HINT)
+        if len(self.stack) > MAX_DEPTH:
+            self.refuse(event, "E013", f"values are nested more than {MAX_DEPTH} deep")
+
+    def refuse(self, event: Event, code: str, message: str, hint: str = "") -> None:
+        start = event.start_mark
+        self.diagnostics.error(Span(self.path, start.line + 1, start.column + 1), code, message, hint)
+        raise _Refused
+
+    def tagged(self, event: Event, own: str | set[str]) -> bool:
+        """Whether the event carries an explicit tag; one that is not YAML's own for its kind is refused (E017)."""
+        tag = getattr(event, "tag", None)
+        if tag is None:
+            return False
+        if tag not in ({own} if isinstance(own, str) else own):
+            self.diagnostics.error(self.span(event), "E017", f"the YAML tag `{event.tag}` is not allowed in a rulebook",
+                                   _TAG_HINT)
+        return True
+
+    def scalar(self, event: ScalarEvent) -> ScalarNode:
+        if self.tagged(event, _SCALAR_TAGS):
+            tag = event.tag if event.tag in _SCALAR_TAGS else f"{_CORE}str"
+            return ScalarNode(_typed(event.value, tag), self.span(event))
+        if event.style:
+            return ScalarNode(event.value, self.span(event))
+        tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return ScalarNode(_typed(event.value, tag), self.span(event))
+
+    def place(self, top: _Open, node: Node | None, raw: str | None) -> None:
+        """Put a finished value into the list or mapping around it."""
+        if not top.mapping:
+            if node is not None:
+                top.items.append(node)
+            return
+        if not top.key_read:
+            top.key_read, top.key = True, None
+            if node is None:
+                return
+            if raw is None:
+                self.diagnostics.error(node.span, "E015", "a key must be a plain name")
+            elif raw in top.keys:
+                self.diagnostics.error(node.span, "E016", f"key '{raw}' is given twice in this mapping")
+            else:
+                top.keys.add(raw)
+                top.key = raw, node.span
+            return
+        top.key_read = False
+        if top.key is not None and node is not None:
+            top.entries.append(Entry(top.key[0], top.key[1], node))
 
 
-def _typed(node: yaml.ScalarNode) -> str | int | float | bool | None:
-    """The scalar's value with YAML 1.1 typing for plain ints, bools and nulls only."""
-    if node.style:
-        return node.value
-    if node.tag == "tag:yaml.org,2002:int":
+def _typed(value: str, tag: str) -> str | int | float | bool | None:
+    """The scalar's value with YAML 1.1 typing for ints, bools, nulls and floats only."""
+    if tag == f"{_CORE}int":
         try:
-            return int(node.value.replace("_", ""))
+            return int(value.replace("_", ""))
         except ValueError:
-            return node.value
-    if node.tag == "tag:yaml.org,2002:bool":
-        return node.value.lower() in ("true", "yes", "on", "y")
-    if node.tag == "tag:yaml.org,2002:null":
+            return value
+    if tag == f"{_CORE}bool":
+        return value.lower() in ("true", "yes", "on", "y")
+    if tag == f"{_CORE}null":
         return None
-    if node.tag == "tag:yaml.org,2002:float":
+    if tag == f"{_CORE}float":
         try:
-            return float(node.value)
+            return float(value)
         except ValueError:
-            return node.value
-    return node.value
+            return value
+    return value
+
+
+def _located(source: SourceFile, error: yaml.YAMLError) -> Span:
+    """Where the parser stopped: its mark, or for a reader error the byte offset it gives."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if mark is not None:
+        return Span(source.path, mark.line + 1, mark.column + 1)
+    position = getattr(error, "position", None)
+    if isinstance(position, int):
+        before = source.text.encode("utf-8", "replace")[:position].decode("utf-8", "replace")
+        return Span(source.path, before.count("\n") + 1, len(before) - before.rfind("\n"))
+    return Span(source.path, 1, 1)
 
 
 def read_yaml(source: SourceFile, diagnostics: Diagnostics) -> Node | None:
     """The YAML text as a node tree, or None after recording why it could not be read."""
+    parser = _Parser(source.text)
     try:
-        composed = yaml.compose(source.text, Loader=yaml.SafeLoader)
+        parser.get_event()  # the stream's start
+        if isinstance(parser.peek_event(), StreamEndEvent):
+            diagnostics.error(Span(source.path, 1, 1), "E004", "the file holds no rules")
+            return None
+        parser.get_event()  # the document's start
+        tree = _Builder(source, diagnostics).document(parser)
+        parser.get_event()  # the document's end
+        after = parser.get_event()
+        if isinstance(after, DocumentStartEvent):
+            mark = after.start_mark
+            diagnostics.error(Span(source.path, mark.line + 1, mark.column + 1), "E010",
+                              "malformed YAML: a second document starts here; a rulebook is one document",
+                              "remove the `---` line, or put the second rulebook in a file of its own")
+            return None
+    except _Refused:
+        return None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        column = mark.column + 1 if mark else 1
         problem = exc.problem or exc.context or "malformed YAML"
-        diagnostics.error(Span(source.path, line, column), "E010", f"malformed YAML: {problem}")
+        if problem == "exceeded maximum nesting depth":  # libyaml's own limit, deeper than ours
+            diagnostics.error(_located(source, exc), "E013", f"values are nested more than {MAX_DEPTH} deep")
+            return None
+        diagnostics.error(_located(source, exc), "E010", f"malformed YAML: {problem}")
         return None
     except yaml.YAMLError as exc:
-        diagnostics.error(Span(source.path, 1, 1), "E010", f"malformed YAML: {exc}")
+        problem = getattr(exc, "reason", None) or str(exc).splitlines()[0]
+        diagnostics.error(_located(source, exc), "E010", f"malformed YAML: {problem}")
         return None
-    except RecursionError:
-        diagnostics.error(Span(source.path, 1, 1), "E013", "values are nested too deep to read")
-        return None
-    if composed is None:
-        diagnostics.error(Span(source.path, 1, 1), "E004", "the file holds no rules")
-        return None
-    return _Converter(source, diagnostics).convert(composed)
+    finally:
+        dispose = getattr(parser, "dispose", None)
+        if dispose is not None:
+            dispose()
+    return tree
