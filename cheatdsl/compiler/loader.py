@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
-from ..profiles import RULEBOOK_SUFFIXES, shipped_dir, shipped_names
+from ..profiles import RULEBOOK_SUFFIXES, shipped_names
 from ..reach import Refused, Unknown, real_path, resolve_reference
 from ..source import Span
 from ..syntax.reading import STDIN, file_problem, looks_like_dsl, read_source
@@ -15,11 +15,6 @@ from .fields import kind_of, suggest
 
 META_KEYS = ("extends", "drop", "use")
 MAX_CHAIN = 16
-
-
-def shipped_rulebooks_dir() -> Path:
-    """Where the shipped profiles live (see cheatdsl.profiles)."""
-    return shipped_dir()
 
 
 def read_tree(path: str, d: Diagnostics) -> Node | None:
