@@ -87,7 +87,7 @@ F, K = Field, Kind
 # The fields of each section, by the section's path; `challenge.kinds[]` is each entry of that list.
 SECTIONS: dict[str, tuple[Field, ...]] = {
     "": (
-        F("rulebook", K.TEXT, "the rulebook's short name (defaults to the file name)"),
+        F("rulebook", K.TEXT, "the rulebook's short name (defaults to the file name): a plain name, see below"),
         F("title", K.TEXT, "its full name"),
         F("source", K.TEXT, "**required**: the rule sheet or table it follows",
           required=True, why="which rule sheet or table this rulebook follows"),
@@ -245,8 +245,8 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
 
 # Top-level keys the loader reads before the compiler sees the merged tree (loader.META_KEYS).
 META: tuple[Field, ...] = (
-    F("extends", K.NAME, "a base rulebook: a shipped profile's name (`standard`) or a file beside this one "
-      "(`base.yaml`)"),
+    F("extends", K.NAME, "a base rulebook: a shipped profile's name (`standard`), a file in this one's folder or "
+      "below it (`base.yaml`, `house/base.yaml`), or a file under an included folder (see below)"),
     F("drop", K.WORDS, "with `extends`: dotted names of base rules to remove, e.g. `[sets]`"),
     F("use", K.WORDS, "variations switched on, by name (the table \"agrees which variations are in play before the "
       "deal\")"),
