@@ -24,8 +24,10 @@ LOG_LINES = 300  # the newest lines of the log sent with each view
 
 def a_claim(game: Game, claim: int) -> str:
     """`an ace`, `a seven`, `the seven of hearts`."""
+    if claim == game.joker:
+        return "a joker"
     if not game.by_rank:
-        return card_text(game, claim) if claim == game.joker else said(game, claim, 1)
+        return said(game, claim, 1)
     name = rank_words(game, claim, 1)
     return ("an " if name[:1] in "aeiou" else "a ") + name
 
@@ -42,7 +44,7 @@ def seat_view(s: Session) -> dict[str, Any]:
         "id": s.id, "step": s.step, "entry": s.entry, "variations": list(s.variations), "seed": s.seed,
         "title": g.rulebook.title, "players": g.players, "seats": seats, "pile": obs.pile_size,
         "stock": obs.stock_size if g.rulebook.deal.surplus.value == "stock" else None,
-        "aside": obs.aside_size, "hand": [{"value": c, "text": card_text(g, c)} for c in hand],
+        "aside": obs.aside_size, "hand": [{"value": c, "text": card_text(g, c), "name": a_claim(g, c)} for c in hand],
         "sets": [{"name": v.name(seat), "rank": rank_words(g, rank)} for seat, rank, _ in obs.discarded_sets],
         "claim": _newest_claim(g, obs, v), "log": s.log[-LOG_LINES:], "turn": None, "reveal": None,
         "result": None, "lesson": _lesson(s),

@@ -81,6 +81,10 @@ class Session:
 
     def act(self, action: Action | str) -> None:
         """Your move (an action, `continue` after a reveal, `next` in a lesson); Refused says why not."""
+        self._act(action)
+        self.step += 1
+
+    def _act(self, action: Action | str) -> None:
         if action == "continue":
             if self.reveal is None:
                 raise Refused("there is no challenge to continue from")
@@ -113,7 +117,6 @@ class Session:
 
     def _moved(self) -> None:
         """After your move or a Continue: the lesson's next step, or the computer seats' turns."""
-        self.step += 1
         if self.lesson is not None:
             if not self.lesson_done() and (self.acted or not self.lesson.steps[self.lesson_step].expect):
                 self.lesson_step += 1
@@ -167,7 +170,8 @@ class Session:
         elif isinstance(action, Challenge):
             self._say("challenge", f"{v.name(seat)}: “{call_words(g, action.kind)}”", seat)
         for r in s.reveals()[reveals:]:
-            self.reveal = r
+            if s.is_in(self.you) or s.is_terminal():
+                self.reveal = r  # shown until you continue; once you are out the others play on unwatched
             self._say("reveal", ("Caught: " if r.caught else "True: ") + v.says(r.loser, "collect",
                                                                                   f"{r.taken} cards."), r.loser)
             for opponent in self.opponents.values():

