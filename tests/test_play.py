@@ -99,7 +99,7 @@ def test_the_bots_option_names_each_computer_seat(monkeypatch: pytest.MonkeyPatc
 def test_quit_leaves_the_table_cleanly(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(monkeypatch, capsys, [PRACTICE, "--seed", "7"], "quit\n")
     assert code == 0 and err == ""
-    assert "You leave the table. (Seed 7" in out
+    assert "You leave the table. (Replay this deal with --seed 7.)" in out
 
 
 def test_end_of_input_leaves_the_table_cleanly(monkeypatch: pytest.MonkeyPatch,
@@ -116,7 +116,7 @@ def test_bad_answers_are_asked_again(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert "`zz` is not a card" in out
     assert "`#99` is not a position in your hand: they run from #1 to #18." in out
     assert "Select at least one and at most four cards; you chose five." in out
-    assert "You hold only two K." in out
+    assert "You hold only two kings." in out   # counts read as a player says them
     assert "You cannot pass: passing is not allowed" in out   # seed 003: no passing on your play turn
     assert "positions      #4 #5 #8" in out
     assert out.count("Your play> ") == 7
@@ -281,7 +281,7 @@ def test_a_variation_changes_the_deal(monkeypatch: pytest.MonkeyPatch, capsys: p
     seats = [line for text in (two_packs, one_pack) for line in text.splitlines() if line.startswith("Seats")]
     assert len(seats) == 2 and seats[0] != seats[1]
     code, _, err = run_cli(monkeypatch, capsys, [canadian, "--variation", "nope"], "")
-    assert code == 1 and "unknown variation `nope`" in err
+    assert code == 2 and "no variation `nope`" in err and "one-pack" in err  # a usage error, with the names
 
 
 def test_without_the_bots_package_the_house_players_sit_in(monkeypatch: pytest.MonkeyPatch,
@@ -294,3 +294,24 @@ def test_without_the_bots_package_the_house_players_sit_in(monkeypatch: pytest.M
     assert code == 0
     assert "The bots are not installed yet: the computer seats are the built-in house players." in out
     assert "── THE END" in out
+
+
+def test_the_header_names_the_rulebook_and_how_to_replay_the_deal(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The header says which rulebook is played and that --seed replays the deal; the rule sheet's source
+    is not printed where it could be read as the seed."""
+    code, out, _ = run_cli(monkeypatch, capsys, [PRACTICE, "--seed", "42"], "quit\n")
+    assert code == 0
+    assert "Rulebook: practice-table." in out
+    assert "Deal number 42: replay this deal with --seed 42." in out
+    assert "Seed 003" not in out.split("You play first.")[0]
+
+
+@pytest.mark.parametrize("name, hint", [("english-ascending", "write its rank, such as A, 7, K"),
+                                        ("mogeln", "write the rank and the suit letter")])
+def test_a_word_that_is_no_card_gets_a_hint_in_the_tables_own_notation(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, hint: str) -> None:
+    """Rank games take a rank alone (`7`), exact-card games a rank and a suit letter (`7C`): the hint says
+    which, with examples from the table's own deck."""
+    code, out, _ = run_cli(monkeypatch, capsys, [str(RULEBOOKS / f"{name}.yaml"), "--seed", "4"], "banana\nquit\n")
+    assert code == 0 and f"`banana` is not a card: {hint}" in out

@@ -90,9 +90,19 @@ def parse_suited(game: Game, text: str) -> tuple[int, int | None]:
     rank = _rank_index(game, head)
     letters = [suit_letter(game, s) for s in range(game.suit_count)]
     if rank is None or tail not in letters:
-        raise NotationError(f"`{text}` is not a card: write the rank and the suit letter, such as 7C, 10H, KD, "
-                            f"or {JOKER_TEXT}")
+        raise NotationError(f"`{text}` is not a card: {card_hint(game)}")
     return rank, letters.index(tail)
+
+
+def card_hint(game: Game) -> str:
+    """How cards are written at this table, with examples from its own deck."""
+    symbols = [game.rank_symbols[r] for r in sorted(game.ranks_in_play)] or list(game.rank_symbols)
+    picks = [symbols[i * (len(symbols) - 1) // 2] for i in range(3)] if len(symbols) > 2 else symbols
+    joker = f", or {JOKER_TEXT} for a joker" if game.rulebook.deck.jokers else ""
+    if game.by_rank:
+        return "write its rank, such as " + ", ".join(picks) + joker
+    examples = [f"{rank}{suit_letter(game, i % game.suit_count)}" for i, rank in enumerate(picks)]
+    return "write the rank and the suit letter, such as " + ", ".join(examples) + joker
 
 
 def parse_card(game: Game, text: str) -> int:

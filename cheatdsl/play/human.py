@@ -129,9 +129,7 @@ class HumanSeat:
                 raise Problem(f"{exc}. Type `help` for how to choose cards.") from None
             spare = next((i for i in free if hand[i] == card), None)
             if spare is None:
-                held = hand.count(card)
-                raise Problem(f"You hold {'no' if not held else 'only ' + number_word(held)} "
-                              f"{card_text(g, card)}.")
+                raise Problem(f"You hold {held_text(g, card, hand.count(card))}.")
             free.remove(spare)
             chosen.append(card)
         if not chosen:
@@ -276,3 +274,11 @@ def _a(g: Game, claim: int) -> str:
         return claim_name(g, claim)
     name = rank_words(g, claim, 1)
     return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
+def held_text(g: Game, card: int, held: int) -> str:
+    """`no sevens`, `only one seven`, `only two sevens` (`no 7H`, `only one JK` for exact cards and jokers)."""
+    amount = "no" if not held else "only " + number_word(held)
+    if g.by_rank and card != g.joker:
+        return f"{amount} {rank_words(g, card, held)}"
+    return f"{amount} {card_text(g, card)}"

@@ -59,15 +59,15 @@ class Table:
                 self.step()
             self.finish()
         except Quit:
-            self.console.say("", f"You leave the table. (Seed {self.seed}: deal the same cards again with "
-                                 f"--seed {self.seed}.)")
+            self.console.say("", f"You leave the table. (Replay this deal with --seed {self.seed}.)")
         return 0
 
     def introduce(self) -> None:
         g, s, v = self.game, self.state, self.v
         rb = g.rulebook
         c = self.console
-        c.say(rule(rb.title.upper()), rb.source if len(rb.source) <= WIDTH else rb.source[:WIDTH - 1] + "…")
+        c.say(rule(rb.title.upper()), f"Rulebook: {rb.name}" + (" with " + ", ".join(rb.active_variations)
+                                                                if rb.active_variations else "") + ".")
         order = " → ".join(f"{v.name(seat)} ({s.hand_size(seat)})" for seat in self._turn_order())
         c.say(f"Seats in turn order: {order}.")
         if self.substituted:
@@ -75,7 +75,8 @@ class Table:
         else:
             c.say("Computer seats: " + ", ".join(f"{v.name(seat)} plays {self.opponents[seat].name}"
                                                  for seat in self._turn_order() if seat != self.you) + ".")
-        c.say(f"Seed {self.seed}. Type `help` at your turn for how to play, `quit` to leave.")
+        c.say(f"Deal number {self.seed}: replay this deal with --seed {self.seed}.",
+              "Type `help` at your turn for how to play, `quit` to leave.")
         if s.is_terminal():
             return
         c.say(f"{v.name(s.current_player())} {v.verb(s.current_player(), 'play')} first.")
@@ -152,7 +153,7 @@ class Table:
         c.say(*result_lines(self.game, result, v, state.hand_sizes(), self._turn_order()))
         if result.winner == self.you and not result.capped:
             c.say("Well played!")
-        c.say(f"(Seed {self.seed}: deal the same cards again with --seed {self.seed}.)")
+        c.say(f"(Replay this deal with --seed {self.seed}.)")
 
 
 def play_game(game: Game, console: Console, seed: int, seat: int | None = None,
