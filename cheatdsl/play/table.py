@@ -11,7 +11,7 @@ from ..engine.notation import action_text
 from .console import Console, Quit
 from .human import HumanSeat
 from .opponents import HOUSE, Opponent, bots_available, make_opponent
-from .screen import WIDTH, rule
+from .screen import rule
 from .words import Voices, call_words, hand_words, play_words, result_lines, reveal_lines, set_words
 
 if TYPE_CHECKING:
