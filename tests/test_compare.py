@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -383,7 +382,7 @@ def test_verifier_missing_or_failing(monkeypatch: pytest.MonkeyPatch) -> None:
     data, note = verdicts.collect(["a.yaml"], [()])
     assert data is None and note.startswith("verifier unavailable")
     monkeypatch.setattr(verdicts, "verifier_available", lambda: True)
-    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 3, "Traceback", ""))
+    monkeypatch.setattr(verdicts, "_run", lambda *a, **k: "Traceback")
     data, note = verdicts.collect(["a.yaml"], [()])
     assert data is None and note.startswith("verifier unavailable")
     assert verdicts.section(data, note).note == note

@@ -222,11 +222,11 @@ def test_verdict_changes_hook() -> None:
 
 
 def test_errors_and_usage(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """A missing or broken rulebook exits 1 with its diagnostics; a missing argument exits 2; no traceback."""
+    """A missing or broken rulebook exits 1 with its diagnostics; a missing argument or unknown variation exits 2."""
     code, out, err = run(capsys, str(STANDARD), str(tmp_path / "none.yaml"))
     assert code == 1 and out == "" and "error[E001]" in err and "Traceback" not in err
     code, _, err = run(capsys, str(STANDARD), str(STANDARD), "-V", "no-such")
-    assert code == 1 and "no-such" in err
+    assert code == 2 and "no-such" in err and "big-table" in err  # a usage error naming the variations offered
     with pytest.raises(SystemExit) as exc:
         main(["diff", str(STANDARD)])
     assert exc.value.code == 2

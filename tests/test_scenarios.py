@@ -178,7 +178,7 @@ def test_the_command_reports_failures_and_exits_1(tmp_path: Path, capsys: pytest
 
 def test_the_command_passes_a_directory_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenario", "-q", str(SCENARIOS / "english-ascending")]) == 0
-    assert "passed, 0 failed" in capsys.readouterr().err
+    assert "passed, 0 failed" in capsys.readouterr().out  # the tally is a result: standard output
 
 
 def test_a_refusal_with_another_reason_fails(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,7 @@ from .verdict import Verdict
 
 # The rulebook language also accepts these words for an expected verdict.
 SYNONYMS = {"holds": "proved", "fails": "refuted"}
+WIDTH = 100  # the text report's columns
 
 
 @dataclass(frozen=True)
@@ -102,18 +104,19 @@ class Report:
     def as_json(self) -> dict[str, Any]:
         return {"rulebooks": [r.as_json() for r in self.rulebooks], "exit_status": self.exit_status}
 
-    def render(self) -> str:
+    def render(self, width: int = WIDTH) -> str:
+        """The text report: a heading per rulebook, a line per property, its summary wrapped under it."""
         lines: list[str] = []
         for r in self.rulebooks:
             if r.rulebook is None:
-                lines.append(f"{r.path}: not verified: {r.error}")
+                lines += _wrap(f"{r.path}: not verified: {r.error}", width, "", "  ")
                 continue
             rb = r.rulebook
             used = f", with {', '.join(rb.active_variations)}" if rb.active_variations else ""
             seats = str(rb.players.min) if rb.players.min == rb.players.max else f"{rb.players.min}..{rb.players.max}"
-            lines.append(f"{r.path}: {rb.title}, {seats} players{used}")
+            lines += _wrap(f"{r.path}: {rb.title}, {seats} players{used}", width, "", "  ")
             checks = {c.id: c for c in r.checks}
-            width = max((len(t.result.id) for t in r.timed), default=0)
+            idw = max((len(t.result.id) for t in r.timed), default=0)
             for t in r.timed:
                 res = t.result
                 mark = ""
@@ -124,16 +127,34 @@ class Report:
                     mark = f"  [expect {c.expected}: pending]"
                 elif c is None and res.verdict is Verdict.REFUTED:
                     mark = "  [FAILS: refuted, not expected]"
-                lines.append(f"  {res.id:<{width}}  {res.verdict.value:<14}  {res.summary}{mark}")
+                lines.append(f"  {res.id:<{idw}}  {res.verdict.value}{mark}".rstrip())
+                lines += _wrap(res.summary, width, "      ", "      ")
                 if res.verdict is Verdict.REFUTED:
                     for n, w in witnesses(res)[:1]:
                         start = w["start"]
                         how = (f"seed {start['seed']}, dealer {start.get('dealer', 0)}" if "seed" in start
                                else "from the position in the scenario")
-                        lines.append(f"  {'':<{width}}  witness at {n} players ({how}):")
-                        lines.extend(f"  {'':<{width}}    {text}" for text in w["words"])
+                        lines += _wrap(f"witness at {n} players ({how}):", width, "      ", "        ")
+                        for text in w["words"]:
+                            lines += _wrap(text, width, "        ", "          ")
             lines.append("")
         return "\n".join(lines).rstrip()
+
+    def tally(self, width: int = WIDTH) -> str:
+        """The closing lines: how many rulebooks were verified, and every problem found."""
+        problems = [f"{r.path}: {p}" for r in self.rulebooks for p in r.problems]
+        n = len(self.rulebooks)
+        lines = [f"{n} rulebook{'s' if n != 1 else ''} verified: "
+                 f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"]
+        for p in problems:
+            lines += _wrap(p, width, "  ", "      ")
+        return "\n".join(lines)
+
+
+def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
+    """`text` in lines of at most `width` columns (a word longer than a line is left whole)."""
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
+                         break_on_hyphens=False) or [first.rstrip()]
 
 
 def witnesses(result: Any) -> list[tuple[int, dict[str, Any]]]:

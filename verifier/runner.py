@@ -152,8 +152,12 @@ def workers() -> int:
 
 
 def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, ...] | None]], *,
-               heavy_seconds: float = HEAVY_SECONDS, parallel: int | None = None) -> list[list[Timed]]:
-    """Verify several rulebooks: heavy batches run in children, light checks here meanwhile."""
+               heavy_seconds: float = HEAVY_SECONDS, parallel: int | None = None,
+               progress: Callable[[int, int, str], None] | None = None) -> list[list[Timed]]:
+    """Verify several rulebooks: heavy batches run in children, light checks here meanwhile.
+
+    `progress(done, total, label)` is called as properties finish, and while waiting for children.
+    """
     from . import transition
     table = properties()
     plans = []
@@ -174,6 +178,13 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     pending = sorted((p for p in plans if p.heavy), key=lambda p: -transition.weight(p.subject))
     running: list[_Plan] = []
     heavy_results: dict[int, dict[str, tuple[Result, float]]] = {}
+    total = sum(len(p.wanted) for p in plans)
+    finished = [0]
+
+    def tick(label: str = "", steps: int = 0) -> None:
+        finished[0] += steps
+        if progress is not None:
+            progress(finished[0], total, label)
 
     def collect(plan: _Plan) -> None:
         data = plan.job.data if ctx is not None else plan.job
@@ -187,6 +198,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
             for key, value in data.get("found", {}).items():
                 transition.KNOWN[key] = value
         heavy_results[id(plan)] = got
+        tick(plan.rulebook.name, len(plan.heavy))
 
     def pump(block: bool) -> None:
         while pending and len(running) < limit:
@@ -209,6 +221,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
                 collect(p)
             if done or not block:
                 return
+            tick()
             time.sleep(0.01)
 
     out: list[list[Timed]] = []
@@ -223,6 +236,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
             start = time.perf_counter()
             result = _safe(prop, plan.subject)
             got[pid] = Timed(result, prop.implemented, time.perf_counter() - start)
+            tick(f"{plan.rulebook.name}: {pid}", 1)
             pump(False)
         light[id(plan)] = got
     while pending or running:

@@ -1,9 +1,96 @@
-"""Argument types the commands share: whole numbers with a least value, and probabilities."""
+"""What the commands share: rulebook arguments, --format, --variation, and argument types."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..diagnostics import Diagnostics
+from ..profiles import RULEBOOK_SUFFIXES
+
+STDIN = "-"
+
+
+class UsageError(Exception):
+    """A command line that cannot be carried out whatever the rulebooks say (exit status 2)."""
+
+
+def rulebook_arguments(items: Sequence[str]) -> list[str]:
+    """The rulebooks named: a folder stands for its *.yaml, *.yml and *.cheat files (sorted, not recursive).
+
+    `-` (standard input) may be named once. UsageError for a folder with no rulebook in it.
+    """
+    out: list[str] = []
+    for item in items:
+        folder = Path(item) if item != STDIN else None
+        if folder is not None and _is_folder(folder):
+            found = sorted(str(f) for f in folder.iterdir() if f.suffix in RULEBOOK_SUFFIXES and f.is_file())
+            if not found:
+                raise UsageError(f"no rulebook in the folder '{item}' (rulebooks end in "
+                                 + ", ".join(RULEBOOK_SUFFIXES) + ")")
+            out.extend(found)
+        else:
+            out.append(item)
+    if out.count(STDIN) > 1:
+        raise UsageError("standard input (`-`) can be read only once")
+    return out
+
+
+def _is_folder(path: Path) -> bool:
+    """Whether `path` is a folder; a name the system cannot look up (too long, a NUL) is none."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def usage(command: str, message: str) -> int:
+    """Print a usage error the way argparse does, and return its exit status, 2."""
+    print(f"cheatdsl {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def add_rulebooks(p: argparse.ArgumentParser, many: bool = True, dest: str = "files",
+                  metavar: str = "RULEBOOK") -> None:
+    """The positional rulebook argument(s): files, shipped profile names, folders, or `-`."""
+    if many:
+        p.add_argument(dest, nargs="+", metavar=metavar,
+                       help="rulebook files (.yaml, .yml or .cheat), shipped profile names, folders of "
+                            "rulebooks, or - for standard input")
+    else:
+        p.add_argument(dest, metavar=metavar,
+                       help="a rulebook file (.yaml, .yml or .cheat), a shipped profile name, or - for standard input")
+
+
+def add_format(p: argparse.ArgumentParser, choices: Sequence[str], aliases: Sequence[tuple[str, str]] = ()) -> None:
+    """--format with `choices` (text first, the default), --json for --format json, and older aliases."""
+    p.add_argument("--format", choices=tuple(choices), default="text",
+                   help="output format: " + ", ".join(choices) + " (default text)")
+    if "json" in choices:
+        p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    for flag, value in aliases:
+        p.add_argument(flag, dest="format", action="store_const", const=value, help=f"same as --format {value}")
+
+
+def add_variation(p: argparse.ArgumentParser, help: str = "switch a named variation on (repeatable)") -> None:
+    """--variation/-V NAME, repeatable."""
+    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME", help=help)
+
+
+def unknown_variation(path: str, d: Diagnostics) -> str | None:
+    """The usage error for a --variation `path` does not offer, with the names it does; None if there is none."""
+    asked = [x for x in d.errors if x.code == "E304" and x.span.file == "<command line>"]
+    if not asked:
+        return None
+    from ..load import compile_rulebook
+    plain, _ = compile_rulebook(path)
+    names = [v.name for v in plain.variations] if plain is not None else []
+    unknown = ", ".join(x.message.removeprefix("unknown variation ") for x in asked)
+    shown = "<stdin>" if path == STDIN else path
+    offered = f"its variations: {', '.join(names)}" if names else "it offers no variations"
+    return f"{shown} has no variation {unknown}; {offered}"
 
 
 def count(what: str, least: int) -> Callable[[str], int]:

@@ -1,40 +1,51 @@
-"""`cheatdsl check FILE...`: every problem in every rulebook, located like a compiler's."""
+"""`cheatdsl check RULEBOOK...`: every problem in every rulebook, located like a compiler's."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..diagnostics import Diagnostics
 from ..load import compile_rulebook
+from .arguments import UsageError, add_format, add_rulebooks, add_variation, rulebook_arguments, unknown_variation, usage
 
 HELP = """Check rulebooks and print every problem found.
 
 Each problem is printed as
   path:line:col: error[CODE]: message
 followed by the source line, a caret under the place, and a hint where one helps.
-Warnings use `warning[CODE]`. With --format json the same is printed as a JSON list of
-objects with the keys file, line, column, severity, code, message, hint.
+Warnings use `warning[CODE]`. The problems are check's result, so they go to standard output,
+followed by a line `N rulebooks checked: E errors, W warnings`. With --format json (or --json)
+the same is printed as a JSON list of objects with the keys file, line, column, severity, code,
+message, hint.
+
+A folder stands for the rulebooks in it; `-` reads one rulebook from standard input (shown as
+<stdin>); a shipped profile can be named without its path (`cheatdsl check standard`).
 
 Exit status: 0 when no errors were found, 1 when at least one error was found,
-2 for a usage error."""
+2 for a usage error (a variation the rulebook does not offer, a folder with no rulebook)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("check", help="check rulebooks for problems", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="FILE", help="rulebook files (.yaml or .cheat)")
-    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
-                   help="switch a named variation on (repeatable)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_rulebooks(p)
+    add_variation(p)
+    add_format(p, ("text", "json"))
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        files = rulebook_arguments(args.files)
+    except UsageError as exc:
+        return usage("check", str(exc))
     everything = Diagnostics()
-    for path in args.files:
+    for path in files:
         d = Diagnostics()
         compile_rulebook(path, args.variation, d)
+        wrong = unknown_variation(path, d) if args.variation else None
+        if wrong is not None:
+            return usage("check", wrong)
         everything.items.extend(d.items)
         everything.sources.update(d.sources)
     if args.format == "json":
@@ -45,7 +56,10 @@ def run(args: argparse.Namespace) -> int:
             print(text)
         errors = len(everything.errors)
         warnings = len(everything.items) - errors
-        files = len(args.files)
-        print(f"{files} rulebook{'s' if files != 1 else ''} checked: {errors} error{'s' if errors != 1 else ''}, "
-              f"{warnings} warning{'s' if warnings != 1 else ''}", file=sys.stderr)
+        print(f"{_plural(len(files), 'rulebook')} checked: {_plural(errors, 'error')}, "
+              f"{_plural(warnings, 'warning')}")
     return 1 if everything.has_errors() else 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"

@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 
-from .arguments import count
+from .arguments import UsageError as ArgumentError
+from .arguments import add_format, add_rulebooks, add_variation, count, rulebook_arguments, usage
 
 HELP = """Compare rulebooks side by side.
 
@@ -15,7 +16,7 @@ deal, what is claimed, required claim, cards per play, count honesty, passing, c
 who plays next, sets, winning and ending), each in plain words. Rows on which the rulebooks differ
 are marked with ≠ (highlighted in HTML, "differs": true in JSON).
 
-Below the rules: the verifier's verdicts side by side (from `cheatdsl verify --json`, run in a
+Below the rules: the verifier's verdicts side by side (from `cheatdsl verify --format json`, run in a
 child process; "verifier unavailable" when it cannot be run, or skipped with --no-verify), and
 with --simulate G the statistics of G games per rulebook between honest bots, as `cheatdsl simulate`
 plays them: turns per game, unfinished games, wins by seat counted from the first player,
@@ -25,31 +26,34 @@ count they all allow, the nearest to 4, unless --players says which; --seed fixe
 the same seed gives the same numbers.
 
 Formats: text (fits 100 columns; many rulebooks are split into several tables), md (Markdown),
-html (one self-contained page: inline CSS and SVG, nothing fetched), json:
+html (one self-contained page: inline CSS and SVG, nothing fetched), json (or --json):
   {"rulebooks": [{"name", "rulebook", "title", "path", "variations"}, ...],
    "rules": [{"key", "label", "cells": [one per rulebook], "differs"}, ...],
    "verdicts": {"title", "note", "rows": [...], "data": [...]},
    "statistics": {"title", "note", "rows": [...], "data": [...]}}
-where each "data" entry of "statistics" is one rulebook's dict as `cheatdsl simulate --json` prints it.
+where each "data" entry of "statistics" is one rulebook's dict as `cheatdsl simulate --format json`
+prints it.
 
---variation NAME switches NAME on in every rulebook that offers it.
+--variation NAME switches NAME on in every rulebook that offers it. A folder stands for the
+rulebooks in it; `-` reads one from standard input. A progress bar is drawn on standard error
+when it is a terminal and the comparison takes over a second (the verifier, each rulebook simulated).
 
 Exit status: 0 compared; 1 a rulebook has errors (printed like `cheatdsl check`, nothing compared);
 2 usage error (a variation no rulebook offers, a player count a rulebook does not allow, an output
-file that cannot be written)."""
+file that cannot be written, a folder with no rulebook)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("compare", help="compare rulebooks side by side", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="RULEBOOK", help="rulebook files (.yaml or .cheat)")
-    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
-                   help="switch a named variation on in every rulebook that offers it (repeatable)")
+    add_rulebooks(p)
+    add_variation(p, "switch a named variation on in every rulebook that offers it (repeatable)")
     p.add_argument("--simulate", type=count("a number of games", 1), metavar="G", help="simulate G games per rulebook and compare statistics")
-    p.add_argument("--seed", type=count("a seed", 0), default=0, metavar="S", help="with --simulate: the games' seed (default 0)")
+    p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S",
+                   help="with --simulate: the games' seed (default 0)")
     p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
                    help="with --simulate: seat N players at every rulebook (default: a count all allow, nearest 4)")
-    p.add_argument("--format", choices=("text", "md", "html", "json"), default="text", help="output format")
+    add_format(p, ("text", "md", "html", "json"))
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--no-verify", action="store_true", help="leave the verifier's verdicts out")
 
@@ -59,11 +63,13 @@ def run(args: argparse.Namespace) -> int:
     from ..compare.grid import Comparison, as_json, columns_for, rules_section
     from ..compare.inputs import UsageError, load
 
+    from .progress import Progress
+
     try:
-        loaded = load(args.files, args.variation)
-    except UsageError as exc:
-        print(f"cheatdsl compare: error: {exc}", file=sys.stderr)
-        return 2
+        files = rulebook_arguments(args.files)
+        loaded = load(files, args.variation)
+    except (UsageError, ArgumentError) as exc:
+        return usage("compare", str(exc))
     if not loaded.ok:
         loaded.report()
         return 1
@@ -71,18 +77,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         seats = statistics.seats_for(rulebooks, args.players)
     except statistics.TableSizeError as exc:
-        print(f"cheatdsl compare: error: {exc}", file=sys.stderr)
-        return 2
+        return usage("compare", str(exc))
     columns = columns_for(rulebooks, loaded.requested)
     sections = [rules_section(rulebooks)]
-    if args.no_verify:
-        sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
-    else:
-        data, note = verdicts.collect([rb.path for rb in rulebooks], loaded.requested)
-        sections.append(verdicts.section(data, note))
-    if args.simulate:
-        stats, note = statistics.collect(rulebooks, args.simulate, args.seed, seats)
-        sections.append(statistics.section(columns, stats, note))
+    steps = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0)
+    with Progress("comparing", steps) as bar:
+        if args.no_verify:
+            sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
+        else:
+            data, note = verdicts.collect(files, loaded.requested,
+                                          tick=lambda: bar.update(0, label="verifying"))
+            sections.append(verdicts.section(data, note))
+        if args.simulate:
+            done = 0 if args.no_verify else 1
+            stats, note = statistics.collect(rulebooks, args.simulate, args.seed, seats,
+                                             progress=lambda i, name: bar.update(done + i, label=f"simulating {name}"))
+            sections.append(statistics.section(columns, stats, note))
     comparison = Comparison(columns, tuple(sections))
     if args.format == "json":
         output = json.dumps(as_json(comparison), indent=2, ensure_ascii=False) + "\n"

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from .arguments import UsageError, add_format, add_rulebooks, add_variation, rulebook_arguments, unknown_variation, usage
+
 if TYPE_CHECKING:
     from ..compare.diff import Diff
 
@@ -33,22 +35,23 @@ rulebook (`cheatdsl scenario DIR/*.yaml`).
 --variation NAME switches NAME on in VARIANT, so `cheatdsl diff R R -V NAME` shows what the
 variation NAME of R changes.
 
-With --format json: {"base", "variant", "same_game", "changes": [{"dimension", "label", "field",
+With --format json (or --json): {"base", "variant", "same_game", "changes": [{"dimension", "label", "field",
 "sentence", "before"}], "no_difference_in_play": [...], "wording": [...], "expectations": [...],
 "verdicts": [...] (with --verify)}.
 
+BASE or VARIANT may be `-` (standard input, one of them) or a shipped profile's name.
+
 Exit status: 0 compared (whether or not the games differ); 1 a rulebook has errors (printed like
-`cheatdsl check`); 2 usage error."""
+`cheatdsl check`, on standard error); 2 usage error (a variation VARIANT does not offer, ...)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("diff", help="what a variant changes in a base rulebook", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("base", metavar="BASE", help="the base rulebook (.yaml or .cheat)")
-    p.add_argument("variant", metavar="VARIANT", help="the variant or house-rule rulebook")
-    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
-                   help="switch a named variation on in VARIANT (repeatable)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_rulebooks(p, many=False, dest="base", metavar="BASE")
+    add_rulebooks(p, many=False, dest="variant", metavar="VARIANT")
+    add_variation(p, "switch a named variation on in VARIANT (repeatable)")
+    add_format(p, ("text", "json"))
     p.add_argument("--verify", action="store_true", help="also list the verifier verdicts that change")
     p.add_argument("--game", action="store_true",
                    help="search a seeded game the two rulebooks play differently, and say where they part")
@@ -64,8 +67,18 @@ def run(args: argparse.Namespace) -> int:
     from ..compare.diff_report import as_json, render_text
     from ..compare.inputs import Loaded, load
 
+    try:
+        named = rulebook_arguments([args.base, args.variant])
+    except UsageError as exc:
+        return usage("diff", str(exc))
+    if len(named) != 2:
+        return usage("diff", "diff takes two rulebooks, BASE and VARIANT, not folders")
+    args.base, args.variant = named
     base = load([args.base])
     variant = load([args.variant], args.variation, everywhere=True)
+    wrong = unknown_variation(args.variant, variant.diagnostics) if args.variation else None
+    if wrong is not None:
+        return usage("diff", wrong)
     if not (base.ok and variant.ok):
         both = Loaded()
         for part in (base, variant):

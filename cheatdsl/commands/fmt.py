@@ -9,17 +9,21 @@ from pathlib import Path
 from ..compiler.fields import kind_of
 from ..compiler.loader import read_tree
 from ..diagnostics import Diagnostics
+from ..profiles import locate
 from ..source import SourceFile, Span
 from ..syntax.dsl_reader import read_dsl
 from ..syntax.emit import EmitError, same_tree, to_dsl, to_yaml
 from ..syntax.tree import MapNode, Node
+from ..syntax.reading import STDIN, looks_like_dsl
 from ..syntax.yaml_reader import read_yaml
+from .arguments import add_rulebooks, usage
 
 HELP = """Write one rulebook file in the other form: YAML as the text DSL, or the DSL as YAML.
 
 Only the file itself is converted, not merged with the rulebook it extends: `extends`, `drop`
 and `use` are kept as written. Comments are not carried over. The text is printed, or written
-to OUT with -o. Without --to, a .cheat file becomes YAML and anything else becomes DSL.
+to OUT with -o. Without --to, a .cheat file becomes YAML and anything else becomes DSL. FILE may
+be `-` (standard input: DSL text becomes YAML, YAML becomes DSL) or a shipped profile's name.
 
 A file that cannot be read is reported as `check` reports it,
   path:line:col: error[CODE]: message
@@ -32,7 +36,7 @@ Exit status: 0 when the file was converted, 1 when it has errors or OUT cannot b
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("fmt", help="convert a rulebook between YAML and the text DSL", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", metavar="FILE", help="a rulebook file (.yaml or .cheat)")
+    add_rulebooks(p, many=False, dest="file", metavar="FILE")
     p.add_argument("--to", choices=("yaml", "cheat"), default=None,
                    help="the form to write (default: the other one)")
     p.add_argument("-o", "--output", metavar="OUT", default=None, help="write here instead of printing")
@@ -51,10 +55,18 @@ def reread(text: str, form: str) -> Node | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    path: str = args.file
-    form: str = args.to or ("yaml" if path.endswith(".cheat") else "cheat")
+    path: str = locate(args.file)
+    if Path(path).is_dir() and path != STDIN:
+        return usage("fmt", f"fmt converts one file; '{path}' is a folder")
     d = Diagnostics()
     tree = read_tree(path, d)
+    if path == STDIN:
+        source = d.sources.get("<stdin>")
+        dsl = source is not None and looks_like_dsl(source.text)
+        form: str = args.to or ("yaml" if dsl else "cheat")
+        path = "<stdin>"
+    else:
+        form = args.to or ("yaml" if path.endswith(".cheat") else "cheat")
     if tree is not None and not isinstance(tree, MapNode):
         d.error(tree.span, "E020", f"a rulebook must be a set of named sections, found {kind_of(tree)}",
                 "start the file with `rulebook: my-table`")

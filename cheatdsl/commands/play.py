@@ -6,6 +6,9 @@ import argparse
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
+
+from .arguments import STDIN, add_rulebooks, add_variation, count, unknown_variation, usage
 
 HELP = """Play a rulebook in the terminal against computer players.
 
@@ -17,28 +20,29 @@ Where the rulebook has them, a Force makes the claimant show the rank from hand,
 pickup you choose complete sets to discard (or the rules discard them for you).
 `help` at your turn lists the answers, `quit` (or the end of input) leaves the table.
 
+RULEBOOK is a file or a shipped profile's name, not `-`: your answers come from standard input.
+
 Exit status: 0 when the game ends or you leave, 1 when the rulebook has errors,
-2 for a usage error (a player count or seat the rulebook does not allow, an unknown bot)."""
+2 for a usage error (a player count or seat the rulebook does not allow, an unknown bot or variation)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("play", help="play a rulebook in the terminal against bots", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file (.yaml or .cheat)")
-    p.add_argument("--players", "-n", type=int, default=None, metavar="N",
+    p.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file (.yaml, .yml or .cheat) or a shipped profile name")
+    p.add_argument("--players", "-n", type=count("a number of players", 1), default=None, metavar="N",
                    help="players at the table, you included (default: the rulebook's fewest)")
-    p.add_argument("--seat", type=int, default=None, metavar="S",
+    p.add_argument("--seat", type=count("a seat", 0), default=None, metavar="S",
                    help="your seat, 0 to N-1 (default: the seat that plays first)")
-    p.add_argument("--bots", default="honest", metavar="NAME[,NAME...]",
+    p.add_argument("--bots", "-b", default="honest", metavar="NAME[,NAME...]",
                    help="the computer players' bots, one name for all or one per seat in turn order "
                         "(random, greedy, honest, counter; default honest, the practice table's players; "
                         "`house` is the built-in player used when the bots are not installed)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", "-s", type=count("a seed", 0), default=None, metavar="S",
                    help="the deal and the bots' choices (default: a fresh seed, shown so you can replay it)")
-    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
-                   help="switch a named variation on (repeatable)")
-    p.add_argument("--turn-cap", type=int, default=2000, metavar="N",
-                   help="stop a game after N plays and passes (default 2000)")
+    add_variation(p)
+    p.add_argument("--turn-cap", type=count("a turn cap", 1), default=2000, metavar="T",
+                   help="stop a game after T plays and passes (default 2000)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,8 +50,15 @@ def run(args: argparse.Namespace) -> int:
     from ..load import compile_rulebook
     from ..play import Console, play_game
     from ..play.opponents import make_opponent
+    if args.rulebook == STDIN:
+        return _usage("play reads your answers from standard input, so the rulebook cannot come from there too")
+    if Path(args.rulebook).is_dir():
+        return _usage(f"play needs one rulebook; '{args.rulebook}' is a folder")
     rulebook, diagnostics = compile_rulebook(args.rulebook, args.variation)
     if rulebook is None:
+        wrong = unknown_variation(args.rulebook, diagnostics)
+        if wrong is not None:
+            return _usage(wrong)
         print(diagnostics.render(), file=sys.stderr)
         return 1
     players = rulebook.players.min if args.players is None else args.players
@@ -81,5 +92,4 @@ def _reader() -> Callable[[str], str]:
 
 
 def _usage(message: str) -> int:
-    print(f"cheatdsl play: error: {message}", file=sys.stderr)
-    return 2
+    return usage("play", message)

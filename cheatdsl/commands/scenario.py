@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..scenario.runner import ScenarioResult
 
 HELP = """Run scenario files: a position or a seeded deal, actions, and what must hold afterwards.
 
@@ -59,14 +63,39 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     internal = False
     for path in files:
-        result = run_scenario(path)
+        result = _rulebook_given(path) or run_scenario(path)
         internal = internal or result.internal_error
         if not result.passed:
             failed += 1
         if not result.passed or not args.quiet:
             print(result.render())
     total = len(files)
-    print(f"{total} scenario{'s' if total != 1 else ''}: {total - failed} passed, {failed} failed", file=sys.stderr)
+    print(f"{total} scenario{'s' if total != 1 else ''}: {total - failed} passed, {failed} failed")
     if internal:
         return 3
     return 1 if failed or problems or not files else 0
+
+
+RULEBOOK_KEYS = ("title", "extends", "deck", "deal", "claim", "challenge", "ending", "use", "drop")
+
+
+def _rulebook_given(path: str) -> ScenarioResult | None:
+    """A failed result saying that `path` is a rulebook, not a scenario; None when it is no rulebook."""
+    from ..diagnostics import Diagnostics
+    from ..scenario.runner import ScenarioResult
+    from ..source import SourceFile, Span
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    keys = {line.split(":", 1)[0].strip() for line in text.splitlines()
+            if line[:1].isalpha() and ":" in line}
+    if "scenario" in keys or not (path.endswith(".cheat") or keys & set(RULEBOOK_KEYS)):
+        return None
+    d = Diagnostics()
+    d.sources[path] = SourceFile(path, text)
+    first = next((i for i, line in enumerate(text.splitlines(), 1) if line[:1].isalpha()), 1)
+    d.error(Span(path, first, 1), "S012", "this is a rulebook, not a scenario",
+            f"check a rulebook with `cheatdsl check {path}`; a scenario file starts with `scenario: NAME` "
+            "and names its rulebook with `rulebook:` (`cheatdsl scenario --help`)")
+    return ScenarioResult(path, Path(path).stem, diagnostics=d)

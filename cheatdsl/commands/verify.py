@@ -7,6 +7,8 @@ import json
 import sys
 
 from ..properties import PROPERTY_IDS
+from .arguments import (STDIN, UsageError, add_format, add_rulebooks, add_variation, count, rulebook_arguments,
+                        unknown_variation, usage)
 
 HELP = """Prove or refute properties of rulebooks with the Z3 solver.
 
@@ -23,16 +25,19 @@ generated from the rulebook; their counterexamples and witnesses are plays the i
 replayed. Each is printed under its property in the game's words; with --save-witnesses DIR each
 is written as a scenario file (run it with `cheatdsl scenario FILE`).
 
-Output: per rulebook a heading `PATH: TITLE, MIN..MAX players`, then one line per property
-  PROPERTY  VERDICT  SUMMARY  [FAILS ...]
-Where the verdict depends on the player count, the worst verdict is shown with the player
-counts that have it. With --json the output is one object
+Output (text, fits 100 columns): per rulebook a heading `PATH: TITLE, MIN..MAX players`, then
+per property a line `PROPERTY  VERDICT  [FAILS ...]` with the summary wrapped under it, and a
+closing line `N rulebooks verified: M problems` listing the problems. Where the verdict depends on
+the player count, the worst verdict is shown with the player counts that have it. With
+--format md: the properties and a table of verdicts as Markdown (docs/properties.md). With
+--format json (or --json) the output is one object
   {"rulebooks": [{"path", "rulebook", "players", "variations",
                   "results": [{"id", "verdict", "summary", "details"}, ...],
                   "expectations": [{"id", "expected", "verdict", "status", "at"}, ...],
                   "problems": [...]}, ...],
    "exit_status": N}
 A rulebook that does not compile is listed with "error" and its diagnostics go to stderr.
+A progress bar is drawn on standard error when it is a terminal and the run takes over a second.
 
 Exit status:
   0  no verdict contradicts the rulebook's `expect:` section, and no property the rulebook
@@ -41,19 +46,19 @@ Exit status:
      An expectation is met by the same verdict (`holds`/`fails` mean proved/refuted; a
      proof also meets `bounded`); one on a property not implemented yet is pending and
      changes nothing; with --property, expectations on other properties are not checked.
-  2  usage error (unknown property, --players outside a rulebook's range)"""
+  2  usage error (unknown property or variation, --players outside a rulebook's range)"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("verify", help="prove or refute rulebook properties with Z3", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="RULEBOOK", help="rulebook files (.yaml or .cheat)")
+    add_rulebooks(p)
     p.add_argument("--property", "-p", action="append", choices=PROPERTY_IDS, metavar="ID", dest="properties",
                    help="verify only this property (repeatable): " + ", ".join(PROPERTY_IDS))
-    p.add_argument("--players", "-n", type=int, metavar="N", help="verify at this player count only")
-    p.add_argument("--variation", "-V", action="append", default=[], metavar="NAME",
-                   help="switch a named variation on (repeatable)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
+                   help="verify at this player count only")
+    add_variation(p)
+    add_format(p, ("text", "json", "md"), aliases=(("--markdown", "md"),))
     p.add_argument("--save-witnesses", metavar="DIR",
                    help="write every counterexample and witness as a scenario file in DIR")
     p.add_argument("--force", action="store_true",
@@ -63,8 +68,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
     p.add_argument("--search-effort", type=float, metavar="X",
                    help="scale the resource limit of every counterexample search (default 1; 4 searches deeper)")
-    p.add_argument("--markdown", action="store_true",
-                   help="print the properties and a table of verdicts as Markdown (docs/properties.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,27 +82,37 @@ def run(args: argparse.Namespace) -> int:
         counterexample.EFFORT = max(0.01, args.search_effort)
 
     from ..load import compile_rulebook
+    from .progress import Progress
 
+    try:
+        files = rulebook_arguments(args.files)
+    except UsageError as exc:
+        return usage("verify", str(exc))
     report = Report()
     jobs = []
-    for path in args.files:
+    for path in files:
+        shown = "<stdin>" if path == STDIN else path
         rulebook, d = compile_rulebook(path, args.variation)
         if rulebook is None:
+            wrong = unknown_variation(path, d)
+            if wrong is not None:
+                return usage("verify", wrong)
             text = d.render()
             if text:
                 print(text, file=sys.stderr)
-            report.rulebooks.append(RulebookReport(path, error=f"{len(d.errors)} error(s) in the rulebook"))
+            report.rulebooks.append(RulebookReport(shown, error=f"{len(d.errors)} error(s) in the rulebook"))
             continue
         counts = None
         if args.players is not None:
             if args.players not in rulebook.players.counts():
-                print(f"cheatdsl verify: error: {path} is for {rulebook.players.min}..{rulebook.players.max} "
-                      f"players, not {args.players}", file=sys.stderr)
-                return 2
+                return usage("verify", f"{shown} is for {rulebook.players.min}..{rulebook.players.max} "
+                                       f"players, not {args.players}")
             counts = (args.players,)
-        report.rulebooks.append(RulebookReport(path, rulebook))
+        report.rulebooks.append(RulebookReport(shown, rulebook))
         jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
-    for (entry, _), timed in zip(jobs, verify_all([job for _, job in jobs])):
+    with Progress("verifying", 0) as bar:
+        results = verify_all([job for _, job in jobs], progress=bar.update)
+    for (entry, _), timed in zip(jobs, results):
         entry.timed = timed
     if args.save_witnesses:
         from ..output import OutputError
@@ -110,17 +123,12 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(f"{len(written)} witness scenario{'s' if len(written) != 1 else ''} written to {args.save_witnesses}",
               file=sys.stderr)
-    if args.markdown:
+    if args.format == "md":
         from verifier.docs import markdown
         print(markdown(report))
-    elif args.json:
+    elif args.format == "json":
         print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:
         print(report.render())
-        problems = [f"{r.path}: {p}" for r in report.rulebooks for p in r.problems]
-        n = len(report.rulebooks)
-        print(f"{n} rulebook{'s' if n != 1 else ''} verified: "
-              f"{len(problems)} problem{'s' if len(problems) != 1 else ''}", file=sys.stderr)
-        for p in problems:
-            print(f"  {p}", file=sys.stderr)
+        print(report.tally())
     return report.exit_status

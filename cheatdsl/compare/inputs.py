@@ -61,8 +61,10 @@ def load(paths: list[str], variations: list[str] | tuple[str, ...] = (), everywh
     offered = [{v.name for v in rb.variations} if rb is not None else set() for rb in plain]
     unknown = [v for v in variations if not any(v in names for names in offered)]
     if unknown:
+        known = sorted(set().union(*offered))
         raise UsageError(f"no rulebook given offers the variation{'s' if len(unknown) != 1 else ''} "
-                         + ", ".join(f"`{v}`" for v in unknown))
+                         + ", ".join(f"`{v}`" for v in unknown) + "; "
+                         + (f"they offer: {', '.join(known)}" if known else "they offer no variations"))
     for i, (path, names) in enumerate(zip(paths, offered)):
         used = tuple(v for v in variations if v in names)
         loaded.requested.append(used)

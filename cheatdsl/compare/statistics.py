@@ -68,20 +68,25 @@ def _simulator() -> tuple[Callable[..., Mapping[str, Any]] | None, str]:
     return run, ""
 
 
-def collect(rulebooks: list[Rulebook], games: int, seed: int = 0,
-            players: list[int] | None = None) -> tuple[list[Stats | None] | None, str]:
+def collect(rulebooks: list[Rulebook], games: int, seed: int = 0, players: list[int] | None = None,
+            progress: Callable[[int, str], None] | None = None) -> tuple[list[Stats | None] | None, str]:
     """Statistics of `games` games per rulebook between honest bots, or None and a plain reason.
 
     `players[i]` seats rulebook i (default: `table_size`). Raises TableSizeError for a count a rulebook refuses.
+    `progress(i, name)` is called as rulebook i is simulated, and as its games finish.
     """
     run, why = _simulator()
     if run is None:
         return None, why
     seats = players if players is not None else table_size(rulebooks)
     out: list[Stats | None] = []
-    for rb, n in zip(rulebooks, seats):
+    for i, (rb, n) in enumerate(zip(rulebooks, seats)):
+        extra: dict[str, Any] = {}
+        if progress is not None:
+            progress(i, rb.name)
+            extra["progress"] = lambda done, total, i=i, name=rb.name: progress(i, name)
         try:
-            out.append(dict(run(rb, players=n, games=games, seed=seed, bots=BOTS)))
+            out.append(dict(run(rb, players=n, games=games, seed=seed, bots=BOTS, **extra)))
         except Exception as exc:  # one rulebook failing leaves its column empty, not the section
             out.append({"error": f"{type(exc).__name__}: {exc}"})
     return out, ""

@@ -13,7 +13,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +56,42 @@ def from_report(entry: Mapping[str, Any]) -> Verdicts | None:
     return out
 
 
+def _stdin_text(paths: list[str]) -> str | None:
+    """The rulebook read from standard input, for the child, when `-` is among the paths."""
+    if "-" not in paths:
+        return None
+    from ..syntax import reading
+    read = getattr(reading, "_read_bytes", None)
+    return read("-").decode("utf-8", errors="replace") if read is not None else ""
+
+
+def _run(command: list[str], timeout: float, cwd: str | None, stdin: str | None,
+         tick: Callable[[], None] | None) -> str:
+    """The child's standard output; `tick` is called while it runs. TimeoutExpired past `timeout`."""
+    with subprocess.Popen(command, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_environment(),
+                          cwd=cwd) as child:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                out, _ = child.communicate(stdin, timeout=0.1 if tick is not None else timeout)
+                return out
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= deadline:
+                    child.kill()
+                    child.communicate()
+                    raise
+                if tick is not None:
+                    tick()
+
+
 def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,
-            cwd: str | None = None) -> tuple[list[Mapping[str, Any]] | None, str]:
+            cwd: str | None = None, tick: Callable[[], None] | None = None,
+            ) -> tuple[list[Mapping[str, Any]] | None, str]:
     """Each rulebook's entry of `cheatdsl verify --json` (`variations[i]` switched on in `paths[i]`), or None and why not.
 
-    Paths are read from `cwd` (the current directory by default), and printed as given.
+    Paths are read from `cwd` (the current directory by default), and printed as given; `-` is passed
+    the rulebook read from standard input. `tick` is called while the verifier runs.
     """
     if not verifier_available():
         return None, "verifier unavailable: the `verifier` package is not installed"
@@ -68,14 +100,13 @@ def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float 
     for i, used in enumerate(variations):
         groups.setdefault(tuple(used), []).append(i)
     for used, indexes in groups.items():
-        command = [sys.executable, "-m", "cheatdsl", "verify", "--json"]
+        command = [sys.executable, "-m", "cheatdsl", "verify", "--format", "json"]
         for name in used:
             command += ["--variation", name]
         command += [paths[i] for i in indexes]
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=_environment(),
-                                  cwd=cwd)
-            report = json.loads(done.stdout)
+            stdin = _stdin_text([paths[i] for i in indexes])
+            report = json.loads(_run(command, timeout, cwd, stdin, tick))
             entries = report["rulebooks"]
         except subprocess.TimeoutExpired:
             return None, f"verifier unavailable: no answer within {timeout:g} s"
@@ -88,10 +119,10 @@ def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float 
     return [found[i] for i in range(len(paths))], ""
 
 
-def collect(paths: list[str], variations: list[tuple[str, ...]],
-            timeout: float = TIMEOUT_SECONDS) -> tuple[list[Verdicts | None] | None, str]:
+def collect(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,
+            tick: Callable[[], None] | None = None) -> tuple[list[Verdicts | None] | None, str]:
     """Verdicts for each rulebook (`variations[i]` switched on in `paths[i]`), or None and why not."""
-    entries, why = reports(paths, variations, timeout)
+    entries, why = reports(paths, variations, timeout, tick=tick)
     if entries is None:
         return None, why
     return [from_report(entry) for entry in entries], ""
