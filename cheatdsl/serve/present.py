@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ..engine import Game, Observation
     from .session import Session
 
-LOG_LINES = 300  # the newest lines of the log sent with each view
+LOG_LINES = 300
+MOST_SAID = 60  # claims spelt out for each count up to this  # the newest lines of the log sent with each view
 
 
 def a_claim(game: Game, claim: int) -> str:
@@ -59,7 +60,8 @@ def seat_view(s: Session) -> dict[str, Any]:
     elif state.is_terminal():
         result = state.result()
         view["phase"] = "end"
-        view["result"] = {"lines": result_lines(g, result, v, state.hand_sizes(), s.turn_order()) if result else [],
+        # The last line of result_lines lists the hand counts, which the page shows as a list of its own.
+        view["result"] = {"lines": result_lines(g, result, v, state.hand_sizes(), s.turn_order())[:-1] if result else [],
                           "winner": None if result is None or result.winner is None else v.name(result.winner),
                           "you_won": result is not None and result.winner == s.you and not result.capped}
     elif s.lesson is not None and s.lesson_done():
@@ -106,6 +108,7 @@ def _turn(s: Session, obs: Observation, hand: list[int]) -> dict[str, Any]:
         "kind": "play", "head": required_lines(state)[0], "rule": f"Play {cards_rule(g)} face down; "
         f"{count_rule(g)}.", "leading": obs.leading, "choices": choices_words(g, claims),
         "claims": [{"value": c, "text": claim_text(g, c), "one": a_claim(g, c),
+                    "said": [said(g, c, n) for n in range(min(g.count_cap or top, MOST_SAID) + 1)],
                     "matches": sorted({x for x in hand if matches(g, x, c)})} for c in claims],
         "min": g.min_cards, "max": top, "counting": counting, "count_cap": g.count_cap or top,
         "judged": g.count_judged, "pass": state.can_pass(),

@@ -216,7 +216,7 @@ function show(v, focus) {
   if (v.aside) pile.push("set aside: " + v.aside);
   $("pile").textContent = pile.join(" · ");
   $("newest").textContent = v.claim ? "Newest claim: " + v.claim.name + ", “" + v.claim.said + "”" +
-    (v.claim.last ? " (last cards)" : "") : "No claim on the pile yet.";
+    (v.claim.last ? " (last cards)" : "") : (v.pile ? "" : "The pile is empty.");
   $("sets").textContent = v.sets.length ? "Sets out: " + v.sets.map((s) => s.rank + " (" + s.name + ")").join(", ") : "";
   for (const id of ["play-panel", "respond-panel", "discard-panel", "reveal-panel", "end-panel"]) $(id).hidden = true;
   if (v.phase === "play") showPlay(v.turn);
@@ -363,7 +363,7 @@ function updatePlay() {
   const count = countNow();
   const ok = n >= turn.min && n <= turn.max;
   play.disabled = !ok;
-  const said = count + " × " + claim.text;
+  const said = claim.said[count] || count + " × " + claim.text;
   play.textContent = ok ? "Play " + n + " face down as “" + said + "”" : "Play";
   $("selection-note").textContent = n ? n + " selected." : "Select " + rangeText(turn.min, turn.max) + " cards.";
   const cards = selected.map((i) => view.hand[i]);
