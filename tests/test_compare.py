@@ -400,12 +400,21 @@ def test_verifier_through_the_command(capsys: pytest.CaptureFixture[str]) -> Non
         assert section["note"].startswith("verifier unavailable")
 
 
+def _turns(values: list[int]) -> dict[str, Any]:
+    """The turns keys `simulate` returns for games of these lengths."""
+    from cheatdsl.simulate.tally import Histogram
+    h = Histogram()
+    for v in values:
+        h.add(v)
+    return {"turns_summary": h.spread(), "turns_histogram": h.pairs()}
+
+
 # In the shape `cheatdsl.simulate.simulate` returns (only the keys the section reads).
 FAKE_STATS: list[dict[str, Any] | None] = [
-    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, "turns": [40, 60, 80, 100], "unfinished": 1,
+    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, **_turns([40, 60, 80, 100]), "unfinished": 1,
      "wins_by_seat": [0, 1, 1, 1], "wins_by_position": [1, 1, 1, 0], "challenges": {"caught": 30, "failed": 10},
      "forced_bluffs": {"per_game": 2.5}, "pickups": {"count": 40, "mean": 3.25}},
-    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, "turns": [20, 30, 30, 50], "unfinished": 0,
+    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, **_turns([20, 30, 30, 50]), "unfinished": 0,
      "wins_by_seat": [1, 1, 0, 2], "wins_by_position": [2, 0, 1, 1], "challenges": {"caught": 5, "failed": 15},
      "forced_bluffs": {"per_game": 0.25}, "pickups": {"count": 0, "mean": 0.0}},
 ]
@@ -458,7 +467,7 @@ def test_all_formats_with_every_section() -> None:
     assert "| ≠ | **seat-fairness** | proved | refuted (expected proved) |" in text.markdown(c)
     data = as_json(c)
     assert [r["key"] for r in data["verdicts"]["rows"]] == ["rank-cycle", "seat-fairness"]
-    assert data["statistics"]["data"][0]["turns"] == [40, 60, 80, 100]
+    assert data["statistics"]["data"][0]["turns_histogram"] == [[40, 1], [60, 1], [80, 1], [100, 1]]
 
 
 def test_simulator_missing(monkeypatch: pytest.MonkeyPatch) -> None:

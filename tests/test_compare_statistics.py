@@ -22,7 +22,7 @@ from cheatdsl.model import Rulebook
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = ROOT / "rulebooks"
-READ = {"players", "games", "bots", "seed", "turns", "unfinished", "wins_by_position", "challenges",
+READ = {"players", "games", "bots", "seed", "turns_summary", "unfinished", "wins_by_position", "challenges",
         "forced_bluffs", "pickups"}
 
 
@@ -45,7 +45,7 @@ def test_simulate_gives_every_key_the_section_reads() -> None:
     assert "error" not in data[0], data[0]
     assert READ <= set(data[0])
     assert {"caught", "failed"} <= set(data[0]["challenges"])
-    assert len(data[0]["turns"]) == 3 and len(data[0]["wins_by_position"]) == 4
+    assert sum(k for _, k in data[0]["turns_histogram"]) == 3 and len(data[0]["wins_by_position"]) == 4
     rows = {r.key: r.cells for r in statistics.section(columns_for([load("english-ascending.yaml")]), data).rows}
     assert all(cell != "-" for cells in rows.values() for cell in cells), rows
 
@@ -58,7 +58,7 @@ def test_same_seed_same_numbers_other_seed_other_games() -> None:
     other, _ = statistics.collect(rbs, 6, seed=2)
     assert first is not None and again is not None and other is not None
     assert first[0] == again[0]
-    assert first[0]["turns"] != other[0]["turns"]  # type: ignore[index]
+    assert first[0]["turns_histogram"] != other[0]["turns_histogram"]  # type: ignore[index]
 
 
 def test_two_surface_forms_play_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,7 +70,7 @@ def test_two_surface_forms_play_the_same_games(capsys: pytest.CaptureFixture[str
     assert [r["key"] for r in section["rows"]] == ["games", "turns", "unfinished", "wins_by_seat", "challenges",
                                                    "caught", "forced_bluffs", "pickups"]
     assert not any(r["differs"] for r in section["rows"])
-    assert section["data"][0]["turns"] == section["data"][1]["turns"]
+    assert section["data"][0]["turns_histogram"] == section["data"][1]["turns_histogram"]
 
 
 def test_players_and_seed_options(capsys: pytest.CaptureFixture[str]) -> None:

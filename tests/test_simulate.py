@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from random import Random
 from types import ModuleType
@@ -16,7 +17,7 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.load import load_rulebook
 from cheatdsl.simulate import game_seed, seat_bots, simulate, statistics, wilson
-from cheatdsl.simulate.summary import percentile
+from cheatdsl.simulate.tally import Histogram
 
 ROOT = Path(__file__).resolve().parents[1]
 RULEBOOKS = ROOT / "rulebooks"
@@ -40,7 +41,7 @@ def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
     assert one.pop("jobs") == 1 and two.pop("jobs") == 2
     assert one == two
     other = simulate(rb, 3, 24, seed=8, bots="greedy,honest,counter")
-    assert other["turns"] != one["turns"]
+    assert other["turns_histogram"] != one["turns_histogram"]
 
 
 def test_statistics_add_up() -> None:
@@ -48,12 +49,12 @@ def test_statistics_add_up() -> None:
     challenges that caught a lie plus those that did not."""
     rb = load_rulebook(ENGLISH)
     s = simulate(rb, 4, 40, seed=1, bots="greedy", turn_cap=60)
-    assert s["games"] == 40 == len(s["turns"])
+    assert s["games"] == 40 == sum(k for _, k in s["turns_histogram"])
     assert s["finished"] + s["capped"] + s["stuck"] == 40 and s["capped"] > 0
     assert sum(s["wins_by_seat"]) == s["decided"] == sum(s["wins_by_position"]) == s["finished"]
     c = s["challenges"]
     assert c["caught"] + c["failed"] == c["total"] == s["pickups"]["count"]
-    assert max(s["turns"]) <= 60 and s["turns_summary"]["p95"] <= 60
+    assert s["turns_summary"]["max"] <= 60 and s["turns_summary"]["p95"] <= 60
     assert 0 < s["forced_bluffs"]["total"] < s["plays"] <= s["actions"]
     assert s["first_player"]["fair"] == 0.25 and len(s["win_shares"]) == 4
     assert "losers_by_seat" not in s
@@ -69,8 +70,15 @@ def test_the_compare_entry_point_counts_wins_from_the_first_player() -> None:
     """`cheatdsl compare --simulate` calls statistics(rulebook, games=, players=, seed=)."""
     rb = load_rulebook(ENGLISH)
     s = statistics(rb, games=10, players=3, seed=4)
-    assert {"players", "games", "turns", "unfinished", "wins_by_seat", "challenges"} <= set(s)
+    assert {"players", "games", "turns_summary", "unfinished", "wins_by_seat", "challenges"} <= set(s)
     assert s["wins_by_seat"] == s["wins_by_position"] and {"caught", "failed"} <= set(s["challenges"])
+
+
+def _histogram(values: Iterable[int]) -> Histogram:
+    h = Histogram()
+    for v in values:
+        h.add(v)
+    return h
 
 
 def test_wilson_interval_and_percentile() -> None:
@@ -79,7 +87,7 @@ def test_wilson_interval_and_percentile() -> None:
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
     assert wilson(0, 10)[0] == 0.0 and wilson(0, 10)[1] == pytest.approx(0.2775, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
-    assert percentile(list(range(1, 101)), 95) == 95 and percentile([], 95) == 0
+    assert _histogram(range(1, 101)).percentile(95) == 95 and _histogram([]).percentile(95) == 0
 
 
 def test_seeds_and_seats() -> None:
@@ -103,13 +111,13 @@ def test_progress_is_reported_up_to_every_game() -> None:
 
 
 def test_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
-    """--json: one object with at least games, actions, capped, turns, wins_by_seat."""
+    """--json: one object with at least games, actions, capped, turns_summary, wins_by_seat."""
     code, out, err = run(capsys, ENGLISH, "--players", "3", "--games", "6", "--seed", "3", "--bots", "greedy",
                          "--json", "--turn-cap", "500", "--jobs", "1")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert {"games", "actions", "capped", "turns", "wins_by_seat"} <= set(data)
-    assert data["games"] == 6 and len(data["turns"]) == 6 and len(data["wins_by_seat"]) == 3
+    assert {"games", "actions", "capped", "turns_summary", "turns_histogram", "wins_by_seat"} <= set(data)
+    assert data["games"] == 6 == sum(k for _, k in data["turns_histogram"]) and len(data["wins_by_seat"]) == 3
 
 
 def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -172,3 +180,25 @@ def test_the_yardstick_per_seat_mode_decides_every_response() -> None:
     seat = engine.run(300, 5, per_seat=True)
     draw = engine.run(300, 5)
     assert abs(seat["actions"] / draw["actions"] - 1) < 0.15
+
+
+@pytest.mark.parametrize("values", [[7], [3, 1], [5, 1, 4, 1, 5, 9, 2, 6], list(range(40, 140, 7)) * 3])
+def test_histogram_statistics_are_the_exact_ones(values: list[int]) -> None:
+    """Turns and pickups are kept as histograms (flat memory); their statistics equal those of the list."""
+    import statistics as st
+    h = _histogram(values)
+    spread = h.spread()
+    assert spread["mean"] == pytest.approx(st.fmean(values)) and spread["median"] == st.median(values)
+    assert (spread["min"], spread["max"]) == (min(values), max(values))
+    if len(values) > 1:
+        q1, _, q3 = st.quantiles(values, n=4, method="inclusive")
+        assert (spread["q1"], spread["q3"]) == (pytest.approx(q1), pytest.approx(q3))
+
+
+def test_per_game_records_come_in_game_order_whatever_the_jobs() -> None:
+    """`record(i, game)` sees every game once, in order, with the same games for --jobs 1 and 2."""
+    rb = load_rulebook(ENGLISH)
+    seen: dict[int, list[tuple[int, object]]] = {1: [], 2: []}
+    for jobs in (1, 2):
+        simulate(rb, 3, 30, seed=5, bots="greedy", jobs=jobs, record=lambda i, r, j=jobs: seen[j].append((i, r)))
+    assert [i for i, _ in seen[1]] == list(range(30)) and seen[1] == seen[2]

@@ -4,7 +4,7 @@ The section keeps each rulebook's dict as `simulate` returns it (JSON carries it
 these keys of it; any may be missing, and its rows then show "-":
 
     {"players": 4, "games": 200, "bots": ["honest", ...], "seed": 0,
-     "turns": [83, 121, ...],          # plays and passes in each game
+     "turns_summary": {"mean", "median", "q1", "q3", "p95", "min", "max"},  # plays and passes a game
      "unfinished": 3,                  # games stopped by the turn cap or with no legal action
      "wins_by_position": [52, 47, ...],  # wins counted from the first player to play
      "wins_by_seat": [...],            # read when wins_by_position is missing
@@ -133,8 +133,8 @@ def _rows(data: list[Stats | None]) -> list[Row]:
         return f"{d['games']} at {d['players']} players"
 
     def turns(d: Stats) -> str:
-        t = d["turns"]
-        return f"mean {stats.mean(t):.0f}, median {stats.median(t):g}, {min(t)} to {max(t)}"
+        t = d["turns_summary"]
+        return f"mean {t['mean']:.0f}, median {t['median']:g}, {t['min']} to {t['max']}"
 
     def unfinished(d: Stats) -> str:
         return f"{d['unfinished']} ({_pct(d['unfinished'], d['games'])})"

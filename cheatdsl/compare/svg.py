@@ -7,7 +7,6 @@ and returns the `<svg>` text, or "" when no rulebook has the data it needs.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
@@ -68,19 +67,12 @@ def _ticks(high: float, most: int = 6) -> list[float]:
     return [k * step for k in range(0, math.ceil(max(high, 1) / step) + 1)]
 
 
-def _quartiles(values: Sequence[float]) -> tuple[float, float, float]:
-    if len(values) == 1:
-        return values[0], values[0], values[0]
-    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
-    return q1, q2, q3
-
-
 def turns_per_game(names: Sequence[str], data: Data) -> str:
     """A box plot per rulebook on one scale: least to most turns, the middle half boxed, the median marked."""
-    shown = [i for i in _usable(data, "turns") if all(isinstance(t, (int, float)) for t in data[i]["turns"])]  # type: ignore[index]
+    shown = [i for i in _usable(data, "turns_summary") if data[i]["games"]]  # type: ignore[index]
     if not shown:
         return ""
-    ticks = _ticks(max(max(data[i]["turns"]) for i in shown))  # type: ignore[index]
+    ticks = _ticks(max(data[i]["turns_summary"]["max"] for i in shown))  # type: ignore[index]
     left, right, row = 160.0, WIDTH - 90.0, 26.0
     top = 10.0
     bottom = top + row * len(shown)
@@ -94,18 +86,19 @@ def turns_per_game(names: Sequence[str], data: Data) -> str:
         body.append(_text(x(tick), bottom + 14, f"{tick:g}", "middle"))
     body.append(_text((left + right) / 2, bottom + 28, "turns in a game (plays and passes)", "middle"))
     for k, i in enumerate(shown):
-        turns = sorted(data[i]["turns"])  # type: ignore[index]
-        q1, median, q3 = _quartiles(turns)
+        t = data[i]["turns_summary"]  # type: ignore[index]
+        q1, median, q3 = t["q1"], t["median"], t["q3"]
+        least, most = t["min"], t["max"]
         y = top + k * row
         mid = y + row / 2
-        tip = (f"<title>{escape(names[i])}: {len(turns)} games, least {turns[0]}, quartiles {q1:g} / {median:g} / "
-               f"{q3:g}, most {turns[-1]}</title>")
+        tip = (f"<title>{escape(names[i])}: {data[i]['games']} games, least {least}, "  # type: ignore[index]
+               f"quartiles {q1:g} / {median:g} / {q3:g}, most {most}</title>")
         body.append(_text(left - 6, mid + 4, _short(names[i], left - 10), "end"))
         body.append(f'<g fill="{colour(i)}" stroke="{colour(i)}">{tip}'
-                    f'<line x1="{x(turns[0]):.1f}" y1="{mid:.1f}" x2="{x(turns[-1]):.1f}" y2="{mid:.1f}" '
+                    f'<line x1="{x(least):.1f}" y1="{mid:.1f}" x2="{x(most):.1f}" y2="{mid:.1f}" '
                     'stroke-width="1.5"/>'
-                    f'<line x1="{x(turns[0]):.1f}" y1="{mid - 6:.1f}" x2="{x(turns[0]):.1f}" y2="{mid + 6:.1f}"/>'
-                    f'<line x1="{x(turns[-1]):.1f}" y1="{mid - 6:.1f}" x2="{x(turns[-1]):.1f}" y2="{mid + 6:.1f}"/>'
+                    f'<line x1="{x(least):.1f}" y1="{mid - 6:.1f}" x2="{x(least):.1f}" y2="{mid + 6:.1f}"/>'
+                    f'<line x1="{x(most):.1f}" y1="{mid - 6:.1f}" x2="{x(most):.1f}" y2="{mid + 6:.1f}"/>'
                     f'<rect x="{x(q1):.1f}" y="{y + 4:.1f}" width="{max(x(q3) - x(q1), 1.5):.1f}" '
                     f'height="{row - 8:.1f}" fill-opacity="0.35"/>'
                     f'<line x1="{x(median):.1f}" y1="{y + 3:.1f}" x2="{x(median):.1f}" y2="{y + row - 3:.1f}" '

@@ -202,9 +202,9 @@ def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, An
             rb = profile.rulebook
             parent = f"[{based[0]}]({based[0]}.md)" if based else ""
             turns = unfinished = "-"
-            if stats is not None and stats.get("turns"):
-                turns = f"{median(stats['turns']):g}"
-                unfinished = f"{round(100 * stats.get('unfinished', 0) / len(stats['turns']))}%"
+            if stats is not None and stats.get("games"):
+                turns = f"{stats['turns_summary']['median']:g}"
+                unfinished = f"{round(100 * stats.get('unfinished', 0) / stats['games'])}%"
             out.append(f"| [{rb.name}]({rb.name}.md) | {_cell(rb.title)} | {_players(rb)} | {parent} | {_tally(found)} | "
                        f"{turns} | {unfinished} |")
         out.append("")

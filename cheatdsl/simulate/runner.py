@@ -10,8 +10,10 @@ from ..bots import BOTS
 from ..model import EndStyle, Rulebook
 from .play import GameRecord, Table
 from .summary import summarise
+from .tally import Tally
 
 Progress = Callable[[int, int], None]
+Recorder = Callable[[int, GameRecord], None]
 DEFAULT_BOTS = ("honest",)
 
 _table: Table | None = None  # a worker's table, set once when the worker starts
@@ -32,11 +34,12 @@ def seat_bots(bots: Sequence[str] | str, players: int) -> tuple[str, ...]:
 
 def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequence[str] | str = DEFAULT_BOTS,
              turn_cap: int | None = None, jobs: int = 1, challenge_rate: float = 0.15,
-             progress: Progress | None = None) -> dict[str, Any]:
+             progress: Progress | None = None, record: Recorder | None = None) -> dict[str, Any]:
     """Play `games` games of `rulebook` at `players` seats and return their statistics as a plain dict.
 
     Game i is seeded from (seed, i) alone, and results are merged in game order, so the numbers are
-    the same for any `jobs`. `turn_cap` None stops a game after DEFAULT_TURN_CAP turns (or the
+    the same for any `jobs`. Games are counted as they end (memory does not grow with `games`);
+    `record(i, game)` is called for each game, in game order, where per-game records are wanted. `turn_cap` None stops a game after DEFAULT_TURN_CAP turns (or the
     rulebook's own cap, if lower). Raises ValueError for settings the table cannot take.
     """
     if games < 0:
@@ -49,7 +52,7 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
         raise ValueError(f"the challenge rate is a probability from 0 to 1, not {challenge_rate}")
     names = seat_bots(bots, players)
     table = Table(rulebook, players, names, seed, turn_cap, challenge_rate)
-    records = _run(table, rulebook, games, jobs, progress)
+    tally = _run(table, rulebook, games, jobs, progress, record)
     out: dict[str, Any] = {
         "rulebook": rulebook.name,
         "variations": list(rulebook.active_variations),
@@ -60,7 +63,7 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
         "challenge_rate": challenge_rate,
         "jobs": jobs,
     }
-    out.update(summarise(records, players, rulebook.ending.style is EndStyle.FIRST_OUT))
+    out.update(summarise(tally, players, rulebook.ending.style is EndStyle.FIRST_OUT))
     return out
 
 
@@ -76,15 +79,23 @@ def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
     return [(i, min(games, i + size)) for i in range(0, games, size)]
 
 
-def _run(table: Table, rulebook: Rulebook, games: int, jobs: int, progress: Progress | None) -> list[GameRecord]:
-    records: list[GameRecord] = []
+def _run(table: Table, rulebook: Rulebook, games: int, jobs: int, progress: Progress | None,
+         record: Recorder | None) -> Tally:
+    tally = Tally(table.game.players)
+
+    def count(first: int, part: list[GameRecord]) -> None:
+        for offset, r in enumerate(part):
+            tally.add(r)
+            if record is not None:
+                record(first + offset, r)
+        if progress:
+            progress(tally.games, games)
+
     chunks = _chunks(games, jobs)
     if jobs == 1 or games <= 1:
         for first, stop in chunks:
-            records.extend(table.play(first, stop))
-            if progress:
-                progress(len(records), games)
-        return records
+            count(first, table.play(first, stop))
+        return tally
     global _table
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods:
@@ -98,13 +109,11 @@ def _run(table: Table, rulebook: Rulebook, games: int, jobs: int, progress: Prog
                 table.game.turn_cap, table.challenge_rate)
     try:
         with context.Pool(min(jobs, len(chunks)), initializer=_start_worker, initargs=init) as pool:
-            for part in pool.imap(_play_chunk, chunks):
-                records.extend(part)
-                if progress:
-                    progress(len(records), games)
+            for (first, _), part in zip(chunks, pool.imap(_play_chunk, chunks)):
+                count(first, part)
     finally:
         _table = None
-    return records
+    return tally
 
 
 def _start_worker(*init: Any) -> None:
