@@ -24,6 +24,8 @@ def _path(document: TextDocument) -> str:
 
 def _here(document: TextDocument, position: types.Position) -> tuple[int, int]:
     """The client's position as a line and a code-point column."""
+    if position.line >= len(document.lines):  # the empty last line after a final newline
+        return position.line, position.character
     at = document.position_from_client_units(position)
     return at.line, at.character
 
