@@ -202,3 +202,14 @@ def test_per_game_records_come_in_game_order_whatever_the_jobs() -> None:
     for jobs in (1, 2):
         simulate(rb, 3, 30, seed=5, bots="greedy", jobs=jobs, record=lambda i, r, j=jobs: seen[j].append((i, r)))
     assert [i for i, _ in seen[1]] == list(range(30)) and seen[1] == seen[2]
+
+
+def test_unfinished_games_are_a_finding_not_a_result(capsys: pytest.CaptureFixture[str]) -> None:
+    """Games stopped by the turn cap are said to be unfinished, with the verifier command that explains
+    them, and no win share is printed when no game was won."""
+    code, out, _ = run(capsys, "english-ascending", "--games", "4", "--turn-cap", "5", "--bots", "greedy")
+    assert code == 0
+    assert "UNFINISHED          4 of 4 games (100.0%) did not" in out
+    assert "`cheatdsl verify english-ascending -p termination`" in out
+    assert "no game was won, so there are no win shares" in out and "first player" not in out
+    assert max(len(line) for line in out.splitlines()) <= 100

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..bots import BOTS
 from ..model import EndStyle, Rulebook
+from ..profiles import reference_to
 from .play import GameRecord, Table
 from .summary import summarise
 from .tally import Tally
@@ -55,6 +56,7 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
     tally = _run(table, rulebook, games, jobs, progress, record)
     out: dict[str, Any] = {
         "rulebook": rulebook.name,
+        "reference": reference_to(rulebook.path, "."),
         "variations": list(rulebook.active_variations),
         "players": players,
         "bots": list(names),
