@@ -21,19 +21,13 @@ Exit status for every command: 0 success, 1 the rulebook or run failed a check
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available subcommand."""
+    """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="cheatdsl", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cheatdsl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f".commands.{name}", __package__)
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.endswith(f"commands.{name}"):
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(f".commands.{name}", __package__).register(sub)
     for name, command in sub.choices.items():
         if name not in NO_RULEBOOKS:
             command.add_argument("--include", "-I", action="append", default=[], metavar="DIR",
