@@ -75,7 +75,8 @@ FIXTURE_FILES = sorted(p.name for p in FIXTURES.iterdir() if p.suffix == ".yaml"
 
 
 # Fixtures about the transition system get every property; the others only the checks of the tables.
-SYSTEM_FIXTURES = ("dead-end-claims.yaml", "emptied-stays-in.yaml", "turn-capped.yaml", "void-penalty.yaml")
+SYSTEM_FIXTURES = ("dead-end-claims.yaml", "emptied-stays-in.yaml", "stops-after-last.yaml", "three-packs-wild-sets.yaml",
+                   "turn-capped.yaml", "void-penalty.yaml")
 
 
 @cache

@@ -51,13 +51,14 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "certain lie.",
         "Players rely on discarded ranks to catch bluffs; wild cards or sets smaller than the rank break that.",
         "Z3 checks that every discard takes whole sets from any hand; when wild cards or copies left over let a "
-        "dead rank be claimed truly, a play showing it is searched for and replayed. Not applicable without "
-        "`sets`."),
+        "dead rank be claimed truly, a play showing it is searched for (bounded model checking, then games "
+        "played by bots) and replayed. Not applicable without `sets`."),
     "no-deadlock": (
         "The seat to move always has a legal action: a play, or a pass where passing is allowed.",
         "A seat with no cards that must lead, or a claim nobody may make, leaves the game stuck.",
         "Induction with lemmas (every seat still in holds a card); when the step fails, plays from a deal are "
-        "searched (bounded model checking) and what is found is replayed by the interpreter."),
+        "searched (bounded model checking, then seeded games played by bots, `random` among them, to their "
+        "end) and what is found is replayed by the interpreter."),
     "turn-order": (
         "The next seat is always defined, is still in the game, and another seat is there to answer.",
         "After a challenge or when everyone passes the rules must name who plays, skipping seats that are out.",
@@ -70,8 +71,10 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "the lie until the whole state repeats (the witness). Where rounds end only when everyone passes and a "
         "caught lie stays the claim to beat, the set is the start of a round with the stock empty as well, and "
         "the move a round: the leader's lie caught at once, then every seat passing; the interpreter plays such "
-        "rounds from a deal (they empty the stock first) until a round starts as one did before. A turn cap, "
-        "or cards that only leave the hands, prove termination instead."),
+        "rounds from a deal (they empty the stock first) until a round starts as one did before. Failing "
+        "those, seeded games played by bots are searched for a whole position met twice (the moves between "
+        "can be made for ever). A turn cap, cards that only leave the hands, or claims that never come back "
+        "(no round ends, no passing, no cycle in the claims allowed) prove termination instead."),
     "winner": (
         "At most one winner, and a winner never gets cards back; with `last_holder_loses`, exactly one loser.",
         "A game that can name two winners, or give cards to a seat that is out, is not decided by its rules.",
@@ -80,7 +83,8 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "Every seat can win in some play.",
         "A seat that can never win (by its position or the deal) makes the game unfair.",
         "For each seat a play from a deal in which it wins: found by bounded model checking, replayed by the "
-        "interpreter (the rules being the same from every seat, one play turned round the table serves all)."),
+        "interpreter (the rules being the same from every seat, one play turned round the table serves all); "
+        "failing that, seeded games played by bots in which each seat wins."),
     "challenge-priority": (
         "Simultaneous challengers always resolve to exactly one seat, never the claimant.",
         "\"Whoever called first\" does not say who that is when two call at once.",
@@ -100,7 +104,7 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
 }
 
 SHORT = {"proved": "proved", "refuted": "**refuted**", "bounded": "bounded", "unknown": "unknown",
-         "not_applicable": "n/a"}
+         "not_applicable": "n/a", "error": "**internal error**"}
 
 
 def shipped() -> list[str]:
@@ -119,7 +123,8 @@ def markdown(report: Report) -> str:
         "the interpreter replays; `--save-witnesses DIR` writes it as a scenario), **bounded** (no",
         "counterexample up to a depth, and no more is claimed), **unknown** (the solver or the search stopped;",
         "never a pass) or **not applicable**. A rulebook verified at several player counts gets the worst",
-        "verdict of its counts, with the counts named.",
+        "verdict of its counts, with the counts named. An exception inside a check is none of these: it is",
+        "shown as an **internal error** of the tool (`error`) and `verify` exits with status 3.",
         "",
         "## How the transition system is built",
         "",
@@ -134,6 +139,11 @@ def markdown(report: Report) -> str:
         "dropped) on the merged game, where card values are merged and a challenge's verdict is left open,",
         "so that a proof there holds of the real game; a failed induction step leads to a search of the",
         "full game for a play from a deal, which the interpreter must replay before anything is refuted.",
+        "Beside the solver, seeded games played to their end by the interpreter's bots (several line-ups,",
+        "`random` among them, up to 1,500 turns each) are a search strategy of their own: a game stuck with",
+        "no legal action refutes no-deadlock, a position met twice refutes termination, a true claim of a",
+        "discarded rank refutes discards, and a game won by each seat proves winnability; the game is the",
+        "witness. Seeds and line-ups are fixed, so verdicts do not depend on the machine.",
         "",
         "## The properties",
         "",

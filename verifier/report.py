@@ -72,6 +72,8 @@ class RulebookReport:
         expected = {c.id for c in self.checks}
         out += [f"{t.result.id}: refuted, and the rulebook does not expect it"
                 for t in self.timed if t.result.verdict is Verdict.REFUTED and t.result.id not in expected]
+        out += [f"{t.result.id}: {t.result.summary} (a bug in the verifier)"
+                for t in self.timed if t.result.verdict is Verdict.ERROR]
         return out
 
     def as_json(self) -> dict[str, Any]:
@@ -99,6 +101,8 @@ class Report:
 
     @property
     def exit_status(self) -> int:
+        if any(t.result.verdict is Verdict.ERROR for r in self.rulebooks for t in r.timed):
+            return 3  # an internal error of the tool outweighs every verdict
         return 1 if any(r.problems for r in self.rulebooks) else 0
 
     def as_json(self) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -22,7 +21,7 @@ from cheatdsl.model import Rulebook
 
 from .registry import Property, properties
 from .subject import Subject
-from .verdict import Result, Verdict, unknown
+from .verdict import Result, Verdict, internal_error, unknown
 
 HEAVY_SECONDS = 320.0  # the kill timer of a rulebook's heavy checks: a safety net past their own limits
 
@@ -40,15 +39,14 @@ def _safe(prop: Property, subject: Subject) -> Result:
     try:
         return prop.run(subject)
     except Exception as exc:  # a bug in a check must never read as a verdict
-        return unknown(prop.id, f"internal error: {type(exc).__name__}: {exc}",
-                       traceback=traceback.format_exc(limit=4))
+        return internal_error(prop.id, exc)
 
 
 def _child(conn: Any, fn: Callable[[], Any]) -> None:
     try:
         conn.send(fn())
     except BaseException as exc:  # noqa: BLE001 - report anything back to the parent
-        conn.send({"error": f"{type(exc).__name__}: {exc}"})
+        conn.send({"error": f"internal error: {type(exc).__name__}: {exc}", "internal": True})
     finally:
         conn.close()
 
@@ -66,8 +64,15 @@ def run_isolated(pid: str, fn: Callable[[], Result], seconds: float) -> Result:
     job = _Job(ctx, lambda: fn().as_json(), seconds)
     data = job.wait()
     if "error" in data:
-        return unknown(pid, data["error"])
+        return _failed(pid, data)
     return _from_json(data)
+
+
+def _failed(pid: str, data: dict[str, Any]) -> Result:
+    """The result of a child that sent no result: killed at its time limit (unknown) or crashed (an error)."""
+    if data.get("internal"):
+        return Result(pid, Verdict.ERROR, data["error"], {"internal_error": True})
+    return unknown(pid, data["error"])
 
 
 class _Job:
@@ -191,7 +196,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         got: dict[str, tuple[Result, float]] = {}
         if "error" in data:
             for prop in plan.heavy:
-                got[prop.id] = (unknown(prop.id, data["error"]), time.perf_counter() - plan.started)
+                got[prop.id] = (_failed(prop.id, data), time.perf_counter() - plan.started)
         else:
             for res, seconds in data["results"]:
                 got[res["id"]] = (_from_json(res), seconds)

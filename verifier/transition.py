@@ -19,7 +19,7 @@ from .helper import Count, Helper
 from .registry import register
 from .solver import fresh_context
 from .subject import Subject
-from .verdict import Result, Verdict, combine, counts_text, unknown
+from .verdict import Result, Verdict, combine, counts_text, internal_error, unknown
 
 IDS = ("card-conservation", "discards", "no-deadlock", "turn-order", "termination", "winner", "winnability",
        "challenge-resolution")
@@ -84,9 +84,7 @@ def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any) -> Count
             try:
                 result = checks[pid](a, budget)
             except Exception as exc:  # a bug must never read as a verdict
-                import traceback
-                result = unknown(pid, f"internal error: {type(exc).__name__}: {exc}",
-                                 traceback=traceback.format_exc(limit=6))
+                result = internal_error(pid, exc)
         # Only verdicts that no budget or count order could change are shared with other rulebooks.
         if key is not None and known is None and result.verdict in (Verdict.PROVED, Verdict.NOT_APPLICABLE):
             done.found[(pid, key)] = result.as_json()

@@ -1,4 +1,4 @@
-"""The five verdicts, one property's result, and how results for several player counts combine."""
+"""The five verdicts (and the tool's own error), one property's result, and how results for several player counts combine."""
 
 from __future__ import annotations
 
@@ -16,12 +16,13 @@ class Verdict(Enum):
     BOUNDED = "bounded"
     UNKNOWN = "unknown"
     NOT_APPLICABLE = "not_applicable"
+    ERROR = "error"  # not a verdict: the check itself failed (a bug in the tool), never folded into unknown
 
 
 # Worst first when several player counts disagree: a refutation outweighs a timeout, which outweighs
 # a bounded search, which outweighs a proof; not_applicable at one count never hides another's verdict.
 SEVERITY: dict[Verdict, int] = {
-    Verdict.REFUTED: 4, Verdict.UNKNOWN: 3, Verdict.BOUNDED: 2, Verdict.PROVED: 1, Verdict.NOT_APPLICABLE: 0,
+    Verdict.ERROR: 5, Verdict.REFUTED: 4, Verdict.UNKNOWN: 3, Verdict.BOUNDED: 2, Verdict.PROVED: 1, Verdict.NOT_APPLICABLE: 0,
 }
 
 
@@ -53,6 +54,13 @@ def bounded(pid: str, depth: int, summary: str, **details: Any) -> Result:
 
 def unknown(pid: str, reason: str, **details: Any) -> Result:
     return Result(pid, Verdict.UNKNOWN, reason, {"reason": reason, **details})
+
+
+def internal_error(pid: str, exc: BaseException, limit: int = 6) -> Result:
+    """An exception raised inside a check: the tool's error, reported as such (never a verdict)."""
+    import traceback
+    return Result(pid, Verdict.ERROR, f"internal error: {type(exc).__name__}: {exc}",
+                  {"internal_error": True, "traceback": traceback.format_exc(limit=limit)})
 
 
 def not_applicable(pid: str, summary: str, **details: Any) -> Result:

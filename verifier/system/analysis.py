@@ -17,9 +17,10 @@ from cheatdsl.engine import Game, Phase, State
 from cheatdsl.model import Rulebook
 
 from ..solver import ask, fresh_context, new_solver
-from ..verdict import Result, bounded, not_applicable, proved, refuted, unknown
+from ..verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
+from .games import Found, play_games
 from .engine_state import constant, merged_values, read
 from .invariant import Counterexample, Invariants, _classes, houdini
 from .search import bmc
@@ -142,6 +143,21 @@ class Analysis:
         return _CACHE[key]
 
 
+def games(a: Analysis, look: str) -> Found:
+    """Seeded games at this table played by bots until they show `look` (see `games.py`), cached."""
+    return a.cached(f"games:{look}", lambda: play_games(a.game, (look,)))  # type: ignore[no-any-return]
+
+
+def _played(pid: str, a: Analysis, look: str, before: Result, text: str) -> Result:
+    """`before` unless games played by bots show a witness of `look`: then refuted, with that game."""
+    found = games(a, look)
+    w = found.witnesses.get(look)
+    if w is None:
+        return before
+    return refuted(pid, f"{text}, in a game played by bots from a deal", witness=w.as_json(), found_by="games",
+                   **({"cti": before.details["cti"]} if "cti" in before.details else {}))
+
+
 # -- the invariant properties ------------------------------------------------------------------------
 
 _WORDS = {
@@ -234,7 +250,10 @@ def no_deadlock_at(a: Analysis, budget: Budget) -> Result:
     if pid in a.inv.proved:
         lemma = " with the lemma that every seat in holds a card" if "hands" in a.inv.proved else ""
         return proved(pid, f"{_WORDS[pid]} ({_how(a.inv)}{lemma})")
-    return _violated(pid, a, (pid,), _stuck, {"over": True, "capped": True, "winner": None}, budget)
+    out = _violated(pid, a, (pid,), _stuck, {"over": True, "capped": True, "winner": None}, budget)
+    if out.verdict is Verdict.REFUTED:
+        return out
+    return _played(pid, a, "stuck", out, "a seat can be left with no legal action")
 
 
 def _void(st: State) -> bool:
@@ -342,9 +361,11 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
         rank = rev[-1].claim % g.rank_count
         return any(r == rank for _, r, _ in st.discarded_sets())
 
+    dead = f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true"
     if ("search:discards", sp) not in _CACHE and not budget.take(pid):
-        return unknown(pid, f"sets leave whole and {public}, but {why}; not searched at this player count (see "
-                       "fewer players, or verify with more --searches)")
+        return _played(pid, a, "dead-claim", unknown(
+            pid, f"sets leave whole and {public}, but {why}; not searched at this player count (see fewer "
+            "players, or verify with more --searches) and no game played by bots shows it"), dead)
     def expect(st: State) -> dict[str, Any]:
         from cheatdsl.engine.notation import claim_text, rank_words
         g = st.game
@@ -356,8 +377,9 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
     if out.witness is not None:
         return refuted(pid, f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true "
                        f"({out.witness.summary}: {'; '.join(out.witness.words[-1:])})", witness=out.witness.as_json())
-    return unknown(pid, f"sets leave whole and {public}, but {why}; no play showing a true claim of a discarded "
-                   f"rank was found ({out.reason or f'up to {out.depth} turns'})")
+    return _played(pid, a, "dead-claim", unknown(
+        pid, f"sets leave whole and {public}, but {why}; no play showing a true claim of a discarded rank was found "
+        f"({out.reason or f'up to {out.depth} turns'}, nor in games played by bots)"), dead)
 
 
 # -- termination ---------------------------------------------------------------------------------------
@@ -503,8 +525,9 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
             return refuted(pid, f"a play that never ends: {found.summary}{closed}", witness=found.as_json(),
                            recurrent_set=budget.first,
                            move="a round led by a caught lie and ended by all passing, repeated for ever,")
-        return unknown(pid, f"a recurrent set exists (a round led by a caught lie and ended by all passing "
-                       f"returns every hand), but {found}")
+        return _played(pid, a, "loop", unknown(
+            pid, f"a recurrent set exists (a round led by a caught lie and ended by all passing returns every "
+            f"hand), but {found}"), "a play that never ends")
     if rec is not None and rec.holds:
         found = a.cached("lasso", lambda: lasso(a))
         if isinstance(found, Witness):
@@ -512,15 +535,22 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
                       "for ever (a recurrent set, checked by Z3)") if budget.first else ""
             return refuted(pid, f"a play that never ends: {found.summary}{closed}", witness=found.as_json(),
                            recurrent_set=budget.first)
-        return unknown(pid, f"a recurrent set exists (a caught lie returns every hand), but {found}")
+        return _played(pid, a, "loop", unknown(
+            pid, f"a recurrent set exists (a caught lie returns every hand), but {found}"), "a play that never ends")
     if not sp.may_pass or "passes" in a.inv.proved:
         shrink = a.cached("shrink", lambda: ranking.hands_only_shrink(sp))
         if shrink is True:
             return proved(pid, "every play ends: cards only leave the hands and the stock (every play makes them "
                           "fewer, nothing else adds to them) and passes cannot go round for ever (checked on every "
                           "step)")
+    chain = ranking.claim_chain(sp)
+    if chain is not None:
+        return proved(pid, f"every play ends: no round ends and passing is not allowed, so each play claims further "
+                      f"along claims that never come back (no cycle): at most {chain} plays in a game", plays=chain)
     why = rec.why if rec is not None else "not checked"
-    return unknown(pid, f"no recurrent set ({why}) and no measure that shows every play ends")
+    return _played(pid, a, "loop", unknown(
+        pid, f"no recurrent set ({why}), no measure that shows every play ends, and no game played by bots comes "
+        "back to a position"), "a play that never ends")
 
 
 # -- winnability -----------------------------------------------------------------------------------------
@@ -539,7 +569,7 @@ def winnability_at(a: Analysis, budget: Budget) -> Result:
     for target in targets:
         found = _win_search(a, target, budget)
         if isinstance(found, str):
-            return unknown(pid, found)
+            return _won_in_games(a, unknown(pid, found))
         seed, dealer, trace = found
         depth = max(depth, trace.depth)
         greedy = greedy or trace.found_by == "greedy"
@@ -553,8 +583,8 @@ def winnability_at(a: Analysis, budget: Budget) -> Result:
             st = dealt(game, seed, d)
             table = replay_shape(game, st, trace, rotate=turn)
             if isinstance(table, str) or first_out(st) != seat:
-                return unknown(pid, f"a play found for seat {seat} does not replay"
-                               + (f": {table}" if isinstance(table, str) else ""))
+                return _won_in_games(a, unknown(pid, f"a play found for seat {seat} does not replay"
+                                                + (f": {table}" if isinstance(table, str) else "")))
             expect: dict[str, Any] = {"winner": seat, "over": True} if sp.first_out else {"out": [seat]}
             witnesses[seat] = Witness(pid, n, {"seed": seed, "dealer": d}, table.steps, expect, table.words[-3:],
                                       f"seat {seat} {'wins' if sp.first_out else 'goes out first'} after "
@@ -565,6 +595,17 @@ def winnability_at(a: Analysis, budget: Budget) -> Result:
                   f"{how} and replayed, for "
                   "each seat", witnesses={str(s): w.as_json() for s, w in sorted(witnesses.items())},
                   found_by="greedy" if greedy else "bmc")
+
+
+def _won_in_games(a: Analysis, before: Result) -> Result:
+    """Winnability from games played by bots: proved when each seat wins one of them, else `before`."""
+    found = games(a, "wins")
+    if len(found.wins) < a.n:
+        return before
+    turns = max(len(w.actions) for w in found.wins.values())
+    return proved("winnability", f"every seat can win: a game played by bots from a deal, won by each seat (at most "
+                  f"{turns} actions), replayed", witnesses={str(s): w.as_json() for s, w in sorted(found.wins.items())},
+                  found_by="games")
 
 
 def first_out(st: State) -> int | None:

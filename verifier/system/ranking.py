@@ -56,3 +56,36 @@ def hands_only_shrink(sp: Spec) -> bool | str:
         round_over = z3.And(t.passes == 0, z3.Or(t.over, z3.Not(b.can_pass(t, t.actor))))
         return z3.And(held(t) <= held(s), z3.Or(one_more, round_over))
     return _holds(sp, claim)
+
+
+def claim_chain(sp: Spec) -> int | None:
+    """The most plays a game can have when no round ends, passing is not allowed and the claims allowed after
+    each claim lead on along a graph with no cycle (each play must go further along it); None otherwise."""
+    if sp.may_pass or sp.round_ends_challenge or sp.round_ends_all_pass:
+        return None
+    longest: dict[int, int] = {}
+    on_path: set[int] = set()
+
+    def plays_from(c: int) -> int | None:  # plays that can still be made once claim c is made, this one included
+        if c in longest:
+            return longest[c]
+        if c in on_path:
+            return None  # a cycle: no bound from the claims alone
+        on_path.add(c)
+        best = 0
+        for d in sp.req_sets[sp.follow[c]]:
+            more = plays_from(d)
+            if more is None:
+                return None
+            best = max(best, more)
+        on_path.discard(c)
+        longest[c] = best + 1
+        return best + 1
+
+    most = 0
+    for c in sp.req_sets[sp.first]:
+        got = plays_from(c)
+        if got is None:
+            return None
+        most = max(most, got)
+    return most

@@ -139,7 +139,7 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
                 solver.add(a.challenger == g["challenger"], a.test == g["test"])
                 if caught is not None and g.get("caught") is not None:
                     solver.add(caught == g["caught"])
-        goals.append(goal(s, t, a, b, i))
+        goals.append(z3.And(z3.Not(s.over), goal(s, t, a, b, i)))  # a turn played, not a game over standing still
         states.append(t)
         actions.append(a)
         caughts.append(caught)
@@ -154,8 +154,7 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
         if answer.sat:
             m = answer.model
             assert m is not None
-            hit = next(k for k, g in enumerate(goals) if z3.is_true(m.eval(g, model_completion=True))
-                       and not z3.is_true(m.eval(states[k].over, model_completion=True)))
+            hit = next(k for k, g in enumerate(goals) if z3.is_true(m.eval(g, model_completion=True)))
             trace = Trace(sp, [read_state(m, x) for x in states[:hit + 2]],
                           [read_action(m, x, c) for x, c in zip(actions[:hit + 1], caughts[:hit + 1])])
             if deal is not None:

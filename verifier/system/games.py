@@ -1,0 +1,195 @@
+"""Games as a search strategy: seeded games played by the interpreter's bots, read for what they show.
+
+Beside the solver's searches, games dealt from fixed seeds are played to their end (or a cap of turns)
+by line-ups of bots, `random` among them. What a game meets is a witness the interpreter has already
+played: a seat with no legal action refutes no-deadlock; a whole position met twice refutes termination
+(the moves between can be made again and again); a game won by a seat shows that seat can win; a true
+claim of a rank whose set is out refutes discards. Seeds, line-ups and caps are fixed, so the same
+rulebook always plays the same games, whatever the machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cheatdsl.bots import make_bot
+from cheatdsl.engine import Challenge, DiscardSet, Game, Pass, Phase, Play, State
+from cheatdsl.engine.notation import action_text, card_text, cards_text, claim_text, rank_words
+
+from .witness import Witness, dealt
+
+# Line-ups, each for every seat (a name) or seat by seat (cycled round the table), with a challenge rate.
+LINEUPS: tuple[tuple[tuple[str, ...], float], ...] = (
+    (("random",), 0.0), (("greedy",), 0.15), (("random", "greedy"), 0.3), (("honest",), 0.15),
+    (("greedy",), 0.0), (("random", "counter", "honest"), 0.15), (("greedy",), 0.6), (("counter",), 0.15),
+)
+GAMES = 48  # games per table at most (line-ups in turn, seed by seed)
+TURNS = 1500  # plays and passes per game at most
+ACTIONS = 120_000  # every decision of every game at one table at most
+LOOK = ("stuck", "loop", "wins", "dead-claim")
+
+
+@dataclass
+class Found:
+    """What the games at one table met: the first witness of each kind, the seats that won, the games."""
+
+    witnesses: dict[str, Witness] = field(default_factory=dict)
+    wins: dict[int, Witness] = field(default_factory=dict)
+    games: int = 0
+    actions: int = 0
+    stuck: int = 0
+    ended: int = 0
+
+
+def _key(st: State) -> tuple[Any, ...]:
+    """The whole position at the start of a turn, as far as the rest of the game can read it."""
+    g = st.game
+    return (st.current_player(), tuple(st.hand_cards(s) for s in range(g.players)), st.pile_cards(), st.stock(),
+            st.previous, st.leading, st.required_claims(), tuple(st.seats_in()), st.passes, st.last_player,
+            st.gone(), st.aside(), st.discarded_sets(), st.order_out(), st.claimant)
+
+
+def _now(st: State) -> dict[str, Any]:
+    g = st.game
+    return {"hand_sizes": {s: st.hand_size(s) for s in range(g.players)}, "to_play": st.current_player(),
+            "pile": st.pile_size(), "previous": claim_text(g, st.previous),
+            "hands": {s: [card_text(g, c) for c in st.hand_cards(s)] for s in range(g.players)},
+            "stock": len(st.stock())}
+
+
+class _Run:
+    """One game being played: the scenario steps and the play in words, as it goes."""
+
+    def __init__(self, game: Game, seed: int, dealer: int, names: tuple[str, ...], rate: float) -> None:
+        self.game = game
+        self.start = {"seed": seed, "dealer": dealer}
+        self.state = dealt(game, seed, dealer)
+        n = game.players
+        self.bots = [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
+                              **({"challenge_rate": rate} if names[s % len(names)] != "random" else {}))
+                     for s in range(n)]
+        self.views = [self.state.view(s) for s in range(n)]
+        self.steps: list[Any] = []
+        self.words: list[str] = []
+        self._said = ""
+
+    def act(self) -> Any:
+        """The bot to act chooses, and its action is applied and written down."""
+        st, g = self.state, self.game
+        seat = st.current_player()
+        action = self.bots[seat].act(self.views[seat])
+        self.steps.append(f"{seat}: {action_text(g, action)}")
+        st.apply_action(action)
+        if isinstance(action, Play):
+            self._said = f"seat {seat} plays {cards_text(g, action.cards)} as {claim_text(g, action.claim, action.count)}"
+            if st.phase is not Phase.RESPOND:
+                self.words.append(self._said)
+        elif isinstance(action, Pass):
+            self.words.append(f"seat {seat} passes")
+        elif isinstance(action, Challenge):
+            r = st.reveals()[-1]
+            self.words.append(f"{self._said}; seat {r.challenger} challenges: {'a lie' if r.caught else 'true'}, "
+                              f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
+            self._said = ""
+        elif isinstance(action, DiscardSet):
+            self.words.append(f"seat {seat} discards a set of {rank_words(g, action.rank)}")
+        elif self._said and st.phase is not Phase.RESPOND:
+            self.words.append(f"{self._said}; accepted")
+            self._said = ""
+        if st.phase is Phase.TERMINAL:
+            res = st.result()
+            if res is not None:
+                self.words.append(f"the game ends: {res.reason}")
+        return action
+
+    def witness(self, prop: str, expect: dict[str, Any], summary: str, last: int = 3) -> Witness:
+        return Witness(prop, self.game.players, dict(self.start), list(self.steps), expect, self.words[-last:], summary)
+
+
+def _stuck(st: State) -> bool:
+    r = st.result()
+    return st.phase is Phase.TERMINAL and r is not None and r.capped and "no legal action" in r.reason
+
+
+def _winner(st: State) -> int | None:
+    r = st.result()
+    if r is not None and r.winner is not None and not r.capped:
+        return r.winner
+    order = st.order_out()
+    return order[0] if order and not st.game.first_out else None
+
+
+def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns: int = TURNS,
+               actions: int = ACTIONS) -> Found:
+    """Seeded games at one table, stopped once every kind of witness in `look` is found (each seat's win
+    for "wins"), or the games, turns or actions allowed are spent."""
+    wanted = set(look)
+    found = Found()
+    n = game.players
+    for i in range(games):
+        if not _wanting(wanted, found, n) or found.actions >= actions:
+            break
+        names, rate = LINEUPS[i % len(LINEUPS)]
+        run = _Run(game, i // len(LINEUPS), (i // len(LINEUPS)) % n if game.dealer_by_lot else 0, names, rate)
+        found.games += 1
+        _play(run, wanted, found, turns, actions)
+    return found
+
+
+def _wanting(wanted: set[str], found: Found, n: int) -> bool:
+    return any(w not in found.witnesses for w in wanted - {"wins"}) or ("wins" in wanted and len(found.wins) < n)
+
+
+def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -> None:
+    st, g = run.state, run.game
+    seen: dict[tuple[Any, ...], tuple[int, int]] = {}
+    loop = "loop" in wanted and "loop" not in found.witnesses
+    while st.phase is not Phase.TERMINAL and st.turns < turns and found.actions < actions:
+        if loop and st.phase is Phase.PLAY:
+            k = _key(st)
+            if k in seen:
+                _looped(run, found, *seen[k])
+                loop = False
+            else:
+                seen[k] = (len(run.steps), len(run.words))
+        dead = {r for _, r, _ in st.discarded_sets()} if st.phase is Phase.RESPOND else set()
+        action = run.act()
+        found.actions += 1
+        if dead and isinstance(action, Challenge) and "dead-claim" in wanted and "dead-claim" not in found.witnesses:
+            r = st.reveals()[-1]
+            if not r.caught and r.claim % g.rank_count in dead:
+                expect = {"discarded": [rank_words(g, x) for _, x, _ in st.discarded_sets()],
+                          "previous": claim_text(g, st.previous), "caught": False}
+                found.witnesses["dead-claim"] = run.witness(
+                    "discards", expect, f"{st.turns} turns from a deal, played by bots", last=1)
+    if st.phase is not Phase.TERMINAL:
+        return
+    found.ended += 1
+    if _stuck(st):
+        found.stuck += 1
+        if "stuck" not in found.witnesses:
+            reason = st.result().reason  # type: ignore[union-attr]
+            found.witnesses["stuck"] = run.witness(
+                "no-deadlock", {"over": True, "capped": True, "winner": None},
+                f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
+    seat = _winner(st)
+    if seat is not None and seat not in found.wins:
+        expect: dict[str, Any] = {"winner": seat, "over": True} if g.first_out else {"out": [seat]}
+        found.wins[seat] = run.witness("winnability", expect, f"seat {seat} {'wins' if g.first_out else 'goes out first'} "
+                                       f"after {st.turns} turns, played by bots")
+
+
+def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
+    """The position now was met before, `mark` steps in: a checkpoint there and here makes the witness."""
+    st = run.state
+    now = _now(st)
+    steps = run.steps[:mark] + [{"expect": now}] + run.steps[mark:]
+    loop = run.words[said:]
+    words = loop[:4] + ([f"... {len(loop)} moves in all, then the same position again"] if len(loop) > 4 else [])
+    w = Witness("termination", run.game.players, dict(run.start), steps, now, words,
+                f"a position met twice in a game played by bots: the moves between can be made again and again "
+                f"({len(run.steps) - mark} actions in the loop)")
+    found.witnesses["loop"] = w
