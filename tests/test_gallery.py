@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from cheatdsl.docs import gallery
 from cheatdsl.docs.shell import ROOT
 
 FOLDER = ROOT / gallery.TARGET
+CHARTS = ("Turns per game", "Wins by seat", "Challenge outcomes")
 NAMES = sorted({p.stem for p in (ROOT / "rulebooks").iterdir() if p.suffix in (".yaml", ".cheat")})
 
 
@@ -46,7 +48,7 @@ def test_gallery_is_up_to_date(built: dict[str, str], regenerate: bool) -> None:
 
 def test_a_page_per_shipped_rulebook_and_an_index(built: dict[str, str]) -> None:
     """One page per rulebook name (the YAML and text forms of one rulebook share a page), and README.md."""
-    assert sorted(built) == sorted([f"{n}.md" for n in NAMES] + ["README.md"])
+    assert sorted(n for n in built if n.endswith(".md")) == sorted([f"{n}.md" for n in NAMES] + ["README.md"])
     index = built["README.md"]
     for name in NAMES:
         assert f"[{name}]({name}.md)" in index, name
@@ -62,6 +64,21 @@ def test_every_page_has_rules_verdicts_and_statistics(built: dict[str, str]) -> 
         assert "## Verifier verdicts" in text and "| rank-cycle |" in text, name
         assert "## Simulation" in text and "| turns per game | mean " in text, name
         assert f"--games {gallery.GAMES} --seed {gallery.SEED}" in text, name
+
+
+def test_every_page_shows_the_compare_pages_charts(built: dict[str, str]) -> None:
+    """Each page shows turns per game, wins by seat (where there is a winner) and challenge outcomes, drawn as
+    compare's HTML page draws them, as SVG files under charts/ that the page links; no chart is left over."""
+    linked = set()
+    for name in NAMES:
+        found = re.findall(r"!\[([^]]+)\]\((charts/[^)]+\.svg)\)", built[f"{name}.md"])
+        titles = [title for title, _ in found]
+        assert titles[0] == "Turns per game" and titles == [t for t in CHARTS if t in titles], name
+        for _, chart in found:
+            assert built[chart].startswith("<svg ") and built[chart].rstrip().endswith("</svg>"), chart
+            ET.fromstring(built[chart])
+            linked.add(chart)
+    assert linked == {n for n in built if n.endswith(".svg")}
 
 
 def test_house_rules_say_what_they_change(built: dict[str, str]) -> None:
@@ -103,3 +120,9 @@ def test_stale_missing_and_left_over_pages_are_told_apart(tmp_path: Path) -> Non
     gallery.write(files, tmp_path)
     assert gallery.differences(files, tmp_path) == []
     assert sorted(p.name for p in folder.iterdir()) == ["changed.md", "kept.md", "new.md"]
+    charts = {**files, "charts/new-turns.svg": "<svg/>\n"}
+    assert gallery.differences(charts, tmp_path) == ["charts/new-turns.svg: missing"]
+    gallery.write(charts, tmp_path)
+    assert gallery.differences(files, tmp_path) == ["charts/new-turns.svg: no rulebook makes it any more"]
+    gallery.write(files, tmp_path)
+    assert not (folder / "charts" / "new-turns.svg").exists()

@@ -5,9 +5,9 @@
 
 Each page gives the rulebook's rules in plain words (as `cheatdsl compare` words them), what it
 changes in the rulebook it extends (as `cheatdsl diff` says it), the verifier's verdicts (from
-`cheatdsl verify --json`) and the statistics of a few seeded games between honest bots (as
-`cheatdsl compare --simulate` counts them). Nothing here names a profile: the pages are whatever
-the rulebooks directory holds.
+`cheatdsl verify --format json`) and the statistics of a few seeded games between honest bots (as
+`cheatdsl compare --simulate` counts them), with the compare page's charts as SVG files in
+`charts/`. Nothing here names a profile: the pages are whatever the rulebooks directory holds.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import median
 from typing import Any
 
 from ..compare import statistics, verdicts
 from ..compare.describe import DIMENSIONS, describe
 from ..compare.diff import Diff, diff
-from ..compare.grid import Column
+from ..compare.grid import Column, Section
 from ..diagnostics import Diagnostics
 from ..load import compile_rulebook
 from ..model import Rulebook
@@ -35,6 +34,8 @@ from .shell import ROOT
 RULEBOOKS = Path("rulebooks")
 TARGET = Path("docs/gallery")
 INDEX = "README.md"
+CHARTS = "charts"
+KINDS = (".md", ".svg")
 GAMES = 100
 SEED = 0
 SUFFIXES = (".yaml", ".cheat")
@@ -133,14 +134,28 @@ def _changes(found: Diff, base: str) -> list[str]:
     return out + [""]
 
 
-def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, note: str) -> list[str]:
+def _section(profile: Profile, data: Mapping[str, Any] | None, note: str) -> Section:
     column = Column(profile.name, profile.rulebook.title, profile.path, profile.rulebook.active_variations)
-    section = statistics.section((column,), None if data is None else [dict(data)], note)
+    return statistics.section((column,), None if data is None else [dict(data)], note)
+
+
+def charts(profile: Profile, data: Mapping[str, Any] | None, note: str = "") -> dict[str, tuple[str, str]]:
+    """The page's charts, as `cheatdsl compare --format html` draws them: file name to (title, SVG)."""
+    return {f"{CHARTS}/{profile.name}-{plot.key}.svg": (plot.title, plot.svg + "\n")
+            for plot in _section(profile, data, note).plots}
+
+
+def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, note: str) -> list[str]:
+    section = _section(profile, data, note)
     command = f"cheatdsl simulate {profile.path} --players {players} --games {GAMES} --seed {SEED}"
     out = ["## Simulation", "", section.note, ""]
     if section.rows:
         out += [f"The full report: `{command}`.", "", "| statistic | value |", "|---|---|"]
         out += [f"| {_cell(r.label)} | {_cell(r.cells[0])} |" for r in section.rows]
+    drawn = charts(profile, data, note)
+    if drawn:
+        out += ["", "### Charts", ""]
+        out += [f"![{title}]({name})\n" for name, (title, _) in drawn.items()]
     return out + [""]
 
 
@@ -188,7 +203,8 @@ def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, An
     out = ["# Gallery of shipped profiles", "",
            f"A page per rulebook in `{RULEBOOKS}/`: its rules in plain words, what it changes in the rulebook it "
            "extends, the verifier's verdicts and the statistics of "
-           f"{GAMES} seeded games between honest bots (seed {SEED}, at the player count nearest 4 it allows).", "",
+           f"{GAMES} seeded games between honest bots (seed {SEED}, at the player count nearest 4 it allows), "
+           "with charts of them.", "",
            "The pages are generated from the rulebooks; to bring them up to date after a rulebook, the verifier "
            "or the simulator changes, run `python -m cheatdsl.docs.gallery` (a test fails while they are stale). "
            "To set a few of them side by side, use `cheatdsl compare` (`docs/guide.md` shows how).", ""]
@@ -212,7 +228,7 @@ def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, An
 
 
 def build(root: Path = ROOT) -> dict[str, str]:
-    """Every gallery file's name and text."""
+    """Every gallery file's name (relative to docs/gallery/) and text: pages, the index, charts."""
     found = profiles(root)
     paths = [p.path for p in found]
     with ThreadPoolExecutor(max_workers=1) as pool:  # the verifier runs in its own process meanwhile
@@ -230,15 +246,23 @@ def build(root: Path = ROOT) -> dict[str, str]:
         entry = entries[i] if entries is not None else None
         stats, stats_note = simulated[i]
         files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, stats_note)
+        files.update((name, svg) for name, (_, svg) in charts(profile, stats, stats_note).items())
         rows.append((profile, based, entry, stats))
     files[INDEX] = index(rows)
     return files
 
 
+def _committed(folder: Path) -> set[str]:
+    """The gallery's files (pages and charts), as paths relative to its folder."""
+    if not folder.is_dir():
+        return set()
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix in KINDS and p.is_file()}
+
+
 def differences(files: dict[str, str], root: Path = ROOT) -> list[str]:
-    """What is stale in the committed gallery: pages that differ, are missing or are left over."""
+    """What is stale in the committed gallery: pages and charts that differ, are missing or are left over."""
     folder = root / TARGET
-    committed = {p.name for p in folder.glob("*.md")} if folder.is_dir() else set()
+    committed = _committed(folder)
     out = [f"{name}: missing" for name in sorted(set(files) - committed)]
     out += [f"{name}: no rulebook makes it any more" for name in sorted(committed - set(files))]
     out += [f"{name}: stale" for name in sorted(set(files) & committed)
@@ -247,13 +271,13 @@ def differences(files: dict[str, str], root: Path = ROOT) -> list[str]:
 
 
 def write(files: dict[str, str], root: Path = ROOT) -> None:
-    """Write the gallery, removing pages no rulebook makes any more."""
+    """Write the gallery, removing pages and charts no rulebook makes any more."""
     folder = root / TARGET
     folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.md"):
-        if old.name not in files:
-            old.unlink()
+    for old in _committed(folder) - set(files):
+        (folder / old).unlink()
     for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, encoding="utf-8")
 
 
@@ -275,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1 if stale else 0
     write(files, ROOT)
-    print(f"wrote {len(files)} pages to {TARGET.as_posix()}{os.sep}", file=sys.stderr)
+    print(f"wrote {len(files)} pages and charts to {TARGET.as_posix()}{os.sep}", file=sys.stderr)
     return 0
 
 
