@@ -1,0 +1,52 @@
+"""Running cells on a Dask distributed cluster (`dask scheduler`, `dask worker ADDRESS`); imported only then.
+
+Each cell is one task. The scheduler hands a lost worker's tasks to another worker (up to
+`distributed.scheduler.allowed-failures` deaths, 3 by default), so a dead worker costs only the
+cells it was running; a cell that raises is retried `RETRIES` times before it is reported.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from .cells import Cell
+from .run import EXTRA, Done, Failed, NeedsExtra
+from .work import run_cell
+
+RETRIES = 1
+CONNECT_SECONDS = 20
+
+
+def client_for(address: Any) -> Any:
+    """A Dask client of the scheduler at `address` (or of a cluster object); NeedsExtra without Dask."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise NeedsExtra(f"--scheduler needs Dask distributed: {EXTRA}") from None
+    try:
+        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise NeedsExtra(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def run_on_dask(cells: list[Cell], address: Any, done: Done, failed: Failed) -> None:
+    """Submit every cell and take each result as it completes, in whatever order."""
+    if not cells:
+        return
+    from distributed import as_completed
+    client = client_for(address)
+    run = uuid.uuid4().hex[:8]
+    try:
+        futures = {client.submit(run_cell, cell, key=f"cheatdsl-cell-{cell.key}-{run}", pure=False,
+                                 retries=RETRIES): cell for cell in cells}
+        for future in as_completed(futures):
+            cell = futures[future]
+            if future.status == "error":
+                exc = future.exception()
+                failed(cell, f"{type(exc).__name__}: {exc}")
+            else:
+                done(cell, future.result())
+            future.release()
+    finally:
+        client.close()

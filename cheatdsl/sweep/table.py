@@ -1,0 +1,147 @@
+"""The tidy table: one row per cell, a column per setting, statistic (with its 95% interval) and verdict.
+
+Shares carry Wilson intervals (`_low`, `_high`); the mean turns a normal interval from the games'
+turns. Written as CSV always and as Parquet when pyarrow is installed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ..simulate.summary import Z95, wilson
+from .cells import Cell
+
+# (column, kind): kinds are "str", "int" and "float".
+CELL_COLUMNS = (("key", "str"), ("rulebook", "str"), ("name", "str"), ("variations", "str"), ("players", "int"),
+                ("bots", "str"), ("games", "int"), ("seed", "int"), ("cell_seed", "int"), ("status", "str"),
+                ("reason", "str"))
+SIM_COLUMNS = (
+    ("games_played", "int"), ("finished", "int"), ("stuck", "int"), ("capped", "int"), ("capped_share", "float"),
+    ("capped_low", "float"), ("capped_high", "float"), ("decided", "int"), ("actions_per_game", "float"),
+    ("plays", "int"), ("turns_mean", "float"), ("turns_mean_low", "float"), ("turns_mean_high", "float"),
+    ("turns_median", "float"), ("turns_q1", "float"), ("turns_q3", "float"), ("turns_p95", "float"), ("turns_min", "int"), ("turns_max", "int"),
+    ("challenges", "int"), ("challenges_per_game", "float"), ("caught", "int"), ("caught_share", "float"),
+    ("caught_low", "float"), ("caught_high", "float"), ("forced_bluffs", "int"), ("forced_per_game", "float"),
+    ("forced_share", "float"), ("forced_low", "float"), ("forced_high", "float"), ("pickups", "int"),
+    ("pickup_mean", "float"), ("pickup_median", "float"), ("pickup_p95", "float"), ("first_wins", "int"),
+    ("first_share", "float"), ("first_low", "float"), ("first_high", "float"), ("first_fair", "float"),
+    ("first_advantage", "float"),
+)
+Row = dict[str, Any]
+
+
+def mean_interval(histogram: Sequence[Sequence[int]]) -> tuple[float, float, float]:
+    """The mean of a histogram ([[value, times], ...]) and its 95% normal interval."""
+    n = sum(times for _, times in histogram)
+    if not n:
+        return 0.0, 0.0, 0.0
+    mean = sum(v * times for v, times in histogram) / n
+    if n < 2:
+        return mean, mean, mean
+    variance = sum(times * (v - mean) ** 2 for v, times in histogram) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def _simulation(s: dict[str, Any]) -> Row:
+    games = s["games"]
+    capped = wilson(s["capped"], games)
+    c = s["challenges"]
+    caught = wilson(c["caught"], c["total"])
+    f = s["forced_bluffs"]
+    forced = wilson(f["total"], s["plays"])
+    mean, low, high = mean_interval(s.get("turns_histogram", []))
+    t, p, first = s["turns_summary"], s["pickups"], s["first_player"]
+    row: Row = {
+        "games_played": games, "finished": s["finished"], "stuck": s["stuck"], "capped": s["capped"],
+        "capped_share": s["capped"] / games if games else 0.0, "capped_low": capped[0], "capped_high": capped[1],
+        "decided": s["decided"], "actions_per_game": s["actions_per_game"], "plays": s["plays"],
+        "turns_mean": mean, "turns_mean_low": low, "turns_mean_high": high, "turns_median": float(t["median"]), "turns_q1": float(t.get("q1", 0)), "turns_q3": float(t.get("q3", 0)),
+        "turns_p95": float(t["p95"]), "turns_min": t["min"], "turns_max": t["max"],
+        "challenges": c["total"], "challenges_per_game": c["per_game"], "caught": c["caught"],
+        "caught_share": c["caught_share"], "caught_low": caught[0], "caught_high": caught[1],
+        "forced_bluffs": f["total"], "forced_per_game": f["per_game"], "forced_share": f["share_of_plays"],
+        "forced_low": forced[0], "forced_high": forced[1], "pickups": p["count"], "pickup_mean": float(p["mean"]),
+        "pickup_median": float(p["median"]), "pickup_p95": float(p["p95"]), "first_wins": first["wins"],
+        "first_share": first["share"], "first_low": first["low"], "first_high": first["high"],
+        "first_fair": first["fair"], "first_advantage": first["advantage"],
+    }
+    for w in s["win_shares"]:
+        seat = w["seat"]
+        row.update({f"win_share_seat{seat}": w["share"], f"win_low_seat{seat}": w["low"],
+                    f"win_high_seat{seat}": w["high"]})
+    for w in s.get("loser_shares", []):
+        seat = w["seat"]
+        row.update({f"lose_share_seat{seat}": w["share"], f"lose_low_seat{seat}": w["low"],
+                    f"lose_high_seat{seat}": w["high"]})
+    return row
+
+
+def rows(cells: Sequence[Cell], results: dict[str, dict[str, Any]]) -> list[Row]:
+    """A row per cell, in spec order; a cell with no result has status `missing` (its reason, if failed)."""
+    out = []
+    for cell in cells:
+        result = results.get(cell.key) or {}
+        row: Row = {"key": cell.key, "rulebook": cell.rulebook, "name": cell.name,
+                    "variations": "+".join(cell.variations), "players": cell.players, "bots": cell.bots,
+                    "games": cell.games, "seed": cell.seed, "cell_seed": cell.cell_seed,
+                    "status": result.get("status", "missing"), "reason": result.get("reason", "")}
+        if "simulate" in result:
+            row.update(_simulation(result["simulate"]))
+        for verdict in result.get("verify", []):
+            row[f"verdict_{verdict['id']}"] = verdict["verdict"]
+        out.append(row)
+    return out
+
+
+def columns(table: list[Row]) -> list[tuple[str, str]]:
+    """The table's columns with their kinds: the cell's, the statistics', each seat's, then the verdicts."""
+    from ..properties import PROPERTY_IDS
+    present = {k for row in table for k in row}
+    out = list(CELL_COLUMNS)
+    if "games_played" in present:
+        out += SIM_COLUMNS
+    seats = max((int(k.removeprefix("win_share_seat")) + 1 for k in present if k.startswith("win_share_seat")),
+                default=0)
+    for prefix in ("win", "lose"):
+        for seat in range(seats):
+            for part in ("share", "low", "high"):
+                if f"{prefix}_{part}_seat{seat}" in present:
+                    out.append((f"{prefix}_{part}_seat{seat}", "float"))
+    out += [(f"verdict_{p}", "str") for p in PROPERTY_IDS if f"verdict_{p}" in present]
+    return out
+
+
+def csv_text(table: list[Row]) -> str:
+    """The table as CSV (empty fields where a cell has no value)."""
+    cols = [name for name, _ in columns(table)]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(cols)
+    for row in table:
+        writer.writerow(["" if row.get(c) is None else _plain(row[c]) for c in cols])
+    return buffer.getvalue()
+
+
+def _plain(value: Any) -> str:
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def parquet_bytes(table: list[Row]) -> bytes | None:
+    """The table as Parquet, or None when pyarrow is not installed."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        return None
+    kinds = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
+    cols = columns(table)
+    arrays = [pa.array([row.get(name) for row in table], type=kinds[kind]) for name, kind in cols]
+    frame = pa.Table.from_arrays(arrays, schema=pa.schema([(name, kinds[kind]) for name, kind in cols]))
+    sink = pa.BufferOutputStream()
+    pq.write_table(frame, sink)
+    return bytes(sink.getvalue().to_pybytes())

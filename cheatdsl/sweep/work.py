@@ -1,0 +1,93 @@
+"""Running one cell, in this process, a local worker or a Dask worker: the result is a plain JSON dict.
+
+A worker compiles the rulebook from the files the cell carries when its own copy is missing or
+differs, so a worker on another machine needs cheatdsl (the same version), not the rulebook files.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..model import Rulebook
+from .cells import Cell, Source
+
+_compiled: dict[tuple[str, tuple[str, ...]], Rulebook] = {}
+
+
+def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """The cell's result: its description, `status` (done, clash) and the simulation and verdicts."""
+    out: dict[str, Any] = {"key": cell.key, "cell": cell.describe(), "version": __version__}
+    if cell.clash:
+        out.update(status="clash", reason=cell.clash)
+        return out
+    rulebook = _rulebook(cell.source, cell.variations)
+    if cell.games and cell.players is not None:
+        from ..simulate import simulate
+        out["simulate"] = simulate(rulebook, cell.players, cell.games, cell.cell_seed, cell.bots,
+                                   turn_cap=cell.turn_cap, challenge_rate=cell.challenge_rate, progress=progress)
+        out["simulate"]["reference"] = cell.rulebook  # as the spec names it, wherever the worker runs
+    if cell.verify is not None:
+        from verifier.runner import verify
+        counts = (cell.players,) if cell.players is not None else None
+        with _may_fork():
+            timed = verify(rulebook, cell.verify, counts)
+        out["verify"] = [t.result.as_json() for t in timed]
+    out["status"] = "done"
+    return out
+
+
+def _rulebook(source: Source, variations: tuple[str, ...]) -> Rulebook:
+    """The compiled rulebook, from the worker's own files when they match, else from the cell's copies."""
+    from ..load import load_rulebook
+    key = (source.digest, variations)
+    if key not in _compiled:
+        if len(_compiled) > 64:
+            _compiled.clear()
+        if all(_same(path, text) for path, text in source.files):
+            _compiled[key] = load_rulebook(source.path, variations)
+        else:
+            with tempfile.TemporaryDirectory(prefix="cheatdsl-sweep-") as tmp:
+                _compiled[key] = load_rulebook(_materialise(source, Path(tmp)), variations)
+    return _compiled[key]
+
+
+def _same(path: str, text: str) -> bool:
+    try:
+        return Path(path).read_text(encoding="utf-8") == text
+    except (OSError, ValueError):
+        return False
+
+
+def _materialise(source: Source, into: Path) -> str:
+    """Write the cell's rulebook files under `into`, keeping their folders relative to each other."""
+    paths = [Path(p) for p, _ in source.files]
+    common = Path(*paths[0].parts[:1])
+    for n in range(len(paths[0].parts), 0, -1):
+        candidate = Path(*paths[0].parts[:n])
+        if all(candidate in p.parents for p in paths):
+            common = candidate
+            break
+    for path, (_, text) in zip(paths, source.files):
+        target = into / path.relative_to(common)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return str(into / paths[0].relative_to(common))
+
+
+@contextmanager
+def _may_fork() -> Iterator[None]:
+    """Let the verifier start its timed children inside a daemonic worker (a Dask worker is one)."""
+    process = multiprocessing.current_process()
+    config = getattr(process, "_config", {})
+    daemon = config.get("daemon", False)
+    config["daemon"] = False
+    try:
+        yield
+    finally:
+        config["daemon"] = daemon
