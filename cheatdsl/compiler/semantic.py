@@ -73,6 +73,8 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
         if not as_claims(claim.first.code(_FirstClaimFacts(n, space))):
             d.error(claim.first.span, "E412", f"with {n} players the first claim `{claim.first.text}` names no card "
                     "in the deck")
+    from .lints import lint_rulebook  # author's warnings (W5xx), once the rules are known to be sound
+    lint_rulebook(rb, d)
 
 
 class _Only:
