@@ -104,3 +104,15 @@ def test_shipped_rulebooks_have_no_lints(path: Path) -> None:
     rb, d = compile_rulebook(str(path))
     assert rb is not None
     assert [i.code for i in d.items if i.code.startswith("W5")] == []
+
+
+def test_verify_counts_a_table_without_challenges_as_a_problem() -> None:
+    """Rule: `verify` does not pass a table where no challenge can be made at an allowed player count."""
+    from cheatdsl.load import load_rulebook
+    from verifier.report import Report, RulebookReport
+    from verifier.runner import verify
+
+    path = str(ROOT / "tests" / "fixtures" / "no-challenge-possible.yaml")
+    rb = load_rulebook(path)
+    report = Report([RulebookReport(path, rb, verify(rb, ["rank-cycle"]))])
+    assert report.exit_status == 1 and any("W501" in p for p in report.rulebooks[0].problems)

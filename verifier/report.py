@@ -74,7 +74,8 @@ class RulebookReport:
                 for t in self.timed if t.result.verdict is Verdict.REFUTED and t.result.id not in expected]
         out += [f"{t.result.id}: {t.result.summary} (a bug in the verifier)"
                 for t in self.timed if t.result.verdict is Verdict.ERROR]
-        return out
+        from cheatdsl.compiler.lints import breaking
+        return out + breaking(self.rulebook)  # no challenge possible, no claim ever true
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"path": self.path}

@@ -161,3 +161,16 @@ _SECTIONS: tuple[Callable[[Rulebook], object], ...] = (
 
 def _rules(rb: Rulebook) -> tuple[object, ...]:
     return tuple(f(rb) for f in _SECTIONS)
+
+
+BREAKING = ("W501", "W502")  # warnings that take the bluff out of the game: `verify` counts them as problems
+
+
+def breaking(rb: Rulebook) -> list[str]:
+    """The author's warnings of `rb` that break the game (no challenge possible, no claim ever true), in words."""
+    d = Diagnostics()
+    counts = list(rb.players.counts())
+    tables = {n: Table(rb, n) for n in counts}
+    _challenges(rb, d, counts, tables)
+    _true_claims(rb, d, counts, tables)
+    return [f"{item.message} ({item.code}, {item.span})" for item in d.items if item.code in BREAKING]
