@@ -40,13 +40,14 @@ def run_on_dask(cells: list[Cell], address: Any, done: Done, failed: Failed) -> 
     try:
         futures = {client.submit(run_cell, cell, key=f"cheatdsl-cell-{cell.key}-{run}", pure=False,
                                  retries=RETRIES): cell for cell in cells}
-        for future in as_completed(futures):
-            cell = futures[future]
-            if future.status == "error":
-                exc = future.exception()
-                failed(cell, f"{type(exc).__name__}: {exc}")
-            else:
-                done(cell, future.result())
-            future.release()
+        with client.as_current():
+            for future in as_completed(futures):
+                cell = futures[future]
+                if future.status == "error":
+                    exc = future.exception()
+                    failed(cell, f"{type(exc).__name__}: {exc}")
+                else:
+                    done(cell, future.result())
+                future.release()
     finally:
         client.close()

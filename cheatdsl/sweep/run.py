@@ -75,6 +75,10 @@ def run_sweep(cells: list[Cell], store: Store, jobs: int = 1, scheduler: str | N
     tally = Tally(unique, progress)
     todo = []
     for cell in unique:
+        if cell.clash:  # known without running anything
+            outcome.results[cell.key] = run_cell(cell)
+            tally.finished(cell)
+            continue
         saved = store.load(cell)
         if saved is None:
             todo.append(cell)

@@ -182,8 +182,6 @@ def _name(value: Any) -> Checked:
 
 
 def _rulebooks(value: Any) -> Checked:
-    if isinstance(value, str):
-        value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
         return "expected a list of rulebook files or shipped profile names"
     return (list(dict.fromkeys(value)),)
@@ -208,8 +206,6 @@ def _variations(value: Any) -> Checked:
 def _players(value: Any) -> Checked:
     if isinstance(value, str):
         return (value,) if value in PLAYER_MODES else f"expected min, all or a list of counts, found {value!r}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
                                                             for v in value):
         return "expected a list of player counts such as [3, 4], min or all"
@@ -217,8 +213,6 @@ def _players(value: Any) -> Checked:
 
 
 def _bots(value: Any) -> Checked:
-    if isinstance(value, str):
-        value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         return "expected a list of bot mixes such as [honest, \"greedy,honest,random\"]"
     known = _bot_names()
@@ -236,8 +230,6 @@ def _verify(value: Any) -> Checked:
     ids = _property_ids()
     if isinstance(value, bool):
         return (tuple(ids) if value else None,)
-    if isinstance(value, str):
-        value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
         return "expected true, false or a list of property ids"
     wrong = [v for v in value if v not in ids]
