@@ -43,11 +43,11 @@ def server() -> Iterator[tuple[str, object]]:
     _need_browser()
     uvicorn = pytest.importorskip("uvicorn")
     app = create_app(build_catalog([]))
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+    thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     for _ in range(100):
         if srv.started:
@@ -220,3 +220,49 @@ def test_a_whole_game_reaches_the_end_screen(server: tuple[str, object], driver:
     del hand
     _click(driver, "#same-again")
     assert f"seed {seed}" in driver.find_element("id", "game-title").text  # type: ignore[attr-defined]
+
+
+def test_keyboard_alone_narrow_layout_and_labels(server: tuple[str, object], driver: object,
+                                                 tmp_path: Path) -> None:
+    """Issue 9: playable with the keyboard alone, with labels a screen reader can read, and in a narrow
+    (phone) layout."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+    url, _ = server
+    driver.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        _open(driver, url)
+        active = lambda: driver.switch_to.active_element  # type: ignore[attr-defined]  # noqa: E731
+        for _ in range(60):  # Tab to the first lesson
+            active().send_keys(Keys.TAB)
+            if active().get_attribute("data-lesson") == "make-a-claim":
+                break
+        active().send_keys(Keys.ENTER)
+        WebDriverWait(driver, 10).until(lambda d: _body(d, "phase") == "play")
+        assert active().get_attribute("class") == "card"  # the page puts the focus on your hand
+        active().send_keys(Keys.SPACE)  # the two aces lead the hand
+        active().send_keys(Keys.TAB)
+        active().send_keys(Keys.SPACE)
+        for _ in range(40):
+            active().send_keys(Keys.TAB)
+            if active().get_attribute("id") == "play":
+                break
+        step = _body(driver, "step")
+        active().send_keys(Keys.ENTER)
+        WebDriverWait(driver, 10).until(lambda d: _body(d, "step") != step)
+        assert _body(driver, "phase") == "respond" and active().get_attribute("id") == "accept"
+        unlabeled = driver.execute_script("""  // controls without a name a screen reader can read
+            const bad = [];
+            for (const b of document.querySelectorAll('button')) {
+                if (!(b.getAttribute('aria-label') || b.textContent.trim())) bad.push(b.outerHTML);
+            }
+            for (const c of document.querySelectorAll('select, input')) {
+                if (!(c.labels && c.labels.length) && !c.getAttribute('aria-label')) bad.push(c.outerHTML);
+            }
+            return bad;""")  # type: ignore[attr-defined]
+        assert unlabeled == []
+        width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")  # type: ignore[attr-defined]  # noqa: E501
+        assert width[0] <= width[1], "the page is wider than a phone's screen"
+        _shot(driver, tmp_path / "narrow.png")
+    finally:
+        driver.set_window_size(1200, 1500)  # type: ignore[attr-defined]

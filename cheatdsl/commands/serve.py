@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 import threading
 import webbrowser
@@ -32,8 +33,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    import socket
-
     import uvicorn
 
     from ..serve import build_catalog, create_app
@@ -47,20 +46,34 @@ def run(args: argparse.Namespace) -> int:
     if not catalog.usable():
         print("cheatdsl serve: no rulebook can be played", file=sys.stderr)
         return 1
-    try:
-        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, args.port))
+    try:  # a clear message for a port in use, before uvicorn would log one of its own
+        with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
     except OSError as exc:
         print(f"cheatdsl serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{port}/"
-    print(f"The practice table is at {url}  (Ctrl-C stops it)", flush=True)
-    if args.open:
-        threading.Timer(0.5, webbrowser.open, (url,)).start()
-    config = uvicorn.Config(create_app(catalog), log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
-    return 0
+    config = uvicorn.Config(create_app(catalog), host=args.host, port=args.port, log_level="warning",
+                            access_log=False)
+    server = _server(config, args.open)
+    server.run()  # type: ignore[attr-defined]
+    return 0 if server.started else 2  # type: ignore[attr-defined]
+
+
+def _server(config: object, open_page: bool) -> object:
+    """uvicorn's server, printing the page's URL once it listens (with the port it chose for --port 0)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if not self.started or not self.servers:
+                return
+            host, port = self.servers[0].sockets[0].getsockname()[:2]
+            url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+            print(f"The practice table is at {url}  (Ctrl-C stops it)", flush=True)
+            if open_page:
+                threading.Timer(0.5, webbrowser.open, (url,)).start()
+
+    return Server(config)  # type: ignore[arg-type]

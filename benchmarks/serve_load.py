@@ -1,0 +1,138 @@
+"""A bounded load check of `cheatdsl serve`: many games at once over loopback, to the end.
+
+Starts `cheatdsl serve practice-table` on a free port of 127.0.0.1, then an async httpx client plays
+GAMES games at once (one task each: the first cards and the required claim, accepting every claim),
+every request timed. Checks that every game reaches its end screen, that every response belongs to the
+game that asked (its id) and comes at the step after the previous one, and reports requests per second
+and latency percentiles. Traffic goes only to 127.0.0.1; games, requests per game and the whole run are
+bounded.
+
+    python benchmarks/serve_load.py [--games 200] [--profile practice-table]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+MOST_REQUESTS_PER_GAME = 3000
+MOST_SECONDS = 600
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def move(view: dict, rng: random.Random) -> dict:
+    """The client's move from the seat's view alone."""
+    if view["phase"] == "reveal":
+        return {"type": "continue"}
+    turn = view["turn"]
+    if turn["kind"] == "respond":
+        return {"type": "accept"}
+    if turn["kind"] == "discard":
+        return {"type": "discard", "rank": turn["sets"][0]["rank"]} if turn["sets"] else {"type": "keep"}
+    if not turn["claims"]:
+        return {"type": "pass"}
+    hand = [c["value"] for c in view["hand"]]
+    n = rng.randint(turn["min"], max(turn["min"], turn["max"]))
+    cards = hand[:n]
+    return {"type": "play", "cards": cards, "claim": turn["claims"][0]["value"], "count": len(cards)}
+
+
+async def play(client: httpx.AsyncClient, seed: int, latencies: list[float], problems: list[str]) -> bool:
+    """One game to the end; False (and a problem noted) if anything is lost or mixed up."""
+    rng = random.Random(seed)
+    t = time.perf_counter()
+    r = await client.post("/api/games", json={"seed": seed})
+    latencies.append(time.perf_counter() - t)
+    if r.status_code != 201:
+        problems.append(f"game {seed}: new game answered {r.status_code}")
+        return False
+    view = r.json()
+    key = view["id"]
+    for _ in range(MOST_REQUESTS_PER_GAME):
+        if view["phase"] == "end":
+            return True
+        body = {"step": view["step"], "action": move(view, rng)}
+        t = time.perf_counter()
+        r = await client.post(f"/api/games/{key}/act", json=body)
+        latencies.append(time.perf_counter() - t)
+        if r.status_code != 200:
+            problems.append(f"game {seed}: {r.status_code} {r.text[:200]}")
+            return False
+        new = r.json()
+        if new["id"] != key or new["step"] != view["step"] + 1 or new["seed"] != seed:
+            problems.append(f"game {seed}: a response of another game or step ({new['id']} step {new['step']})")
+            return False
+        view = new
+    problems.append(f"game {seed}: no end after {MOST_REQUESTS_PER_GAME} requests")
+    return False
+
+
+async def run(games: int, base: str) -> tuple[int, list[float], list[str], float]:
+    latencies: list[float] = []
+    problems: list[str] = []
+    limits = httpx.Limits(max_connections=games, max_keepalive_connections=games)
+    # Without TCP_NODELAY a request written as headers then body waits out the peer's delayed ACK (~40 ms).
+    transport = httpx.AsyncHTTPTransport(limits=limits, socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60, trust_env=False) as client:
+        start = time.perf_counter()
+        done = await asyncio.wait_for(asyncio.gather(*(play(client, s, latencies, problems) for s in range(games))),
+                                      MOST_SECONDS)
+        elapsed = time.perf_counter() - start
+    return sum(done), latencies, problems, elapsed
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="games played at once (at most 1000)")
+    parser.add_argument("--profile", default="practice-table", help="the shipped profile served")
+    args = parser.parse_args()
+    games = max(1, min(args.games, 1000))
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "cheatdsl", "serve", args.profile, "--host", "127.0.0.1",
+                               "--port", str(port)], stdout=subprocess.PIPE, text=True,
+                              cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        if "http://127.0.0.1" not in line:
+            print(f"the server did not start: {line}", file=sys.stderr)
+            return 1
+        finished, latencies, problems, elapsed = asyncio.run(run(games, f"http://127.0.0.1:{port}"))
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    print(f"{games} games at once over loopback ({args.profile}), one uvicorn worker")
+    print(f"finished: {finished}/{games}; problems: {len(problems)}")
+    for p in problems[:10]:
+        print("  " + p)
+    print(f"requests: {len(latencies)} in {elapsed:.2f} s = {len(latencies) / elapsed:,.0f} requests/s")
+    print(f"latency: p50 {percentile(latencies, 50) * 1000:.1f} ms, p95 {percentile(latencies, 95) * 1000:.1f} ms, "
+          f"p99 {percentile(latencies, 99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
+    return 0 if finished == games and not problems else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
