@@ -4,6 +4,7 @@ them, hover, completion, go to definition, formatting of .cheat files and docume
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -226,3 +227,28 @@ def test_lsp_without_pygls_says_how_to_install_it(monkeypatch: pytest.MonkeyPatc
     assert main(["lsp"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'cheatdsl[lsp]'" in err and "Traceback" not in err
+
+
+def test_every_feature_answers_any_text_without_failing() -> None:
+    """Half-typed and garbled files (as an editor sends them) never make a feature raise."""
+    from cheatdsl.lsp import features
+
+    rng = random.Random(10)
+    sources = {"f.yaml": STANDARD.read_text(encoding="utf-8"),
+               "f.cheat": (ROOT / "rulebooks" / "english-ascending.cheat").read_text(encoding="utf-8")}
+    alphabet = "ab:{}[]-#`\"\n  ,;.\t12xé"
+    for index in range(150):
+        name = "f.yaml" if index % 2 else "f.cheat"
+        source, path = sources[name], str(ROOT / "rulebooks" / name)
+        cut = rng.randrange(len(source))
+        noise = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 6)))
+        text = source[:cut] + noise + source[cut + rng.randrange(0, 30):] if index % 7 else noise * 5
+        lines = text.split("\n")
+        line = rng.randrange(len(lines))
+        column = rng.randrange(len(lines[line]) + 1)
+        features.diagnostics(path, text)
+        features.hover(path, text, line, column)
+        features.completion(path, text, line, column)
+        features.definition(path, text, line, column)
+        features.symbols(path, text)
+        features.formatted(path, text)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..compiler.table import VERDICTS, Field, Kind
+from ..compiler.table import SECTIONS, VERDICTS, Field, Kind
 from ..diagnostics import Diagnostic, Diagnostics, Severity
 from ..profiles import shipped_names
 from ..properties import PROPERTY_IDS
@@ -46,7 +46,7 @@ def is_rulebook(path: str, text: str) -> bool:
     keys = set(_TOP_KEY.findall(text))
     if "scenario" in keys or "actions" in keys:
         return False
-    return bool(keys & {f.name for f in fields_in("")}) or not text.strip()
+    return bool(keys & {f.name for f in fields_in("")})
 
 
 def tree_of(path: str, text: str) -> Node | None:
@@ -172,7 +172,8 @@ def completion(path: str, text: str, line: int, column: int) -> list[types.Compl
             return [_item(p, types.CompletionItemKind.Property, "verifier property",
                           insert=None if dsl else f"{p}: ") for p in PROPERTY_IDS]
         out = []
-        for field in fields_in(section):
+        inside_changes = section == "" and bool(typing.sections)  # `variations.NAME.changes` holds rules only
+        for field in fields_in(section)[:len(SECTIONS[""])] if inside_changes else fields_in(section):
             kind = (types.CompletionItemKind.Module if field.kind in (Kind.SECTION, Kind.SECTIONS)
                     else types.CompletionItemKind.Field)
             out.append(_item(field.name, kind, field.kind.value, field_markdown((field.name,), field),
