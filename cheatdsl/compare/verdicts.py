@@ -77,6 +77,7 @@ def _run(command: list[str], timeout: float, cwd: str | None, stdin: str | None,
                 out, _ = child.communicate(stdin, timeout=0.1 if tick is not None else timeout)
                 return out
             except subprocess.TimeoutExpired:
+                stdin = None  # sent already: a second call may not send it again
                 if time.monotonic() >= deadline:
                     child.kill()
                     child.communicate()
