@@ -10,6 +10,7 @@ unless the CI variable is set: then a missing browser is a failure.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -266,3 +267,25 @@ def test_keyboard_alone_narrow_layout_and_labels(server: tuple[str, object], dri
         _shot(driver, tmp_path / "narrow.png")
     finally:
         driver.set_window_size(1200, 1500)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("profile", ["practice-table", "canadian-bluff"])
+def test_the_quick_reference_prints_on_one_page(server: tuple[str, object], driver: object, profile: str) -> None:
+    """Issue 9: a printable quick reference generated from the rulebook, with a print stylesheet so the
+    browser's print window gives a one-page sheet."""
+    import base64
+
+    from selenium.webdriver.common.print_page_options import PrintOptions
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    url, app = server
+    _open(driver, url)
+    catalog = app.state.catalog  # type: ignore[attr-defined]
+    index = next(i for i, e in enumerate(catalog.entries) if e.rulebook and e.rulebook.name == profile)
+    Select(driver.find_element("id", "rulebook")).select_by_value(str(index))  # type: ignore[attr-defined]
+    title = catalog.entries[index].rulebook.title
+    WebDriverWait(driver, 10).until(lambda d: title in d.find_element("id", "rules-caption").get_attribute("textContent"))
+    options = PrintOptions()
+    options.page_height, options.page_width = 29.7, 21.0
+    pdf = base64.b64decode(driver.print_page(options))  # type: ignore[attr-defined]
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+    assert pages == 1, f"the quick reference prints on {pages} pages"
