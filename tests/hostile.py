@@ -19,7 +19,10 @@ SCENARIO_HEAD = ("scenario: hostile\nrulebook: english-ascending\nplayers: 3\nse
 
 @dataclass(frozen=True)
 class Hostile:
-    """One hostile file: its name, file name, the command reading it, its bytes and the code it must get."""
+    """One hostile file: its name, file name, the command reading it, its bytes and the code it must get.
+
+    An empty code means the file is within the limits: it is read, and checks clean or runs.
+    """
 
     name: str
     filename: str
@@ -136,24 +139,23 @@ CASES: tuple[Hostile, ...] = (
             "E017"),
     Hostile("YAML 250,000 documents", "docs.yaml", "check", lambda: b"---\n" * 250_000, "E010"),
     Hostile("YAML scalar of 999,000 characters", "scalar.yaml", "check",
-            lambda: b"title: " + b"x" * 999_000 + b"\n", "E200"),
-    Hostile("rulebook with 49,000 ranks", "ranks.yaml", "check", _big_rulebook, "E211"),
+            lambda: b"title: " + b"x" * 999_000 + b"\n", "E018"),
+    Hostile("rulebook with 49,000 ranks", "ranks.yaml", "check", _big_rulebook, "E012"),
     Hostile("rulebook with 8,000 variations", "variations.yaml", "check", _many_variations, "E012"),
     Hostile("rulebook with 4,000 nested formulas", "formulas.yaml", "check", _many_formulas, "E012"),
-    Hostile("rulebook with 480 formulas of 1,300 characters", "long-formulas.yaml", "check", _long_formulas,
-            "E012"),
+    Hostile("rulebook with 480 formulas of 1,300 characters", "long-formulas.yaml", "check", _long_formulas, ""),
     Hostile("formula of 2,000 characters", "formula.yaml", "check", _long_formula_list, "E101"),
     Hostile("DSL list of 499,000 words", "words.cheat", "check",
             lambda: b"ranks " + b"x " * 499_000 + b"\n", "E012"),
     Hostile("DSL 70,000 rules", "keys.cheat", "check", _dsl_many_keys, "E012"),
     Hostile("DSL braces 999,000 deep", "deep.cheat", "check", lambda: b"a " + b"{" * 999_000, "E013"),
-    Hostile("DSL 40,000 lines of garbage", "garbage.cheat", "check", _dsl_garbage, "E031"),
+    Hostile("DSL 40,000 lines of garbage", "garbage.cheat", "check", _dsl_garbage, "E030"),
     Hostile("DSL text left open after escapes", "escapes.cheat", "check",
             lambda: b'title "' + b"\\a" * 499_000 + b"\n", "E032"),
-    Hostile("DSL number of 999,000 digits", "digits.cheat", "check", lambda: b"packs " + b"9" * 999_000, "E203"),
+    Hostile("DSL number of 999,000 digits", "digits.cheat", "check", lambda: b"packs " + b"9" * 999_000, "E018"),
     Hostile("DSL 70,000 colons", "colons.cheat", "check", _dsl_errors, "E037"),
     Hostile("scenario with 60,000 actions", "actions.yaml", "scenario", _scenario_actions, "E012"),
-    Hostile("scenario with 9,000 actions", "passes.yaml", "scenario", _scenario_passes, "S020"),
+    Hostile("scenario with 9,000 actions", "passes.yaml", "scenario", _scenario_passes, ""),
     Hostile("scenario with 60,000 expectations", "expect.yaml", "scenario", _scenario_keys, "E012"),
     Hostile("scenario with a python tag", "tag-scenario.yaml", "scenario",
             _text(SCENARIO_HEAD.replace("players: 3", "players: !!python/object/apply:os.system ['true']")), "E017"),

@@ -22,7 +22,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
-from .limits import MAX_DEPTH, MAX_NODES, TOO_MANY_VALUES_HINT
+from .limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, TOO_LONG_HINT, TOO_MANY_VALUES_HINT
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
 MAX_SYNTAX_ERRORS = 20
@@ -165,6 +165,13 @@ class _Build:
             raise _Abort
         return token
 
+    def on_scalar(self, token: Token) -> Token:
+        if len(token) > MAX_SCALAR_CHARS:
+            self.ctx.diagnostics.error(self.span(token), "E018", f"a value of {len(token):,} characters is too long",
+                                       TOO_LONG_HINT)
+            raise _Abort
+        return token
+
     def on_close(self, token: Token) -> Token:
         self.ctx.depth = max(self.ctx.depth - 1, 0)
         return token
@@ -229,12 +236,7 @@ class _Build:
         return self.counted(ScalarNode(value, self.span(children[0])))
 
     def number(self, children: Tokens) -> Node:
-        text = str(children[0])
-        try:
-            value: int | str = int(text)
-        except ValueError:  # more digits than Python reads: kept as text, as the YAML form keeps it
-            value = text
-        return self.counted(ScalarNode(value, self.span(children[0])))
+        return self.counted(ScalarNode(int(children[0]), self.span(children[0])))
 
     def decimal(self, children: Tokens) -> Node:
         return self.counted(ScalarNode(float(children[0]), self.span(children[0])))
@@ -279,6 +281,7 @@ class _Reader:
         callbacks: dict[str, Callable[[Token], Token]] = {
             "LBRACE": self.build.on_open, "LSQB": self.build.on_open,
             "RBRACE": self.build.on_close, "RSQB": self.build.on_close,
+            **{name: self.build.on_scalar for name in _SCALARS},
         }
         self.lark = Lark(grammar, parser="lalr", lexer="contextual", transformer=self.build,  # type: ignore[arg-type]
                          lexer_callbacks=callbacks, maybe_placeholders=False)

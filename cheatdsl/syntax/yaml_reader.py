@@ -1,9 +1,9 @@
-"""The YAML surface form: the parser's event stream built straight into the node tree, limits enforced as it reads.
+"""The YAML surface form: the parser's events built straight into the node tree, the limits enforced as it reads.
 
 PyYAML's C parser (libyaml) is used where it is installed, its pure-Python parser elsewhere. No YAML
 node graph is composed: each event becomes one of our nodes at once, with its span from the event's
-marks, so a file passing MAX_NODES or MAX_DEPTH stops being read at the first value past the limit.
-Aliases and tags other than YAML's own are refused; nothing is ever constructed from a tag.
+marks, so a file past MAX_NODES, MAX_DEPTH or MAX_SCALAR_CHARS is read no further than the first value
+past the limit. Aliases, and tags other than YAML's own, are refused; nothing is built from a tag.
 """
 
 from __future__ import annotations
@@ -11,17 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import yaml
-from yaml.events import (AliasEvent, CollectionStartEvent, DocumentStartEvent, Event, MappingStartEvent,
-                         ScalarEvent, SequenceStartEvent, StreamEndEvent)
+from yaml.events import (
+    AliasEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    Event,
+    MappingStartEvent,
+    ScalarEvent,
+    StreamEndEvent,
+)
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
-from .limits import MAX_DEPTH, MAX_NODES, TOO_MANY_VALUES_HINT
+from .limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, TOO_LONG_HINT, TOO_MANY_VALUES_HINT
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
 _CORE = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_CORE}{name}" for name in ("str", "int", "bool", "null", "float")}
-_TAG_HINT = "remove the tag: a rulebook's values are plain words, numbers, text, lists and mappings"
+_TAG_HINT = "remove the tag: cheatdsl reads plain words, numbers, text, lists and mappings, and builds nothing from a tag"
 _RESOLVER = yaml.resolver.Resolver()
 
 
@@ -79,6 +86,8 @@ class _Builder:
                 node: Node | None = None
                 raw = None
             elif isinstance(event, ScalarEvent):
+                if len(event.value) > MAX_SCALAR_CHARS:
+                    self.refuse(event, "E018", f"a value of {len(event.value):,} characters is too long", TOO_LONG_HINT)
                 node, raw = self.scalar(event), event.value
             else:  # the end of the innermost list or mapping
                 done = self.stack.pop()
@@ -111,7 +120,7 @@ class _Builder:
         if tag is None:
             return False
         if tag not in ({own} if isinstance(own, str) else own):
-            self.diagnostics.error(self.span(event), "E017", f"the YAML tag `{event.tag}` is not allowed in a rulebook",
+            self.diagnostics.error(self.span(event), "E017", f"the YAML tag `{tag}` is not allowed",
                                    _TAG_HINT)
         return True
 

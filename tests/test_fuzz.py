@@ -1,0 +1,96 @@
+"""Fuzzing the command line (issue 13, point 5): no input gives a traceback, every refusal is located.
+
+A small run of what benchmarks/fuzz_campaign.py does at length: structural and byte-level mutations of
+the shipped rulebooks and scenarios (tests/fuzzing.py), garbage bytes and text drawn by hypothesis, each
+read by `check` and `fmt` (a rulebook) or `scenario` in this process with CHEATDSL_DEBUG=1, so a bug is an
+exception here. The brief's rule: "Bad input gets a clear error and loses nothing: no Python traceback
+reaches a user". Files are written only under pytest's temporary folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import os
+import random
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cheatdsl.cli import main
+from tests.fuzzing import FuzzInput, Seed, bytewise, classify, seeds, structural
+
+FUZZ = settings(max_examples=25, deadline=None, database=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_numbers = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz")
+
+
+def outcomes(folder: Path, made: FuzzInput) -> list[tuple[str, str]]:
+    """Each command's outcome on the input, read from a file of its own in `folder`."""
+    path = folder / f"input-{next(_numbers)}{made.suffix}"
+    path.write_bytes(made.data)
+    commands = [["check", str(path)], ["fmt", str(path)]] if made.command == "check" else [["scenario", str(path)]]
+    found = []
+    for argv in commands:
+        out = io.StringIO()
+        with mock.patch.dict(os.environ, {"CHEATDSL_DEBUG": "1"}), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            status = main(argv)
+        found.append(classify(argv[0], status, out.getvalue()))
+    path.unlink()
+    return found
+
+
+def assert_handled(folder: Path, made: FuzzInput) -> None:
+    for outcome, note in outcomes(folder, made):
+        assert outcome in ("accepted", "located errors"), f"{made.how}: {outcome}\n{note}"
+
+
+RULEBOOK_SEEDS = [s for s in seeds() if s.command == "check"]
+SCENARIO_SEEDS = [s for s in seeds() if s.command == "scenario"]
+
+
+@FUZZ
+@given(seed=st.sampled_from(RULEBOOK_SEEDS), rng=st.randoms(use_true_random=False))
+def test_structural_mutations_of_rulebooks(folder: Path, seed: Seed, rng: random.Random) -> None:
+    """Shipped rulebooks with values deleted, swapped and replaced, as YAML or DSL: checked or refused, located."""
+    assert_handled(folder, structural(seed, rng))
+
+
+@FUZZ
+@given(seed=st.sampled_from(SCENARIO_SEEDS), rng=st.randoms(use_true_random=False))
+def test_structural_mutations_of_scenarios(folder: Path, seed: Seed, rng: random.Random) -> None:
+    """Scenario files mutated the same way: run, or refused with located errors."""
+    assert_handled(folder, structural(seed, rng))
+
+
+@FUZZ
+@given(seed=st.sampled_from(seeds()), rng=st.randoms(use_true_random=False))
+def test_byte_mutations(folder: Path, seed: Seed, rng: random.Random) -> None:
+    """Shipped files with bytes flipped, inserted, deleted, repeated and cut."""
+    assert_handled(folder, bytewise(seed, rng))
+
+
+@FUZZ
+@given(data=st.binary(max_size=3000), form=st.sampled_from([(".yaml", "check"), (".cheat", "check"),
+                                                            (".yaml", "scenario")]))
+def test_garbage_bytes(folder: Path, data: bytes, form: tuple[str, str]) -> None:
+    """Any bytes at all, as a rulebook of either form or as a scenario."""
+    assert_handled(folder, FuzzInput("garbage", form[0], form[1], data))
+
+
+@FUZZ
+@given(text=st.text(alphabet=st.sampled_from(list("{}[]:,;`\"'#&*!?-|>\n \t.0123456789aAzZ_\\")), max_size=400),
+       form=st.sampled_from([(".yaml", "check"), (".cheat", "check"), (".yaml", "scenario")]))
+def test_garbage_punctuation(folder: Path, text: str, form: tuple[str, str]) -> None:
+    """Text made of the characters both forms give meaning to: brackets, quotes, anchors, tags, separators."""
+    assert_handled(folder, FuzzInput("punctuation", form[0], form[1], text.encode("utf-8")))
