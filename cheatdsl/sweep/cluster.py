@@ -18,12 +18,18 @@ RETRIES = 1
 CONNECT_SECONDS = 20
 
 
-def client_for(address: Any) -> Any:
-    """A Dask client of the scheduler at `address` (or of a cluster object); NeedsExtra without Dask."""
+def require_dask() -> None:
+    """NeedsExtra when Dask distributed is not installed."""
     try:
-        from distributed import Client
+        import distributed  # noqa: F401
     except ImportError:
         raise NeedsExtra(f"--scheduler needs Dask distributed: {EXTRA}") from None
+
+
+def client_for(address: Any) -> Any:
+    """A Dask client of the scheduler at `address` (or of a cluster object); NeedsExtra without Dask."""
+    require_dask()
+    from distributed import Client
     try:
         return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError) as exc:
@@ -34,8 +40,8 @@ def run_on_dask(cells: list[Cell], address: Any, done: Done, failed: Failed) -> 
     """Submit every cell and take each result as it completes, in whatever order."""
     if not cells:
         return
-    from distributed import as_completed
     client = client_for(address)
+    from distributed import as_completed
     run = uuid.uuid4().hex[:8]
     try:
         futures = {client.submit(run_cell, cell, key=f"cheatdsl-cell-{cell.key}-{run}", pure=False,

@@ -36,6 +36,9 @@ def run_spec(spec: Spec, folder: str | Path, jobs: int = 1, scheduler: Any = Non
              title: str = "", witnesses: Callable[[list[Cell], dict[str, dict[str, Any]], Store],
                                                   dict[str, dict[str, list[str]]]] | None = None) -> Finished:
     """Run the sweep into `folder`; SpecError for a spec that cannot run, OutputError for a folder."""
+    if scheduler is not None:
+        from .cluster import require_dask
+        require_dask()
     notes: list[str] = []
     cells = expand(spec, notes)
     store = Store(folder)
@@ -50,7 +53,7 @@ def write_results(spec: Spec, cells: list[Cell], outcome: Outcome, store: Store,
     from .report import render
     from .table import csv_text, parquet_bytes, rows
     table = rows(cells, outcome.results)
-    done = Finished(cells, outcome, table, notes=notes or [])
+    done = Finished(cells, outcome, table, notes=list(dict.fromkeys(notes or [])))
     links = witnesses(cells, outcome.results, store) if witnesses is not None else {}
     done.links = links
     csv_path = store.file("results.csv")

@@ -147,7 +147,7 @@ def spec_from(raw: dict[str, Any], default_name: str, folder: Path, d: Diagnosti
         if f.name not in raw or raw[f.name] is None:
             if f.required:
                 d.error(here, "W012", f"the sweep spec has no `{f.name}:`", f.doc)
-            values[f.name] = f.default
+            values[f.name] = CHECKS[f.name](f.default)[0] if f.default is not None else None
             continue
         problem = CHECKS[f.name](raw[f.name])
         if isinstance(problem, str):

@@ -1,0 +1,342 @@
+"""`cheatdsl sweep` run locally: the spec, the cells' keys and seeds, the results folder, resuming, the table.
+
+Sweeps here are tiny (a few cells of 12 games); the Dask runs are in test_sweep_cluster.py, the
+report in a browser in test_sweep_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cheatdsl.cli import main
+from cheatdsl.diagnostics import Diagnostics
+from cheatdsl.simulate import simulate
+from cheatdsl.load import compile_rulebook
+from cheatdsl.sweep import SpecError, expand, read_spec, run_spec, run_sweep
+from cheatdsl.sweep import run as run_module
+from cheatdsl.sweep import table as table_module
+from cheatdsl.sweep.schema import main as schema_main
+from cheatdsl.sweep.schema import schema_text
+from cheatdsl.sweep.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "docs" / "examples" / "sweeps"
+SPEC = """\
+sweep: tiny
+rulebooks: [verish-ne-verish, english-ascending]
+variations: each
+players: [3]
+bots: [honest, "greedy,honest,random"]
+games: 12
+seed: 5
+verify: [ranks-exist]
+"""
+
+
+def write_spec(folder: Path, text: str = SPEC, name: str = "tiny.yaml") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def spec_of(folder: Path, text: str = SPEC) -> Any:
+    d = Diagnostics()
+    spec = read_spec(str(write_spec(folder, text)), d)
+    assert spec is not None, d.render()
+    return spec
+
+
+def cell_files(folder: Path) -> dict[str, Any]:
+    return {p.name: json.loads(p.read_text()) for p in sorted((folder / "cells").glob("cell-*.json"))}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any]]:
+    """The tiny sweep with --jobs 1: its CSV table and its cell files."""
+    tmp = tmp_path_factory.mktemp("reference")
+    spec = write_spec(tmp)
+    assert main(["sweep", str(spec), "--out", str(tmp / "out")]) == 0
+    return (tmp / "out" / "results.csv").read_text(), cell_files(tmp / "out")
+
+
+def test_spec_reads_every_field(tmp_path: Path) -> None:
+    """Rule: a spec's fields are read as written; unset ones take the field table's defaults."""
+    spec = spec_of(tmp_path)
+    assert spec.name == "tiny" and spec.rulebooks == ("verish-ne-verish", "english-ascending")
+    assert spec.variations == "each" and spec.players == (3,) and spec.bots == ("honest", "greedy,honest,random")
+    assert (spec.games, spec.seed, spec.verify, spec.turn_cap, spec.challenge_rate) == (12, 5, ("ranks-exist",),
+                                                                                         None, 0.15)
+    plain = spec_of(tmp_path, "rulebooks: [standard]\n")
+    assert (plain.name, plain.variations, plain.players, plain.bots, plain.games, plain.verify) == \
+        ("tiny", "none", "min", ("honest",), 100, None)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("rulebooks: [standard]\ngamez: 3\n", "unknown key `gamez`"),
+    ("games: 3\n", "no `rulebooks:`"),
+    ("rulebooks: [standard]\nbots: [honest, cheater]\n", "there is no bot `cheater`"),
+    ("rulebooks: [standard]\nverify: [fairness]\n", "there is no property `fairness`"),
+    ("rulebooks: [standard]\nvariations: some\n", "expected none, each, all"),
+    ("rulebooks: [standard]\nplayers: [0]\n", "player counts"),
+    ("rulebooks: [standard]\ngames: -1\n", "whole number"),
+    ("rulebooks: [standard]\nchallenge_rate: 2\n", "probability"),
+    ("- just a list\n", "a sweep spec is a mapping"),
+])
+def test_bad_specs_are_usage_errors_located_in_the_file(tmp_path: Path, text: str, message: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule: a spec that cannot be read is a usage error (2), its problems located like a compiler's."""
+    assert main(["sweep", str(write_spec(tmp_path, text)), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "tiny.yaml:" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_rulebook_paths_are_confined_like_extends(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule: a spec names files in its own folder or below (or shipped names), never outside."""
+    inner = tmp_path / "specs"
+    inner.mkdir()
+    (tmp_path / "outside.yaml").write_text((ROOT / "rulebooks" / "english-ascending.yaml").read_text())
+    spec = write_spec(inner, "rulebooks: [../outside.yaml]\ngames: 2\n")
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out")]) == 2
+    assert "`rulebooks` may not reach '../outside.yaml'" in capsys.readouterr().err
+    (inner / "house").mkdir()
+    (inner / "house" / "mine.yaml").write_text((ROOT / "rulebooks" / "english-ascending.yaml").read_text())
+    spec = write_spec(inner, "rulebooks: [house/mine.yaml, no-such-profile]\ngames: 2\n")
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out")]) == 2
+    assert "no shipped profile `no-such-profile`" in capsys.readouterr().err
+
+
+def test_cells_cover_the_combinations_asked(tmp_path: Path) -> None:
+    """Rule: cells are rulebooks x variation combinations x player counts x bot mixes that fit the table."""
+    cells = expand(spec_of(tmp_path))
+    described = [(c.name, c.variations, c.players, c.bots) for c in cells]
+    assert described == [
+        ("verish-ne-verish", (), 3, "honest"), ("verish-ne-verish", (), 3, "greedy,honest,random"),
+        ("verish-ne-verish", ("skip-pass",), 3, "honest"), ("verish-ne-verish", ("skip-pass",), 3, "greedy,honest,random"),
+        ("english-ascending", (), 3, "honest"), ("english-ascending", (), 3, "greedy,honest,random")]
+    notes: list[str] = []
+    mixed = expand(spec_of(tmp_path, SPEC.replace("players: [3]", "players: [2, 7]")), notes)
+    assert {(c.name, c.players) for c in mixed} == {("verish-ne-verish", 2)}  # english-ascending is for 3..6
+    assert any("skipped at 2 players" in n for n in notes)
+    every = expand(spec_of(tmp_path, "rulebooks: [full-rules]\nvariations: all\ngames: 1\n"))
+    assert len(every) == 2 ** 4 and sum(1 for c in every if c.clash) == 8
+    clash = next(c for c in every if c.variations == ("up-down-same", "going-down"))
+    assert clash.clash.startswith("E305: variation `going-down` cannot be played with `up-down-same`")
+    with pytest.raises(SpecError, match="has no variation nope"):
+        expand(spec_of(tmp_path, "rulebooks: [standard]\nvariations: [[nope]]\n"))
+
+
+def test_cell_seed_derives_from_the_cell_never_from_order(tmp_path: Path) -> None:
+    """Rule: a cell's key and seed depend on the cell (and the sweep's seed), not on its place or the games."""
+    cells = expand(spec_of(tmp_path))
+    reordered = expand(spec_of(tmp_path, SPEC.replace("[verish-ne-verish, english-ascending]",
+                                                      "[english-ascending, verish-ne-verish]")))
+    assert {c.key: c.cell_seed for c in cells} == {c.key: c.cell_seed for c in reordered}
+    assert len({c.cell_seed for c in cells}) == len(cells)
+    more = expand(spec_of(tmp_path, SPEC.replace("games: 12", "games: 40")))
+    assert [c.cell_seed for c in more] == [c.cell_seed for c in cells]  # 40 games extend the same 12
+    assert all(a.key != b.key for a, b in zip(more, cells))
+    reseeded = expand(spec_of(tmp_path, SPEC.replace("seed: 5", "seed: 6")))
+    assert all(a.cell_seed != b.cell_seed for a, b in zip(reseeded, cells))
+
+
+def test_a_cell_is_plain_simulate_with_the_cell_seed(tmp_path: Path, reference: tuple[str, dict[str, Any]]) -> None:
+    """Rule: a cell's statistics are exactly `simulate`'s with the cell's seed."""
+    cell = expand(spec_of(tmp_path))[3]
+    saved = reference[1][f"cell-{cell.key}.json"]
+    rulebook, _ = compile_rulebook("verish-ne-verish", ["skip-pass"])
+    plain = simulate(rulebook, 3, 12, cell.cell_seed, "greedy,honest,random")
+    plain["reference"] = "verish-ne-verish"
+    assert saved["simulate"] == json.loads(json.dumps(plain))
+    assert [v["id"] for v in saved["verify"]] == ["ranks-exist"]
+
+
+def test_jobs_do_not_change_the_results(tmp_path: Path, reference: tuple[str, dict[str, Any]]) -> None:
+    """Rule: --jobs 2 gives the very table and cell files of --jobs 1."""
+    spec = write_spec(tmp_path)
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--jobs", "2"]) == 0
+    assert (tmp_path / "out" / "results.csv").read_text() == reference[0]
+    assert cell_files(tmp_path / "out") == reference[1]
+
+
+def test_results_folder_holds_cells_table_and_report(tmp_path: Path, reference: tuple[str, dict[str, Any]],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule: the default folder is sweep-results/NAME beside the spec, with a file per cell, CSV, Parquet, HTML."""
+    spec = write_spec(tmp_path)
+    assert main(["sweep", str(spec)]) == 0
+    out = tmp_path / "sweep-results" / "tiny"
+    assert sorted(p.name for p in out.iterdir()) == ["cells", "report.html", "results.csv", "results.parquet"]
+    assert len(list((out / "cells").iterdir())) == 6 and not list(out.glob("**/*.tmp"))
+    captured = capsys.readouterr()
+    assert "6 cells: 6 run now, 0 already done, 0 clash, 0 failed" in captured.out
+    assert "wrote" in captured.err and "wrote" not in captured.out
+    import pyarrow.parquet as pq
+    frame = pq.read_table(out / "results.parquet")
+    assert frame.num_rows == 6
+    header = reference[0].splitlines()[0].split(",")
+    assert frame.column_names == header
+
+
+def test_table_has_every_statistic_with_its_interval(reference: tuple[str, dict[str, Any]]) -> None:
+    """Rule: one row per cell: the cell's settings, each statistic with its 95% interval, each verdict."""
+    lines = reference[0].splitlines()
+    header = lines[0].split(",")
+    assert len(lines) == 7
+    for column in ("rulebook", "variations", "players", "bots", "turns_mean", "turns_mean_low", "turns_mean_high",
+                   "caught_share", "caught_low", "caught_high", "first_share", "first_low", "first_high",
+                   "capped_share", "capped_low", "forced_share", "forced_high", "win_share_seat0", "win_low_seat2",
+                   "win_high_seat2", "verdict_ranks-exist"):
+        assert column in header, column
+    import csv
+    rows = list(csv.DictReader(lines))
+    for row in rows:
+        assert float(row["first_low"]) <= float(row["first_share"]) <= float(row["first_high"])
+        assert float(row["turns_mean_low"]) <= float(row["turns_mean"]) <= float(row["turns_mean_high"])
+        assert row["verdict_ranks-exist"] == "proved" and row["status"] == "done"
+
+
+def test_interrupted_sweep_resumes_with_only_the_missing_cells(tmp_path: Path,
+                                                               reference: tuple[str, dict[str, Any]]) -> None:
+    """Rule: an interrupted sweep keeps its finished cells; the same run again computes only the others."""
+    spec = spec_of(tmp_path)
+    cells = expand(spec)
+    store = Store(tmp_path / "out")
+    done: list[int] = []
+
+    def stop_after_two(_games: int, _total: int, label: str) -> None:
+        done.append(int(label.split("/")[0]))
+        if done[-1] == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(cells, store, progress=stop_after_two)
+    assert len(cell_files(tmp_path / "out")) == 2
+    outcome = run_spec(spec, tmp_path / "out").outcome
+    assert (outcome.reused, outcome.ran) == (2, 4)
+    assert (tmp_path / "out" / "results.csv").read_text() == reference[0]
+    assert cell_files(tmp_path / "out") == reference[1]
+    again = run_spec(spec, tmp_path / "out").outcome
+    assert (again.reused, again.ran) == (6, 0)
+
+
+def test_ctrl_c_stops_the_command_and_the_same_command_resumes(tmp_path: Path) -> None:
+    """Rule: Ctrl-C (SIGINT) ends `cheatdsl sweep` with 130, the finished cells kept; rerunning completes it."""
+    spec = write_spec(tmp_path, SPEC.replace("games: 12", "games: 80").replace("verify: [ranks-exist]\n", ""))
+    command = [sys.executable, "-m", "cheatdsl", "sweep", str(spec), "--out", str(tmp_path / "out"), "-j", "2"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not list((tmp_path / "out" / "cells").glob("cell-*.json")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)  # the terminal sends it to the whole group
+    _, err = proc.communicate(timeout=60)
+    saved = len(cell_files(tmp_path / "out"))
+    if proc.returncode == 0:
+        pytest.skip("the sweep finished before the interrupt landed")
+    assert proc.returncode == 130 and "run the same command to resume" in err
+    assert 1 <= saved < 6
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0
+    assert f"{6 - saved} run now, {saved} already done" in again.stdout
+
+
+def test_a_killed_local_worker_costs_only_its_cell(tmp_path: Path, reference: tuple[str, dict[str, Any]]) -> None:
+    """Rule: a local worker process that dies mid-cell is replaced and its cell run again; results unchanged."""
+    import multiprocessing
+    spec = spec_of(tmp_path)
+    killed: list[str] = []
+
+    def killer() -> None:
+        deadline = time.monotonic() + 30
+        while not killed and time.monotonic() < deadline:
+            for child in multiprocessing.active_children():
+                if child.name.startswith("cheatdsl-sweep-") and child.pid:
+                    os.kill(child.pid, signal.SIGKILL)
+                    killed.append(child.name)
+                    return
+            time.sleep(0.001)
+
+    watcher = threading.Thread(target=killer)
+    watcher.start()
+    finished = run_spec(spec, tmp_path / "out", jobs=2)
+    watcher.join()
+    assert killed and finished.complete and not finished.outcome.failed
+    assert (tmp_path / "out" / "results.csv").read_text() == reference[0]
+
+
+def test_a_cell_whose_worker_keeps_dying_is_reported_not_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule: a cell is tried ATTEMPTS times; then it is a failure (exit 1) and the other cells are still saved."""
+    spec = spec_of(tmp_path)
+    doomed = expand(spec)[1].key
+    original = run_module.run_cell
+
+    def dying(cell: Any, progress: Any = None) -> dict[str, Any]:
+        if cell.key == doomed:
+            os._exit(9)
+        return original(cell, progress)
+
+    monkeypatch.setattr(run_module, "run_cell", dying)
+    finished = run_spec(spec, tmp_path / "out", jobs=2)
+    assert set(finished.outcome.failed) == {doomed} and "died 3 times" in finished.outcome.failed[doomed]
+    assert len(cell_files(tmp_path / "out")) == 5
+    assert [r["status"] for r in finished.rows].count("missing") == 1
+
+
+def test_scheduler_without_dask_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule: local sweeps never need Dask; --scheduler without it says which extra to install."""
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    spec = write_spec(tmp_path)
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert "pip install 'cheatdsl[sweep]'" in capsys.readouterr().err
+
+
+def test_without_pyarrow_the_table_is_csv_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule: Parquet needs pyarrow; without it the CSV is written and the note names the extra."""
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    spec = write_spec(tmp_path, SPEC.replace("variations: each", "variations: none"))
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "results.csv").is_file() and not (tmp_path / "out" / "results.parquet").exists()
+    assert "Parquet needs pyarrow (pip install 'cheatdsl[sweep]')" in capsys.readouterr().err
+    assert table_module.parquet_bytes([]) is None
+
+
+def test_json_output_is_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rule: --format json prints one object with the rows; the tally goes to standard error."""
+    spec = write_spec(tmp_path, SPEC.replace("variations: each", "variations: none"))
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert len(data["cells"]) == 4 and data["failed"] == {}
+    assert "4 cells" in captured.err
+
+
+def test_schema_is_current_and_validates_the_examples() -> None:
+    """Rule: docs/schema/sweep.schema.json is generated from the field table and accepts every example spec."""
+    import jsonschema
+    import yaml
+    assert schema_main(["--check"]) == 0, "run python -m cheatdsl.sweep.schema"
+    validator = jsonschema.Draft202012Validator(json.loads(schema_text()))
+    examples = sorted(EXAMPLES.glob("*.yaml"))
+    assert examples
+    for path in examples:
+        errors = list(validator.iter_errors(yaml.safe_load(path.read_text())))
+        assert not errors, (path, errors[0].message)
+        d = Diagnostics()
+        assert read_spec(str(path), d) is not None, d.render()
+        assert expand(read_spec(str(path), Diagnostics()))  # type: ignore[arg-type]
+    assert list(validator.iter_errors({"rulebooks": ["standard"], "gamez": 1}))
+    assert list(validator.iter_errors({"rulebooks": ["standard"], "verify": ["fairness"]}))
