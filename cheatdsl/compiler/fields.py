@@ -139,14 +139,14 @@ class Section:
         node = self.raw(key, required)
         if node is None:
             return default
-        options = [m.value for m in enum]  # type: ignore[attr-defined]
+        options = [m.value for m in enum]
         if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
             self.d.error(node.span, "E205", f"`{self.where(key)}` must be one of {', '.join(options)}, found {kind_of(node)}")
             return default
         word = node.value.strip().replace("-", "_").replace(" ", "_")
-        for member in enum:  # type: ignore[attr-defined]
+        for member in enum:
             if member.value == word:
-                return member  # type: ignore[no-any-return]
+                return member  # type: ignore[return-value]
         self.d.error(node.span, "E205", f"`{self.where(key)}` must be one of {', '.join(options)}, found '{node.value}'",
                      suggest(word, options))
         return default

@@ -173,11 +173,11 @@ def completion(path: str, text: str, line: int, column: int) -> list[types.Compl
                           insert=None if dsl else f"{p}: ") for p in PROPERTY_IDS]
         out = []
         inside_changes = section == "" and bool(typing.sections)  # `variations.NAME.changes` holds rules only
-        for field in fields_in(section)[:len(SECTIONS[""])] if inside_changes else fields_in(section):
-            kind = (types.CompletionItemKind.Module if field.kind in (Kind.SECTION, Kind.SECTIONS)
+        for each in fields_in(section)[:len(SECTIONS[""])] if inside_changes else fields_in(section):
+            kind = (types.CompletionItemKind.Module if each.kind in (Kind.SECTION, Kind.SECTIONS)
                     else types.CompletionItemKind.Field)
-            out.append(_item(field.name, kind, field.kind.value, field_markdown((field.name,), field),
-                             insert=None if dsl else f"{field.name}: "))
+            out.append(_item(each.name, kind, each.kind.value, field_markdown((each.name,), each),
+                             insert=None if dsl else f"{each.name}: "))
         return out
     if section == "expect":
         return [_item(v, types.CompletionItemKind.EnumMember, "verdict") for v in VERDICTS]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
@@ -124,7 +126,7 @@ def document_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentS
     return found
 
 
-def _to_client(document: TextDocument, found: list[types.DocumentSymbol]) -> None:
+def _to_client(document: TextDocument, found: Sequence[types.DocumentSymbol]) -> None:
     for symbol in found:
         symbol.range = _client_range(document, symbol.range)
         symbol.selection_range = _client_range(document, symbol.selection_range)
