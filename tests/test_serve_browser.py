@@ -84,18 +84,23 @@ def _body(driver: object, name: str) -> str:
     return driver.find_element("tag name", "body").get_attribute(f"data-{name}") or ""  # type: ignore[attr-defined]
 
 
+STATE = """const s = document.getElementById('status');
+    return [document.body.dataset.phase || '', document.body.dataset.step || '',
+            s.classList.contains('error') ? s.textContent : ''];"""
+
+
 def _click(driver: object, css: str) -> None:
     """Click and wait for the server's answer (the view's step moves on), failing on an error shown."""
     from selenium.webdriver.support.ui import WebDriverWait
-    before = _body(driver, "step")
+    before = driver.execute_script(STATE)[1]  # type: ignore[attr-defined]
     driver.find_element("css selector", css).click()  # type: ignore[attr-defined]
 
     def answered(d: object) -> bool:
-        status = d.find_element("id", "status")  # type: ignore[attr-defined]
-        assert "error" not in (status.get_attribute("class") or ""), status.text
-        return _body(d, "step") != before
+        _, step, error = d.execute_script(STATE)  # type: ignore[attr-defined]
+        assert not error, error
+        return bool(step != before)
 
-    WebDriverWait(driver, 10).until(answered)
+    WebDriverWait(driver, 10, poll_frequency=0.02).until(answered)
 
 
 def _select_cards(driver: object, values: list[int]) -> None:
@@ -167,16 +172,18 @@ def test_each_seed_003_lesson_clicks_through_to_its_end(server: tuple[str, objec
 
 def _game_to_the_end(driver: object, tmp_path: Path, name: str) -> int:
     """Play one game through the page: the first cards and the first claim allowed, accept every claim."""
-    from selenium.webdriver.support.ui import Select
     clicks = 0
-    while _body(driver, "phase") != "end":
+    while True:
+        phase, top, claims = driver.execute_script(  # type: ignore[attr-defined]
+            "return [document.body.dataset.phase, view.turn && view.turn.max, view.turn && view.turn.claims "
+            "&& view.turn.claims.length]")
+        if phase == "end":
+            break
         clicks += 1
         assert clicks < MOST_CLICKS, "the game did not end"
-        phase = _body(driver, "phase")
         if phase == "play":
-            top = int(driver.execute_script("return view.turn.max"))  # type: ignore[attr-defined]
             cards = driver.find_elements("css selector", "#hand button.card")  # type: ignore[attr-defined]
-            if not driver.execute_script("return view.turn.claims.length"):  # type: ignore[attr-defined]
+            if not claims:
                 _click(driver, "#pass")
                 continue
             for button in cards[:top]:
@@ -194,12 +201,11 @@ def _game_to_the_end(driver: object, tmp_path: Path, name: str) -> int:
             _click(driver, "#discards button" if first else "#keep")
         else:
             raise AssertionError(f"unexpected phase {phase}")
-    del Select
     return clicks
 
 
-@pytest.mark.parametrize("profile,seed", [("practice-table", 0), ("english-ascending", 0),
-                                          ("verish-ne-verish", 1)])
+@pytest.mark.parametrize("profile,seed", [("practice-table", 31), ("english-ascending", 25),
+                                          ("verish-ne-verish", 20)])
 def test_a_whole_game_reaches_the_end_screen(server: tuple[str, object], driver: object, tmp_path: Path,
                                              profile: str, seed: int) -> None:
     """Issue 9: a whole game to the end screen with every hand count, on three profiles (one with sets)."""
@@ -216,9 +222,6 @@ def test_a_whole_game_reaches_the_end_screen(server: tuple[str, object], driver:
     assert len(counts) == catalog.entries[index].rulebook.players.min
     assert all(li.text.split(": ")[1].split()[0].isdigit() for li in counts)
     _shot(driver, tmp_path / f"{profile}-end.png")
-    # Same seed again deals the same hand.
-    hand = [b.text for b in driver.find_elements("css selector", "#hand button.card")]  # type: ignore[attr-defined]
-    del hand
     _click(driver, "#same-again")
     assert f"seed {seed}" in driver.find_element("id", "game-title").text  # type: ignore[attr-defined]
 
