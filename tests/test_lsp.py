@@ -132,6 +132,16 @@ async def test_hover_shows_the_reference_text_of_a_field(client: LanguageClient)
     assert "every card, hands may differ by one" in answer.contents.value
 
 
+@MODULE
+async def test_hover_works_in_a_file_that_does_not_read_yet(client: LanguageClient, folder: Path) -> None:
+    path = folder / "typing.yaml"
+    await opened(client, path, "claim:\n  count: exact\n  round_ends: [\n")
+    answer = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=1, character=4)))
+    assert answer is not None and isinstance(answer.contents, types.MarkupContent)
+    assert answer.contents.value.startswith("**`claim.count`**: `exact` | `extra_allowed` | `any`")
+
+
 async def complete(client: LanguageClient, path: Path, text: str, language: str = "yaml") -> list[str]:
     """The labels offered at the end of `text`."""
     await opened(client, path, text, language)

@@ -23,6 +23,7 @@ from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
 from .buffer import compile_text, merged_tree, read_text
 from .places import (
     Found,
+    Typing,
     contains,
     dsl_typing,
     field_for,
@@ -122,7 +123,7 @@ def hover(path: str, text: str, line: int, column: int) -> types.Hover | None:
     tree = tree_of(path, text)
     found = find(tree, line + 1, column + 1) if tree is not None else None
     if found is None:
-        return None
+        return _hover_while_typing(path, text, line, column) if tree is None else None
     section = section_path(found.keys[:-1])
     if section == "expect" and found.keys[-1] in PROPERTY_IDS:
         value = f"**`expect.{found.keys[-1]}`**: the verdict the verifier should give for the property " \
@@ -139,6 +140,32 @@ def hover(path: str, text: str, line: int, column: int) -> types.Hover | None:
     where = found.entry.key_span if found.on_key and found.entry else None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value),
                        range=span_range(where, text.splitlines()) if where else None)
+
+
+def _typing_at(path: str, text: str, line: int, column: int) -> Typing:
+    """The context at a place in text that may not read as a whole (yet)."""
+    lines = text.split("\n")
+    if path.endswith(".cheat"):
+        return dsl_typing(text, sum(len(x) + 1 for x in lines[:line]) + column)
+    return yaml_typing(lines, line, column)
+
+
+def _hover_while_typing(path: str, text: str, line: int, column: int) -> types.Hover | None:
+    """Hover in a file that does not read: the word under the cursor, placed by the text around it."""
+    lines = text.split("\n")
+    here = lines[line] if line < len(lines) else ""
+    start = column
+    while start > 0 and (here[start - 1].isalnum() or here[start - 1] in "_-."):
+        start -= 1
+    word = _WORD.match(here, start)
+    if word is None:
+        return None
+    typing = _typing_at(path, text, line, start)
+    keys = (*typing.sections, typing.key or word.group(0))
+    field = field_for(keys)
+    if field is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=field_markdown(keys, field)))
 
 
 # --- completion ----------------------------------------------------------------------------------
@@ -159,13 +186,8 @@ def _variation_names(path: str, text: str) -> list[str]:
 
 def completion(path: str, text: str, line: int, column: int) -> list[types.CompletionItem]:
     """Section keys and field names where a key is typed, allowed values where a value is."""
-    lines = text.split("\n")
     dsl = path.endswith(".cheat")
-    if dsl:
-        offset = sum(len(x) + 1 for x in lines[:line]) + column
-        typing = dsl_typing(text, offset)
-    else:
-        typing = yaml_typing(lines, line, column)
+    typing = _typing_at(path, text, line, column)
     section = section_path(typing.sections)
     if typing.key is None:
         if section == "expect":

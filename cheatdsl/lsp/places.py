@@ -160,8 +160,10 @@ def dsl_typing(text: str, offset: int) -> Typing:
     index = 0
     while index < len(before):
         char = before[index]
-        if char in "\"`":
-            end = before.find(char, index + 1)
+        if char in "\"`":  # quoted text and formulas end on their own line
+            end, newline = before.find(char, index + 1), before.find("\n", index + 1)
+            if newline >= 0 and (end < 0 or newline < end):
+                end = newline - 1
             index = len(before) if end < 0 else end + 1
             spaced = True
             continue
