@@ -24,14 +24,14 @@ class Progress:
         self.stream = stream or sys.stderr
         self.delay = delay
         self.enabled = force or _is_terminal(self.stream)
-        self.started = time.perf_counter()
+        self.started = time.monotonic()
         self.drawn = 0.0
         self.bar: Any = None
         self.task: Any = None
         self.label = ""
 
     def __enter__(self) -> Progress:
-        self.started = time.perf_counter()
+        self.started = time.monotonic()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -44,7 +44,7 @@ class Progress:
         if not self.enabled:
             return
         self.label = label or self.label
-        now = time.perf_counter()
+        now = time.monotonic()
         if now - self.started < self.delay or now - self.drawn < REFRESH_SECONDS:
             return
         if self.bar is None and not self._start():
@@ -65,6 +65,7 @@ class Progress:
         self.bar = Bar(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                        TextColumn("{task.fields[label]}"), console=console, transient=True, auto_refresh=False)
         self.task = self.bar.add_task(self.what, total=self.total, label="")
+        self.bar.tasks[-1].start_time = self.started  # the time shown counts from the start of the work
         self.bar.start()
         return True
 

@@ -21,8 +21,10 @@ followed by each failure as
     expected: ...
     actual:   ...
 and the table at the end. A scenario file that cannot be read prints diagnostics as
-`path:line:col: error[CODE]: message` with the source line and a caret.
-A directory runs every *.yaml scenario under it.
+`path:line:col: error[CODE]: message` with the source line and a caret; a rulebook given
+in place of a scenario is reported as one. A folder runs every *.yaml scenario under it (in
+sub-folders too). Everything above, and the closing line `N scenarios: P passed, F failed`, is
+printed on standard output; places that could not be searched go to standard error.
 
 Exit status: 0 when every scenario passes, 1 when one fails or cannot be read, 2 for a usage error,
 3 when cheatdsl itself failed on a scenario (reported as error[S900]; set CHEATDSL_DEBUG=1 for details)."""
