@@ -66,7 +66,7 @@ def add_rulebooks(p: argparse.ArgumentParser, many: bool = True, dest: str = "fi
 
 def add_format(p: argparse.ArgumentParser, choices: Sequence[str], aliases: Sequence[tuple[str, str]] = ()) -> None:
     """--format with `choices` (text first, the default), --json for --format json, and older aliases."""
-    p.add_argument("--format", "-f", choices=tuple(choices), default="text",
+    p.add_argument("--format", "-f", choices=tuple(choices), default="text", metavar="FORMAT",
                    help="output format: " + ", ".join(choices) + " (default text)")
     if "json" in choices:
         p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")

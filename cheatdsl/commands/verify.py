@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="write every counterexample and witness as a scenario file in DIR")
     p.add_argument("--force", action="store_true",
                    help="with --save-witnesses: overwrite scenario files that exist (kept otherwise)")
-    p.add_argument("--searches", type=int, metavar="N",
+    p.add_argument("--searches", type=count("a number of searches", 0), metavar="N",
                    help="counterexample searches per property and rulebook, at the smallest player counts that "
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
     p.add_argument("--search-effort", type=float, metavar="X",
