@@ -48,7 +48,7 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
 
 @pytest.mark.parametrize("command,formats", [
     ("check", {"text", "json"}), ("simulate", {"text", "json"}), ("verify", {"text", "json", "md"}),
-    ("compare", {"text", "md", "html", "json"}), ("diff", {"text", "json"}),
+    ("compare", {"text", "md", "html", "json"}), ("diff", {"text", "md", "json"}),
 ])
 def test_every_command_with_several_outputs_takes_format_and_json(command: str, formats: set[str]) -> None:
     parser = subcommands()[command]
@@ -67,6 +67,8 @@ def test_json_is_format_json_and_markdown_is_format_md(capsys: pytest.CaptureFix
     assert run(capsys, "verify", ENGLISH, "-p", "deal", "--format", "md")[1] == out
     code, out, _ = run(capsys, "diff", ENGLISH, STANDARD, "--json")
     assert code == 0 and json.loads(out)["same_game"] is False
+    code, out, _ = run(capsys, "diff", ENGLISH, STANDARD, "--format", "md")
+    assert code == 0 and out.startswith(f"# What `{STANDARD}` changes in `{ENGLISH}`") and "\n## " in out
 
 
 # Results on stdout, diagnostics on stderr ------------------------------------------------------------

@@ -35,6 +35,7 @@ rulebook (`cheatdsl scenario DIR/*.yaml`).
 --variation NAME switches NAME on in VARIANT, so `cheatdsl diff R R -V NAME` shows what the
 variation NAME of R changes.
 
+With --format md the same is Markdown (a heading per rule dimension, a bullet per change).
 With --format json (or --json): {"base", "variant", "same_game", "changes": [{"dimension", "label", "field",
 "sentence", "before"}], "no_difference_in_play": [...], "wording": [...], "expectations": [...],
 "verdicts": [...] (with --verify)}.
@@ -51,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_rulebooks(p, many=False, dest="base", metavar="BASE")
     add_rulebooks(p, many=False, dest="variant", metavar="VARIANT")
     add_variation(p, "switch a named variation on in VARIANT (repeatable)")
-    add_format(p, ("text", "json"))
+    add_format(p, ("text", "md", "json"))
     p.add_argument("--verify", action="store_true", help="also list the verifier verdicts that change")
     p.add_argument("--game", action="store_true",
                    help="search a seeded game the two rulebooks play differently, and say where they part")
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     from ..compare import verdicts
     from ..compare.diff import diff
-    from ..compare.diff_report import as_json, render_text
+    from ..compare.diff_report import as_json, render_markdown, render_text
     from ..compare.inputs import Loaded, load
 
     try:
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         _game(result, args)
     if args.format == "json":
         print(json.dumps(as_json(result), indent=2, ensure_ascii=False))
+    elif args.format == "md":
+        sys.stdout.write(render_markdown(result))
     else:
         sys.stdout.write(render_text(result))
     return 0

@@ -1,4 +1,4 @@
-"""`cheatdsl diff` output: the changes as sentences grouped by rule dimension, in text or JSON."""
+"""`cheatdsl diff` output: the changes as sentences grouped by rule dimension, in text, Markdown or JSON."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ WIDTH = 100
 
 def _name(rb: Rulebook) -> str:
     used = rb.active_variations
-    return (rb.path or rb.name) + (f" (with {', '.join(used)})" if used else "")
+    path = "<stdin>" if rb.path == "-" else rb.path
+    return (path or rb.name) + (f" (with {', '.join(used)})" if used else "")
 
 
 def _bullets(items: list[str], width: int) -> list[str]:
@@ -57,6 +58,33 @@ def render_text(d: Diff, width: int = WIDTH) -> str:
     if d.game is not None:
         out += ["", "A game that tells them apart"] + _bullets([d.game], width)
         out += _bullets([f"written to {path}" for path in d.game_files], width)
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(d: Diff) -> str:
+    """The diff as Markdown: a heading per rule dimension, a bullet per change, the extra lists after."""
+    base, variant = f"`{_name(d.base)}`", f"`{_name(d.variant)}`"
+    if d.same_game:
+        out = [f"# {variant} plays exactly as {base}"]
+    else:
+        n = len(d.changes)
+        out = [f"# What {variant} changes in {base}", "", f"{n} rule{'s' if n != 1 else ''} changed."]
+        label = None
+        for c in d.changes:
+            if c.label != label:
+                label = c.label
+                out += ["", f"## {label}", ""]
+            out.append(f"- {c.sentence} (before: {c.before})")
+    extra = [("Written differently, no difference in play",
+              [f"`{i.field}`: {i.after} (before: {i.before}), but {i.reason}" for i in d.idle]),
+             ("Wording only", d.wording), ("Verdicts the rulebook expects", d.expectations)]
+    if d.verdicts is not None:
+        extra.append(("Verifier verdicts that change", d.verdicts or ["none"]))
+    if d.game is not None:
+        extra.append(("A game that tells them apart", [d.game] + [f"written to `{p}`" for p in d.game_files]))
+    for title, items in extra:
+        if items:
+            out += ["", f"## {title}", ""] + [f"- {item}" for item in items]
     return "\n".join(out) + "\n"
 
 
