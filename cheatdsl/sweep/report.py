@@ -154,7 +154,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
                 cell.bots, str(cell.games), status, turns, first, caught]
         out.append(f'<tr data-key="{cell.key}"' + (f' title="{escape(why)}"' if why else "") + ">")
         out.append(f'<th scope="row">{escape(cols[0])}</th>' + "".join(
-            f"<td{NUM if k >= 3 and k != 5 else ''}>{escape(v)}</td>" for k, v in enumerate(cols[1:], 1)))
+            f"<td{NUM if k in (2, 4) else ''}>{escape(v)}</td>" for k, v in enumerate(cols[1:], 1)))
         out.append("</tr>")
     out += ["</tbody>", "</table>"]
     if ids:
