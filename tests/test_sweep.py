@@ -20,8 +20,8 @@ import pytest
 
 from cheatdsl.cli import main
 from cheatdsl.diagnostics import Diagnostics
-from cheatdsl.simulate import simulate
 from cheatdsl.load import compile_rulebook
+from cheatdsl.simulate import simulate
 from cheatdsl.sweep import SpecError, expand, read_spec, run_spec, run_sweep
 from cheatdsl.sweep import run as run_module
 from cheatdsl.sweep import table as table_module

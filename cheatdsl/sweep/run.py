@@ -11,7 +11,7 @@ import multiprocessing
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from .. import __version__
@@ -105,8 +105,10 @@ def run_sweep(cells: list[Cell], store: Store, jobs: int = 1, scheduler: str | N
         run_on_dask(todo, scheduler, done, failed)
     elif jobs <= 1:
         for cell in todo:
+            def step(n: int, _total: int, c: Cell = cell) -> None:
+                tally.games_in(c, n)
             try:
-                result = run_cell(cell, lambda n, _total, c=cell: tally.games_in(c, n))
+                result = run_cell(cell, step)
             except Exception as exc:  # a cell's failure is reported, the others still run
                 failed(cell, f"{type(exc).__name__}: {exc}")
                 continue
@@ -133,7 +135,9 @@ def run_local(cells: list[Cell], jobs: int, done: Done, failed: Failed, games: G
                 child.close()
                 running[parent] = (proc, cell)
             for conn in wait(list(running)):
+                assert isinstance(conn, Connection)
                 proc, cell = running[conn]
+                value: Any
                 try:
                     kind, value = conn.recv()
                 except (EOFError, OSError):

@@ -89,7 +89,7 @@ class Spec:
     folder: Path
     rulebooks: tuple[str, ...]
     variations: str | tuple[tuple[str, ...], ...] = "none"
-    players: str | tuple[int, ...] = "min"
+    players: str | tuple[int, ...] | None = "min"  # None: the verifier's own counts (explore)
     bots: tuple[str, ...] = ("honest",)
     games: int = 100
     seed: int = 0
