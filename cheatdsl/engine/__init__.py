@@ -33,6 +33,7 @@ from .actions import (
     TooManyActions,
     action_key,
 )
+from .ending import Ending
 from .game import Game
 from .observation import ClaimRecord, Observation
 from .position import Position
@@ -42,5 +43,5 @@ from .view import View
 __all__ = [
     "ACCEPT", "CHANCE", "KEEP", "PASS", "TERMINAL", "Accept", "Action", "Challenge", "ChanceDealer", "ChanceShuffle",
     "ClaimRecord", "DiscardSet", "Game", "IllegalAction", "KeepSets", "Observation", "Pass", "Phase", "Play",
-    "Position", "Result", "RevealRecord", "State", "TooManyActions", "View", "action_key",
+    "Position", "Ending", "Result", "RevealRecord", "State", "TooManyActions", "View", "action_key",
 ]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..model import ChallengeKind, ChallengeTest
 from . import state as _state  # a cycle: read only at call time (its RevealRecord)
 from .actions import TERMINAL, Phase
+from .ending import Ending
 
 if TYPE_CHECKING:
     from .state import State
@@ -243,13 +244,13 @@ def go_out(state: State, seat: int, how: str) -> None:
     _reseat(state)
     if g.first_out:
         state._winner = seat
-        finish(state, reason=f"seat {seat} {how} and wins")
+        finish(state, Ending.WON, f"seat {seat} {how} and wins")
     elif state._in_count <= 1:
         if state._winner is None:
             state._winner = state._out_order[0]
         left = [s for s in range(g.players) if state._in[s]]
         state._loser = left[0] if left else None
-        finish(state, reason=f"seat {state._loser} is the last one holding cards")
+        finish(state, Ending.LAST_HOLDER, f"seat {state._loser} is the last one holding cards")
 
 
 def _reseat(state: State) -> None:
@@ -276,9 +277,10 @@ def _reseat(state: State) -> None:
         state._responders_of[s] = tuple(order)
 
 
-def finish(state: State, capped: bool = False, reason: str = "") -> None:
-    """The game is over."""
+def finish(state: State, ending: Ending, reason: str) -> None:
+    """The game is over, for `ending` (said in words as `reason`)."""
     state._phase = Phase.TERMINAL
     state._seat = TERMINAL
-    state._capped = capped
+    state._capped = not ending.finished
     state._reason = reason
+    state._ending = ending

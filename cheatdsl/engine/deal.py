@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..model import Surplus
 from . import challenge as _challenge
 from .actions import Phase
+from .ending import Ending
 
 if TYPE_CHECKING:
     from .position import Position
@@ -50,7 +51,7 @@ def deal(state: State, seed: int) -> None:
     state._leading = True
     if first is None:
         # A rule gap, not ours to fill: e.g. the card that names the leader lies in the surplus.
-        _challenge.finish(state, capped=True, reason="the rules name no first player for this deal")
+        _challenge.finish(state, Ending.NO_FIRST_PLAYER, "the rules name no first player for this deal")
         return
     first %= n
     _out_if_empty(state)

@@ -27,6 +27,7 @@ from .actions import (
     Phase,
     Play,
 )
+from .ending import Ending
 
 if TYPE_CHECKING:
     from .game import Game
@@ -40,13 +41,14 @@ PileEntry = tuple  # (seat | None, cards, claim | None, count, emptied the hand)
 
 @dataclass(frozen=True)
 class Result:
-    """How a finished game ended."""
+    """How a finished game ended; `reason` says it in words for people, `ending` for programs."""
 
     winner: int | None
     order_out: tuple[int, ...]
     loser: int | None
     capped: bool
     reason: str
+    ending: Ending
 
 
 class RevealRecord(NamedTuple):
@@ -112,6 +114,7 @@ class State:
         self._loser: int | None = None
         self._capped = False
         self._reason = ""
+        self._ending: Ending | None = None
 
     # -- the OpenSpiel surface -----------------------------------------------------------------
 
@@ -206,7 +209,8 @@ class State:
         """How the game ended, or None while it goes on."""
         if self._phase is not _TERMINAL:
             return None
-        return Result(self._winner, tuple(self._out_order), self._loser, self._capped, self._reason)
+        assert self._ending is not None
+        return Result(self._winner, tuple(self._out_order), self._loser, self._capped, self._reason, self._ending)
 
     def observation(self, seat: int) -> Observation:
         """What `seat` may know: its own hand and everything public."""
@@ -478,7 +482,7 @@ class State:
         win = g.turn_start_win
         while True:
             if self._turns >= g.turn_cap:
-                _challenge.finish(self, capped=True, reason=f"stopped by the turn cap after {self._turns} turns")
+                _challenge.finish(self, Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
                 return
             if g.emptied_stays_in and not self._sizes[seat]:
                 seat = self._pass_over_empty(seat)
@@ -493,7 +497,7 @@ class State:
         self._phase = _PLAY
         self._seat = seat
         if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():
-            _challenge.finish(self, capped=True, reason=f"seat {seat} has no legal action")
+            _challenge.finish(self, Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action")
 
     def _pass_over_empty(self, seat: int) -> int:
         """`emptied_by_sets: stays_in`: the first seat from `seat` on holding cards, whose turn it is;
@@ -502,7 +506,7 @@ class State:
         while not self._sizes[seat]:
             seat = self._next_in[seat]
             if seat == start:
-                _challenge.finish(self, capped=True, reason=f"seat {seat} has no legal action: no seat still in "
+                _challenge.finish(self, Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action: no seat still in "
                                   "holds a card")
                 return -1
         return seat

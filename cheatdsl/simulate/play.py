@@ -12,7 +12,7 @@ from hashlib import blake2b
 from typing import Any, NamedTuple
 
 from ..bots import BOTS, make_bot
-from ..engine import Game, Phase, Play
+from ..engine import Ending, Game, Phase, Play
 from ..model import Rulebook
 from .quickplay import Quick, greedy_loop_blocker, run_greedy_turns
 
@@ -101,7 +101,7 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
     actions = len(state.history()) - chance + played.actions
     result = state.result()
     assert result is not None
-    capped = result.capped and result.reason.startswith("stopped by the turn cap")
+    capped = result.ending is Ending.TURN_CAP
     reveals = state.reveals()
     return GameRecord(
         first if first >= 0 else -1,

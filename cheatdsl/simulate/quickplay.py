@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from weakref import WeakKeyDictionary
 
-from ..engine import Game, Phase, RevealRecord, State
+from ..engine import Ending, Game, Phase, RevealRecord, State
 from ..engine import challenge as _challenge
 from ..model import ChallengeTest
 
@@ -201,7 +201,7 @@ def run_greedy_turns(state: State, randoms: Sequence[Callable[[], float]], chall
             seat = nxt
         if turns >= cap:
             state._turns = turns
-            _challenge.finish(state, capped=True, reason=f"stopped by the turn cap after {turns} turns")
+            _challenge.finish(state, Ending.TURN_CAP, f"stopped by the turn cap after {turns} turns")
             over = True
             break
     # -- hand the state back, at the start of `seat`'s turn unless the game is over

@@ -11,7 +11,7 @@ from typing import Any
 
 import z3
 
-from cheatdsl.engine import Game, Phase
+from cheatdsl.engine import Ending, Game, Phase
 from cheatdsl.engine import State as EngineState
 
 from .spec import FIRST, FOLLOW, LEAD, Spec
@@ -76,7 +76,7 @@ def read(spec: Spec, st: EngineState) -> Values:
     out["leading"] = st.leading
     out["over"] = st.phase is Phase.TERMINAL
     out["capped"] = bool(result and result.capped)
-    out["stuck"] = bool(result and result.capped and "no legal action" in result.reason)
+    out["stuck"] = bool(result and result.ending is Ending.NO_LEGAL_ACTION)
     out["nodef"] = False
     # Facts the rules cannot change are constants of the encoding.
     if not spec.may_pass:
