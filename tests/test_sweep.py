@@ -340,3 +340,9 @@ def test_schema_is_current_and_validates_the_examples() -> None:
         assert expand(read_spec(str(path), Diagnostics()))  # type: ignore[arg-type]
     assert list(validator.iter_errors({"rulebooks": ["standard"], "gamez": 1}))
     assert list(validator.iter_errors({"rulebooks": ["standard"], "verify": ["fairness"]}))
+
+
+def test_docs_hold_the_field_table() -> None:
+    """Rule: docs/sweeps.md's table of spec keys is the reader's own field table."""
+    from cheatdsl.sweep.spec import field_table
+    assert field_table() in (ROOT / "docs" / "sweeps.md").read_text()

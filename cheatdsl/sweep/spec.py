@@ -48,7 +48,7 @@ _NAME = {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$"}
 _COMBINATION = {"type": "array", "items": _NAME, "uniqueItems": True}
 
 FIELDS: tuple[Field, ...] = (
-    Field("sweep", _NAME, "the sweep's name, used for the default results folder (default: the spec file's name)"),
+    Field("sweep", _NAME, "the sweep's name, which names the default results folder (default: the spec file's name)"),
     Field("rulebooks", {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
           "rulebook files (relative to the spec's folder, confined like `extends:`) or shipped profile names",
           required=True),
@@ -249,3 +249,20 @@ CHECKS: dict[str, Callable[[Any], Checked]] = {
     "games": _whole(0, 10_000_000), "seed": _whole(0), "verify": _verify, "turn_cap": _whole(1),
     "challenge_rate": _rate,
 }
+
+
+def field_table() -> str:
+    """The spec's fields as the Markdown table docs/sweeps.md holds (a test keeps the two the same)."""
+    lines = ["| key | default | meaning |", "|---|---|---|"]
+    for f in FIELDS:
+        default = "required" if f.required else ("-" if f.default is None else f"`{_yaml(f.default)}`")
+        lines.append(f"| `{f.name}` | {default} | {f.doc} |")
+    return "\n".join(lines)
+
+
+def _yaml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
