@@ -231,3 +231,54 @@ def test_rules_panel_uses_compares_words(client: TestClient) -> None:
 
 def test_the_phase_names_are_the_engines() -> None:
     assert {p.value for p in Phase} >= {"play", "respond", "discard"}
+
+
+def test_a_fault_of_ours_is_a_plain_500_without_a_traceback(app: Any, client: TestClient,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Brief: no Python traceback reaches a user; no request can crash the server."""
+    import cheatdsl.serve.app as served
+    view = _new(client)
+
+    def broken(session: Any) -> dict[str, Any]:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(served, "seat_view", broken)
+    r = client.get(f"/api/games/{view['id']}")
+    assert r.status_code == 500 and r.json() == {"error": "internal error (ZeroDivisionError); please report it"}
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{view['id']}").status_code == 200
+
+
+def test_serve_refuses_a_rulebook_with_errors_on_the_command_line(tmp_path: Any,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9: a user's rulebook with errors is refused with the checker's diagnostics on the command line."""
+    from cheatdsl.cli import main
+    bad = tmp_path / "house.yaml"
+    bad.write_text("rulebook: house\ntitle: House\nextends: practice-table\nclaim:\n  cards: 0..4\n")
+    assert main(["serve", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "house.yaml" in err and "refused" in err and "Traceback" not in err
+    assert main(["serve", "practice-table", "--port", "70000"]) == 2
+
+
+def test_serve_prints_its_url_and_serves_the_page() -> None:
+    """Issue 9: `cheatdsl serve` starts a local web server on 127.0.0.1 and prints its URL."""
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+    proc = subprocess.Popen([sys.executable, "-m", "cheatdsl", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert line.startswith("The practice table is at http://127.0.0.1:"), line
+        url = line.split()[5]
+        with httpx.Client(trust_env=False) as http:
+            assert "Cheat practice table" in http.get(url).text
+            books = http.get(url + "api/tables").json()["rulebooks"]
+        assert books[0]["name"] == "practice-table" and len(books) > 20
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    assert "Traceback" not in err

@@ -18,7 +18,8 @@ scripts and styles come from the installed package; nothing is fetched from the 
 The server prints its URL and runs until interrupted (Ctrl-C). It listens on 127.0.0.1 unless
 --host says otherwise. Games idle for two hours are dropped.
 
-Exit status: 0 when stopped, 1 when no rulebook can be played, 2 for a usage error."""
+Exit status: 130 when stopped with Ctrl-C, 1 when no rulebook can be played, 2 for a usage
+error (a port that cannot be listened on)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,19 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refused("the request body must be a JSON object", 400)
     return data
+
+
+def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """The handler, answering a refusal with its 4xx and any fault of ours with a plain 500, never a traceback."""
+    @functools.wraps(handler)
+    async def guarded(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Refused as exc:
+            return _error(exc.status, str(exc))
+        except Exception as exc:  # a bug of ours: said plainly, and the server goes on
+            return _error(500, f"internal error ({exc.__class__.__name__}); please report it")
+    return guarded
 
 
 def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GAMES) -> Starlette:
@@ -174,12 +189,12 @@ def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GA
         return _error(500, f"internal error ({exc.__class__.__name__}); the game was not changed by it")
 
     routes = [
-        Route("/", page),
-        Route("/api/tables", tables),
-        Route("/api/rules", rules_of),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{id}", show),
-        Route("/api/games/{id}/act", act, methods=["POST"]),
+        Route("/", _guarded(page)),
+        Route("/api/tables", _guarded(tables)),
+        Route("/api/rules", _guarded(rules_of)),
+        Route("/api/games", _guarded(new_game), methods=["POST"]),
+        Route("/api/games/{id}", _guarded(show)),
+        Route("/api/games/{id}/act", _guarded(act), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={Refused: refused, HTTPException: http_error,

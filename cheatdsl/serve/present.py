@@ -39,7 +39,7 @@ def seat_view(s: Session) -> dict[str, Any]:
     obs = state.observation(s.you)
     hand = display_order(g, obs.hand)
     seats = [{"seat": seat, "name": v.name(seat), "you": seat == s.you, "cards": obs.hand_sizes[seat],
-              "out": seat in obs.out, "bot": s.bots.get(seat, ""),
+              "out": seat in obs.out, "bot": "" if s.lesson else s.bots.get(seat, ""),
               "to_act": not state.is_terminal() and obs.to_act == seat} for seat in s.turn_order()]
     view: dict[str, Any] = {
         "id": s.id, "step": s.step, "entry": s.entry, "variations": list(s.variations), "seed": s.seed,
