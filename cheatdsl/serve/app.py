@@ -80,8 +80,10 @@ def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GA
     lessons = [dict(item, entry=i) for item in catalogue() for i in catalog.usable()
                if catalog.entries[i].rulebook.name == item["rulebook"]  # type: ignore[union-attr]
                and item["players"] in catalog.entries[i].rulebook.players.counts()]  # type: ignore[union-attr]
-    seen: set[str] = set()
-    lessons = [x for x in lessons if not (x["name"] in seen or seen.add(x["name"]))]  # first table of each
+    unique: dict[str, dict[str, Any]] = {}
+    for lesson in lessons:
+        unique.setdefault(lesson["name"], lesson)  # each lesson on the first table that plays it
+    lessons = list(unique.values())
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=SECURITY)

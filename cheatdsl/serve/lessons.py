@@ -65,7 +65,7 @@ def read_lesson(path: Path) -> dict[str, Any]:
     return data
 
 
-def catalogue(folder: Path | None = None) -> list[dict[str, str]]:
+def catalogue(folder: Path | None = None) -> list[dict[str, Any]]:
     """Every lesson's name, title, summary and rulebook name, in file name order."""
     out = []
     for path in sorted((folder or lessons_dir()).glob("*.yaml")):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..compare.describe import DIMENSIONS, describe
-from ..engine import Phase
+from ..engine import DiscardSet, Phase
 from ..engine.notation import card_text, claim_text, rank_words
 from ..model import ChallengeTest, Rulebook
 from ..play.screen import cards_rule, count_rule, evidence_line, required_lines
@@ -99,7 +99,7 @@ def _turn(s: Session, obs: Observation, hand: list[int]) -> dict[str, Any]:
                 "said": said(g, newest.claim, newest.count), "last": newest.last_cards,
                 "evidence": evidence, "options": options}
     if obs.phase is Phase.DISCARD:
-        ranks = sorted({a.rank for a in state.legal_actions() if type(a).__name__ == "DiscardSet"})
+        ranks = sorted({a.rank for a in state.legal_actions() if isinstance(a, DiscardSet)})
         return {"kind": "discard", "sets": [{"rank": r, "text": rank_words(g, r)} for r in ranks]}
     claims = obs.required
     top = len(hand) if g.max_cards is None else min(g.max_cards, len(hand))
