@@ -12,14 +12,17 @@ from .source import Span
 
 
 def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),
-                     diagnostics: Diagnostics | None = None) -> tuple[Rulebook | None, Diagnostics]:
+                     diagnostics: Diagnostics | None = None, text: str | None = None
+                     ) -> tuple[Rulebook | None, Diagnostics]:
     """Compile `path` (a file, a shipped profile's name, or `-` for standard input) with `variations`
-    switched on; every problem found is in the diagnostics."""
+    switched on; every problem found is in the diagnostics. `text`, when given, is read in place of
+    the file at `path` (an editor's unsaved copy); the bases it extends are read from disk."""
     d = diagnostics or Diagnostics()
-    path = locate(path)
+    if text is None:
+        path = locate(path)
     requested = [(name, Span("<command line>", 0, 0)) for name in variations]
     try:
-        loaded = load_tree(path, d, requested)
+        loaded = load_tree(path, d, requested, text=text)
         if loaded is None:
             return None, d
         rulebook = Builder(loaded.tree, path, loaded.chain, loaded.active, d).build()

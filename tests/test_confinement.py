@@ -109,7 +109,7 @@ def test_include_lets_a_rulebook_reach_a_named_folder(
 
 
 @pytest.mark.parametrize("reference, code", [
-    ("x" * 5000 + ".yaml", "E306"),                   # over the file-name limit (ENAMETOOLONG before)
+    ("x" * 3000 + ".yaml", "E306"),                   # over the file-name limit (ENAMETOOLONG before)
     ('"a\\0b.yaml"', "E306"),                          # a NUL in the name (ValueError before)
     ("loop.yaml", "E302"),                             # a symlink loop in the folder (RuntimeError before)
     ("folder.yaml", "E302"),                           # a folder where a file is expected
@@ -192,7 +192,7 @@ def test_scenario_folders_with_loops_and_unreadable_places(tmp_path: Path, capsy
 def test_a_scenario_naming_an_unusable_rulebook_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A scenario's `rulebook:` too long for the file system is error S020 at that line (exit 3 before)."""
     path = tmp_path / "s.yaml"
-    path.write_text(f"scenario: long name\nrulebook: {'z' * 5000}.yaml\nplayers: 3\nseed: 1\nactions: []\n",
+    path.write_text(f"scenario: long name\nrulebook: {'z' * 3000}.yaml\nplayers: 3\nseed: 1\nactions: []\n",
                     encoding="utf-8")
     status, out, err = run(capsys, "scenario", str(path))
     assert status == 1 and "S020" in out + err and "internal error" not in err
@@ -212,3 +212,16 @@ def test_a_rulebook_from_standard_input(capsys: pytest.CaptureFixture[str], monk
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"rulebook: x\nplayers: banana\n")))
     status, out, _ = run(capsys, "check", "-")
     assert status == 1 and "<stdin>:2:" in out
+
+
+def test_use_without_extends_switches_on_the_rulebooks_own_variations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/language.md lists `use` as a top-level field: a rulebook may switch on its own variations."""
+    text = (Path(__file__).parent.parent / "rulebooks" / "full-rules.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "own.yaml"
+    path.write_text(text + "\nuse: [going-down]\n", encoding="utf-8")
+    status, out, err = run(capsys, "check", str(path))
+    assert status == 0, out + err
+    path.write_text(text + "\ndrop: [sets]\n", encoding="utf-8")
+    status, out, _ = run(capsys, "check", str(path))
+    assert status == 1 and "error[E303]" in out and "extends none" in out

@@ -171,7 +171,6 @@ def test_the_compiler_reads_exactly_the_fields_the_table_lists(monkeypatch: pyte
     assert read == listed
 
 
-@pytest.mark.xfail(reason="cheatdsl/syntax/emit.py's FORMULA_FIELDS lacks passing.when: it should be read from the table")
 def test_formula_fields_agree_with_the_printer() -> None:
     """The DSL printer writes in backticks exactly the fields the table says are formulas."""
     formulas = set()

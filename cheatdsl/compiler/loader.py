@@ -17,9 +17,9 @@ META_KEYS = ("extends", "drop", "use")
 MAX_CHAIN = 16
 
 
-def read_tree(path: str, d: Diagnostics) -> Node | None:
-    """One file's node tree, read by its surface form (YAML or the text DSL)."""
-    source = read_source(path, d)
+def read_tree(path: str, d: Diagnostics, text: str | None = None) -> Node | None:
+    """One file's node tree (or that of `text` standing for the file), read by its surface form."""
+    source = read_source(path, d, text)
     if source is None:
         return None
     if path.endswith(".cheat") or (path == STDIN and looks_like_dsl(source.text)):
@@ -54,9 +54,10 @@ class Loaded:
 
 
 def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | None = None,
-              stack: tuple[str, ...] = ()) -> Loaded | None:
-    """The merged tree of `path` and every base below it, with variations applied."""
-    tree = read_tree(path, d)
+              stack: tuple[str, ...] = (), text: str | None = None) -> Loaded | None:
+    """The merged tree of `path` and every base below it, with variations applied; `text`, when
+    given, stands for the file at `path` (an editor's unsaved copy), and bases are read from disk."""
+    tree = read_tree(path, d, text)
     if tree is None:
         return None
     if not isinstance(tree, MapNode):
@@ -107,6 +108,12 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
         merged = merge(apply_drops(base.tree, tree.get("drop"), d), own)  # type: ignore[assignment]
         chain = (path, *base.chain)
         active = list(base.active)
+    else:
+        drop = tree.entry("drop")
+        if drop is not None:
+            d.error(drop.key_span, "E303", "`drop` removes rules of a base rulebook, and this one extends none",
+                    "add `extends: NAME`, or delete the rules themselves")
+        merged = MapNode(tuple(e for e in tree.entries if e.key not in META_KEYS), tree.span)
     uses = words_of(tree.get("use"), "use", d) + list(requested or [])
     merged = apply_variations(merged, uses, active, d)
     return Loaded(merged, chain, active)

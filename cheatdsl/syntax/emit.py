@@ -10,6 +10,7 @@ import re
 
 import yaml
 
+from ..compiler.table import SECTIONS, Kind
 from .tree import ListNode, MapNode, Node, ScalarNode, to_plain
 
 WIDTH = 100
@@ -23,12 +24,10 @@ _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 # Where a rule is a formula (docs/language.md, "Each place a formula stands"); its text is written
 # in backticks. Inside `variations.NAME.changes` the same places are found under the changes.
-FORMULA_FIELDS = frozenset({
-    ("deck", "packs"), ("deck", "ranks_used"), ("deal", "hand_size"), ("deal", "set_aside"),
-    ("setup", "first_player"), ("claim", "first"), ("claim", "follow"), ("claim", "lead"),
-    ("passing", "all_pass_leader"), ("challenge", "kinds", "allowed_when"), ("challenge", "next_player"),
-    ("sets", "size"), ("ending", "turn_start_win"),
-})
+FORMULA_FIELDS = frozenset(
+    (*section.replace("[]", "").split("."), f.name)
+    for section, fields in SECTIONS.items() for f in fields if f.kind is Kind.FORMULA
+)
 
 
 class EmitError(ValueError):

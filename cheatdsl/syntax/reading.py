@@ -40,18 +40,22 @@ def _read_bytes(path: str) -> bytes:
         return handle.read(MAX_FILE_BYTES + 1)
 
 
-def read_source(path: str, diagnostics: Diagnostics) -> SourceFile | None:
-    """The file's text, or None after recording why it cannot be read as a rulebook."""
+def read_source(path: str, diagnostics: Diagnostics, text: str | None = None) -> SourceFile | None:
+    """The file's text (or `text`, an editor's unsaved copy of it), or None after recording why it
+    cannot be read as a rulebook."""
     name = display_name(path)
     at = Span(name, 1, 1)
     try:
-        if path != STDIN:
+        if text is not None:
+            data = text.encode("utf-8", errors="surrogatepass")[: MAX_FILE_BYTES + 1]
+        elif path != STDIN:
             problem = file_problem(Path(path))
             if problem is not None:
                 diagnostics.error(at, "E001", f"no rulebook file at '{_shown(path)}': it {problem}",
                                   "name a rulebook file, or a shipped profile (`cheatdsl list`)")
                 return None
-        data = _read_bytes(path)
+        if text is None:
+            data = _read_bytes(path)
     except (OSError, ValueError) as exc:
         diagnostics.error(at, "E001", f"cannot read '{_shown(path)}': "
                           f"{getattr(exc, 'strerror', None) or exc.__class__.__name__}")
