@@ -213,3 +213,20 @@ def test_unfinished_games_are_a_finding_not_a_result(capsys: pytest.CaptureFixtu
     assert "`cheatdsl verify english-ascending -p termination`" in out
     assert "no game was won, so there are no win shares" in out and "first player" not in out
     assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_strict_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--strict exits 1 when a game is unfinished; --records writes one JSON line a game, in order,
+    keeps an existing file unless --force, and says the same as the statistics."""
+    records = tmp_path / "games.jsonl"
+    code, out, err = run(capsys, "english-ascending", "--games", "6", "--turn-cap", "40", "--bots", "greedy",
+                         "--records", str(records), "--strict", "--format", "json")
+    stats = json.loads(out)
+    lines = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
+    assert [g["game"] for g in lines] == list(range(6))
+    assert sum(g["ending"] == "turn cap" for g in lines) == stats["capped"] > 0
+    assert code == 1 and "did not finish (--strict)" in err
+    code, _, err = run(capsys, "english-ascending", "--games", "2", "--records", str(records))
+    assert code == 2 and "--force" in err
+    code, _, _ = run(capsys, "english-ascending", "--games", "2", "--records", str(records), "--force", "--strict")
+    assert code == 0 and len(records.read_text(encoding="utf-8").splitlines()) == 2

@@ -32,7 +32,13 @@ with at least the keys games, actions, capped, turns (plays and passes in each g
 
 A progress bar is drawn on standard error when it is a terminal and the games take over a second.
 
-Exit status: 0 simulated; 1 the rulebook has errors (printed like `cheatdsl check`);
+With --records FILE each game is also written to FILE as one JSON line, in game order, as games
+end: {"game", "seed", "first", "winner", "loser", "ending", "turns", "actions", "plays",
+"forced", "challenges", "caught", "pickups"}; the statistics themselves take memory that does not
+grow with the number of games.
+
+Exit status: 0 simulated; 1 the rulebook has errors (printed like `cheatdsl check`), or with
+--strict some game did not finish;
 2 usage error (a bot that does not exist, a player count the rulebook does not allow, a variation
 it does not offer, ...)."""
 
@@ -57,6 +63,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="how often greedy challenges; honest and counter challenge a claim they find "
                         "likelier true than false at most this often (default 0.15)")
     add_format(p, ("text", "json"))
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when any game is unfinished (stopped by the turn cap or with no legal action)")
+    p.add_argument("--records", metavar="FILE",
+                   help="also write one JSON line per game to FILE, in game order, as games end")
+    p.add_argument("--force", action="store_true", help="with --records: overwrite FILE if it exists")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,18 +102,27 @@ def run(args: argparse.Namespace) -> int:
         seat_bots(args.bots, players)
     except ValueError as exc:
         return _usage(str(exc))
+    from ..output import OutputError
+    from ..simulate.records import RecordWriter
     from .progress import Progress
     try:
-        with Progress("simulating", args.games) as bar:
+        with RecordWriter(args.records, args.seed, args.force) as records, \
+                Progress("simulating", args.games) as bar:
             stats = simulate(rulebook, players, args.games, args.seed, args.bots, turn_cap=args.turn_cap,
                              jobs=args.jobs, challenge_rate=args.challenge_rate,
-                             progress=bar.update if bar.enabled else None)
+                             progress=bar.update if bar.enabled else None, record=records.write)
+    except OutputError as exc:
+        return _usage(str(exc))
     except ValueError as exc:  # a table the rules cannot deal, for one
         return _usage(str(exc))
     if args.format == "json":
         print(json.dumps(stats, indent=2))
     else:
         print(render(stats))
+    if args.strict and stats["unfinished"]:
+        print(f"cheatdsl simulate: {stats['unfinished']} of {stats['games']} games did not finish (--strict)",
+              file=sys.stderr)
+        return 1
     return 0
 
 
