@@ -282,3 +282,20 @@ def test_serve_prints_its_url_and_serves_the_page() -> None:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=10)
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("profile", ["mogeln", "one-rank-a-round"])
+def test_the_response_window_uses_the_rulebooks_own_calls_in_its_order(app: Any, client: TestClient,
+                                                                       profile: str) -> None:
+    """Issue 9: the response window with Accept and the rulebook's own call ("Cheat!", "Gemogelt!", ...) in
+    the order the rules give."""
+    entry = next(i for i, e in enumerate(app.state.catalog.entries) if e.rulebook.name == profile)
+    rulebook = app.state.catalog.entries[entry].rulebook
+    view = client.post("/api/games", json={"entry": entry, "seed": 2}).json()
+    rng = random.Random(2)
+    while view["phase"] != "respond":
+        assert view["phase"] != "end"
+        r = client.post(f"/api/games/{view['id']}/act", json={"step": view["step"], "action": _my_move(view, rng)})
+        view = r.json() if r.status_code == 200 else view
+    labels = [o["label"] for o in view["turn"]["options"]]
+    assert labels == ["Accept", *(k.call for k in rulebook.challenge.kinds)]

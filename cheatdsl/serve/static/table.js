@@ -400,6 +400,7 @@ function showRespond(turn) {
     button.addEventListener("click", () => act(option.type === "accept" ? { type: "accept" } : { type: "challenge", kind: option.kind }));
     box.append(button);
   }
+  $("response-notes").textContent = turn.options.filter((o) => o.note).map((o) => o.label + ": " + o.note + ".").join(" ");
 }
 
 function showDiscard(turn) {
