@@ -9,6 +9,7 @@ the order cells run in; game i of the cell is seeded from (cell seed, i) as in `
 from __future__ import annotations
 
 import itertools
+import re
 import json
 from dataclasses import asdict, dataclass, field
 from hashlib import blake2b
@@ -166,7 +167,7 @@ def expand(spec: Spec, skipped: list[str] | None = None) -> list[Cell]:
             rulebook, d = compile_rulebook(str(path), combo)
             clash = "" if rulebook is not None else _reason(d)
             built = rulebook or base
-            source = source_of(built) if rulebook is not None else source_of(base)
+            source = source_of(built)
             counts: list[int | None] = list(player_counts(spec.players, built.players.min, built.players.max))
             if spec.players is None:
                 counts = [None]
@@ -195,5 +196,6 @@ def _reason(d: Diagnostics) -> str:
     if first is None:
         return "the combination does not compile"
     text = f"{first.code}: {first.message}"
-    hint = first.hint.split(" at /")[0] if first.code == "E305" else first.hint
+    # A hint naming a place names the file alone, so that the reason (and the cell's key) is the same anywhere.
+    hint = re.sub(r"(?:[A-Za-z]:)?[/\\]\S*[/\\]([^/\\\s]+:\d+:\d+)", r"\1", first.hint)
     return f"{text} ({hint})" if hint else text
