@@ -9,8 +9,8 @@ the order cells run in; game i of the cell is seeded from (cell seed, i) as in `
 from __future__ import annotations
 
 import itertools
-import re
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from hashlib import blake2b
 from pathlib import Path
