@@ -346,3 +346,13 @@ def test_docs_hold_the_field_table() -> None:
     """Rule: docs/sweeps.md's table of spec keys is the reader's own field table."""
     from cheatdsl.sweep.spec import field_table
     assert field_table() in (ROOT / "docs" / "sweeps.md").read_text()
+
+
+def test_every_statistic_of_a_row_has_a_column(tmp_path: Path, reference: tuple[str, dict[str, Any]]) -> None:
+    """Rule: no statistic a row holds is left out of the table's columns (CSV and Parquet alike)."""
+    cells = expand(spec_of(tmp_path))
+    results = {v["key"]: v for v in reference[1].values()}
+    table = table_module.rows(cells, results)
+    named = {name for name, _ in table_module.columns(table)}
+    assert all(set(row) <= named for row in table)
+    assert {"win_count_position0", "win_low_position2", "lose_count_seat1", "pickup_max", "unfinished"} <= named

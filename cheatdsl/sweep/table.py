@@ -20,17 +20,25 @@ CELL_COLUMNS = (("key", "str"), ("rulebook", "str"), ("name", "str"), ("variatio
                 ("bots", "str"), ("games", "int"), ("seed", "int"), ("cell_seed", "int"), ("status", "str"),
                 ("reason", "str"))
 SIM_COLUMNS = (
-    ("games_played", "int"), ("finished", "int"), ("stuck", "int"), ("capped", "int"), ("capped_share", "float"),
-    ("capped_low", "float"), ("capped_high", "float"), ("decided", "int"), ("actions_per_game", "float"),
-    ("plays", "int"), ("turns_mean", "float"), ("turns_mean_low", "float"), ("turns_mean_high", "float"),
-    ("turns_median", "float"), ("turns_q1", "float"), ("turns_q3", "float"), ("turns_p95", "float"), ("turns_min", "int"), ("turns_max", "int"),
-    ("challenges", "int"), ("challenges_per_game", "float"), ("caught", "int"), ("caught_share", "float"),
-    ("caught_low", "float"), ("caught_high", "float"), ("forced_bluffs", "int"), ("forced_per_game", "float"),
-    ("forced_share", "float"), ("forced_low", "float"), ("forced_high", "float"), ("pickups", "int"),
-    ("pickup_mean", "float"), ("pickup_median", "float"), ("pickup_p95", "float"), ("first_wins", "int"),
-    ("first_share", "float"), ("first_low", "float"), ("first_high", "float"), ("first_fair", "float"),
-    ("first_advantage", "float"),
+    ("games_played", "int"), ("finished", "int"), ("stuck", "int"), ("capped", "int"), ("unfinished", "int"),
+    ("capped_share", "float"), ("capped_low", "float"), ("capped_high", "float"), ("decided", "int"),
+    ("actions", "int"), ("actions_per_game", "float"), ("plays", "int"),
+    ("turns_mean", "float"), ("turns_mean_low", "float"), ("turns_mean_high", "float"), ("turns_median", "float"),
+    ("turns_q1", "float"), ("turns_q3", "float"), ("turns_p95", "float"), ("turns_min", "int"), ("turns_max", "int"),
+    ("challenges", "int"), ("challenges_per_game", "float"), ("caught", "int"), ("challenges_failed", "int"),
+    ("caught_share", "float"), ("caught_low", "float"), ("caught_high", "float"),
+    ("forced_bluffs", "int"), ("forced_per_game", "float"), ("forced_share", "float"), ("forced_low", "float"),
+    ("forced_high", "float"),
+    ("pickups", "int"), ("pickup_mean", "float"), ("pickup_median", "float"), ("pickup_q1", "float"),
+    ("pickup_q3", "float"), ("pickup_p95", "float"), ("pickup_min", "int"), ("pickup_max", "int"),
+    ("first_wins", "int"), ("first_share", "float"), ("first_low", "float"), ("first_high", "float"),
+    ("first_fair", "float"), ("first_advantage", "float"),
 )
+# Per seat S: wins (and the Wilson interval of the share), wins counted from the first player, losses.
+SEAT_COLUMNS = (("win_count_seat", "int"), ("win_share_seat", "float"), ("win_low_seat", "float"),
+                ("win_high_seat", "float"), ("win_count_position", "int"), ("win_share_position", "float"),
+                ("win_low_position", "float"), ("win_high_position", "float"), ("lose_count_seat", "int"),
+                ("lose_share_seat", "float"), ("lose_low_seat", "float"), ("lose_high_seat", "float"))
 Row = dict[str, Any]
 
 
@@ -50,35 +58,44 @@ def mean_interval(histogram: Sequence[Sequence[int]]) -> tuple[float, float, flo
 def _simulation(s: dict[str, Any]) -> Row:
     games = s["games"]
     capped = wilson(s["capped"], games)
-    c = s["challenges"]
+    c, f = s["challenges"], s["forced_bluffs"]
     caught = wilson(c["caught"], c["total"])
-    f = s["forced_bluffs"]
     forced = wilson(f["total"], s["plays"])
     mean, low, high = mean_interval(s.get("turns_histogram", []))
     t, p, first = s["turns_summary"], s["pickups"], s["first_player"]
     row: Row = {
         "games_played": games, "finished": s["finished"], "stuck": s["stuck"], "capped": s["capped"],
-        "capped_share": s["capped"] / games if games else 0.0, "capped_low": capped[0], "capped_high": capped[1],
-        "decided": s["decided"], "actions_per_game": s["actions_per_game"], "plays": s["plays"],
-        "turns_mean": mean, "turns_mean_low": low, "turns_mean_high": high, "turns_median": float(t["median"]), "turns_q1": float(t.get("q1", 0)), "turns_q3": float(t.get("q3", 0)),
-        "turns_p95": float(t["p95"]), "turns_min": t["min"], "turns_max": t["max"],
+        "unfinished": s["unfinished"], "capped_share": s["capped"] / games if games else 0.0,
+        "capped_low": capped[0], "capped_high": capped[1], "decided": s["decided"], "actions": s["actions"],
+        "actions_per_game": s["actions_per_game"], "plays": s["plays"],
+        "turns_mean": mean, "turns_mean_low": low, "turns_mean_high": high,
         "challenges": c["total"], "challenges_per_game": c["per_game"], "caught": c["caught"],
-        "caught_share": c["caught_share"], "caught_low": caught[0], "caught_high": caught[1],
-        "forced_bluffs": f["total"], "forced_per_game": f["per_game"], "forced_share": f["share_of_plays"],
-        "forced_low": forced[0], "forced_high": forced[1], "pickups": p["count"], "pickup_mean": float(p["mean"]),
-        "pickup_median": float(p["median"]), "pickup_p95": float(p["p95"]), "first_wins": first["wins"],
-        "first_share": first["share"], "first_low": first["low"], "first_high": first["high"],
-        "first_fair": first["fair"], "first_advantage": first["advantage"],
+        "challenges_failed": c["failed"], "caught_share": c["caught_share"], "caught_low": caught[0],
+        "caught_high": caught[1], "forced_bluffs": f["total"], "forced_per_game": f["per_game"],
+        "forced_share": f["share_of_plays"], "forced_low": forced[0], "forced_high": forced[1],
+        "pickups": p["count"], "first_wins": first["wins"], "first_share": first["share"], "first_low": first["low"],
+        "first_high": first["high"], "first_fair": first["fair"], "first_advantage": first["advantage"],
     }
-    for w in s["win_shares"]:
-        seat = w["seat"]
-        row.update({f"win_share_seat{seat}": w["share"], f"win_low_seat{seat}": w["low"],
-                    f"win_high_seat{seat}": w["high"]})
-    for w in s.get("loser_shares", []):
-        seat = w["seat"]
-        row.update({f"lose_share_seat{seat}": w["share"], f"lose_low_seat{seat}": w["low"],
-                    f"lose_high_seat{seat}": w["high"]})
+    for key in ("median", "q1", "q3", "p95"):
+        row[f"turns_{key}"] = float(t.get(key, 0))
+        row[f"pickup_{key}"] = float(p.get(key, 0))
+    row.update(turns_min=t["min"], turns_max=t["max"], pickup_mean=float(p["mean"]), pickup_min=p["min"],
+               pickup_max=p["max"])
+    _seats(row, "win", "seat", s["win_shares"])
+    _seats(row, "win", "position", [{"count": k, **_share(k, s["decided"])} for k in s["wins_by_position"]])
+    _seats(row, "lose", "seat", s.get("loser_shares", []))
     return row
+
+
+def _share(count: int, trials: int) -> dict[str, float]:
+    low, high = wilson(count, trials)
+    return {"share": count / trials if trials else 0.0, "low": low, "high": high}
+
+
+def _seats(row: Row, what: str, by: str, shares: Sequence[dict[str, Any]]) -> None:
+    for seat, w in enumerate(shares):
+        for part in ("count", "share", "low", "high"):
+            row[f"{what}_{part}_{by}{seat}"] = w[part]
 
 
 def rows(cells: Sequence[Cell], results: dict[str, dict[str, Any]]) -> list[Row]:
@@ -105,13 +122,10 @@ def columns(table: list[Row]) -> list[tuple[str, str]]:
     out = list(CELL_COLUMNS)
     if "games_played" in present:
         out += SIM_COLUMNS
-    seats = max((int(k.removeprefix("win_share_seat")) + 1 for k in present if k.startswith("win_share_seat")),
+    seats = max((int(k.removeprefix("win_count_seat")) + 1 for k in present if k.startswith("win_count_seat")),
                 default=0)
-    for prefix in ("win", "lose"):
-        for seat in range(seats):
-            for part in ("share", "low", "high"):
-                if f"{prefix}_{part}_seat{seat}" in present:
-                    out.append((f"{prefix}_{part}_seat{seat}", "float"))
+    for seat in range(seats):
+        out += [(f"{name}{seat}", kind) for name, kind in SEAT_COLUMNS if f"{name}{seat}" in present]
     out += [(f"verdict_{p}", "str") for p in PROPERTY_IDS if f"verdict_{p}" in present]
     return out
 
