@@ -356,3 +356,25 @@ def test_every_statistic_of_a_row_has_a_column(tmp_path: Path, reference: tuple[
     named = {name for name, _ in table_module.columns(table)}
     assert all(set(row) <= named for row in table)
     assert {"win_count_position0", "win_low_position2", "lose_count_seat1", "pickup_max", "unfinished"} <= named
+
+
+def test_a_worker_without_the_rulebook_files_compiles_the_cells_copy(tmp_path: Path) -> None:
+    """Rule: a cell carries the text of its rulebook files, so a worker lacking them (another machine) gets the
+    same result; a changed file changes the cell's key."""
+    from cheatdsl.sweep import work
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "base.yaml").write_text((ROOT / "rulebooks" / "english-ascending.yaml").read_text())
+    (tmp_path / "house.yaml").write_text("rulebook: house\ntitle: House\nsource: a test\nextends: club/base.yaml\n"
+                                         "players: 4..5\n")
+    spec = spec_of(tmp_path, "rulebooks: [house.yaml]\ngames: 10\nplayers: [4]\n")
+    cell = expand(spec)[0]
+    assert [Path(p).name for p, _ in cell.source.files] == ["house.yaml", "base.yaml"]
+    here = work.run_cell(cell)
+    work._compiled.clear()
+    (tmp_path / "club" / "base.yaml").unlink()
+    (tmp_path / "house.yaml").write_text("rulebook: changed\n")
+    away = work.run_cell(cell)
+    assert away == here and away["status"] == "done"
+    work._compiled.clear()
+    assert main(["sweep", str(write_spec(tmp_path, "rulebooks: [house.yaml]\ngames: 10\n")),
+                 "--out", str(tmp_path / "out")]) == 2  # the changed file no longer compiles
