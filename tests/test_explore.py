@@ -26,6 +26,10 @@ def explored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 def test_every_combination_gets_a_row_of_verdicts(explored: tuple[Path, str]) -> None:
     """Rule: each combination (as written, each variation, ...) is verified, and the properties it breaks named."""
     out, text = explored
+    grid = text.splitlines()[:5]
+    assert grid[0].startswith("verdicts: P proved, R refuted") and grid[1].split() == ["1"]
+    assert grid[2].split() == ["(as written)", "at", "2", "players", "R"]
+    assert grid[3].split() == ["skip-pass", "at", "2", "players", "R"] and grid[4] == "properties: 1 termination"
     assert "(as written) at 2 players: breaks termination" in text
     assert "skip-pass at 2 players: breaks termination" in text
     assert "2 cells: 2 run now, 0 already done, 0 clash, 0 failed" in text

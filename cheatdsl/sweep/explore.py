@@ -7,6 +7,7 @@ that clash are listed with the checker's reason.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -57,14 +58,43 @@ def save_witnesses(cells: list[Cell], results: dict[str, dict[str, Any]], store:
     return links
 
 
+LETTERS = {"proved": "P", "refuted": "R", "bounded": "B", "unknown": "U", "not_applicable": "-", "error": "E"}
+LABEL_WIDTH = 48
+
+
+def _label(cell: Cell) -> str:
+    where = f" at {cell.players} players" if cell.players is not None else ""
+    return ("+".join(cell.variations) or "(as written)") + where
+
+
+def grid_text(cells: list[Cell], results: dict[str, dict[str, Any]]) -> str:
+    """The verdict matrix as a grid: a row per combination verified, a column (numbered) per property."""
+    rows = [(cell, results[cell.key]) for cell in cells if results.get(cell.key, {}).get("verify")]
+    if not rows:
+        return ""
+    ids = [v["id"] for v in rows[0][1]["verify"]]
+    width = min(LABEL_WIDTH, max(len(_label(c)) for c, _ in rows))
+    lines = ["verdicts: " + ", ".join(f"{letter} {word.replace('_', ' ')}" for word, letter in LETTERS.items()),
+             " " * width + " " + " ".join(f"{n + 1:>2}" for n in range(len(ids)))]
+    for cell, result in rows:
+        label = _label(cell)
+        label = label if len(label) <= width else label[: width - 1] + "…"
+        marks = {v["id"]: LETTERS.get(v["verdict"], "?") for v in result["verify"]}
+        lines.append(f"{label:<{width}} " + " ".join(f"{marks.get(p, ' '):>2}" for p in ids))
+    lines.append("properties: " + ", ".join(f"{n + 1} {p}" for n, p in enumerate(ids)))
+    return "\n".join(textwrap.wrap(lines[0], 100) + lines[1:-1] + textwrap.wrap(lines[-1], 100))
+
+
 def matrix_text(cells: list[Cell], results: dict[str, dict[str, Any]], links: Links, folder: Path) -> str:
-    """The verdict matrix in words: per combination the properties it breaks, with their witnesses; then clashes."""
-    lines: list[str] = []
+    """The verdict grid, then per combination the properties it breaks with their witnesses; then clashes."""
+    grid = grid_text(cells, results)
+    lines: list[str] = [grid, ""] if grid else []
     clashes = []
     for cell in cells:
         result = results.get(cell.key)
-        label = "+".join(cell.variations) or "(as written)"
-        where = f" at {cell.players} players" if cell.players is not None else ""
+        label, where = "+".join(cell.variations) or "(as written)", ""
+        if cell.players is not None:
+            where = f" at {cell.players} players"
         if result is None:
             lines.append(f"{label}{where}: not run (failed; run the same command again)")
             continue
@@ -78,8 +108,10 @@ def matrix_text(cells: list[Cell], results: dict[str, dict[str, Any]], links: Li
             lines.append(f"{label}{where}: breaks " + ", ".join(v["id"] for v in broken))
             for v in broken:
                 files = links.get(cell.key, {}).get(v["id"], [])
-                shown = f"; witness: {folder / files[0]}" if files else ""
-                lines.append(f"    {v['id']}: {v['summary']}{shown}")
+                lines += textwrap.wrap(f"{v['id']}: {v['summary']}", 100, initial_indent="    ",
+                                       subsequent_indent="      ", break_long_words=False)
+                if files:
+                    lines.append(f"      witness: {folder / files[0]}")
         else:
             lines.append(f"{label}{where}: breaks nothing checked")
         if odd:
