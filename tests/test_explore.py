@@ -28,7 +28,7 @@ def test_every_combination_gets_a_row_of_verdicts(explored: tuple[Path, str]) ->
     out, text = explored
     grid = text.splitlines()[:5]
     assert grid[0].startswith("verdicts: P proved, R refuted") and grid[1].split() == ["1"]
-    assert grid[2].split() == ["(as written)", "at", "2", "players", "R"]
+    assert grid[2].split() == ["(as", "written)", "at", "2", "players", "R"]
     assert grid[3].split() == ["skip-pass", "at", "2", "players", "R"] and grid[4] == "properties: 1 termination"
     assert "(as written) at 2 players: breaks termination" in text
     assert "skip-pass at 2 players: breaks termination" in text
