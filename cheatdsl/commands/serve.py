@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print("cheatdsl serve: error: --port must be from 0 to 65535", file=sys.stderr)
         return 2
-    catalog = build_catalog(list(args.rulebooks))
+    catalog = build_catalog(list(args.rulebooks), getattr(args, "include", None) or [])
     for entry in catalog.entries:
         if entry.rulebook is None:
             print(f"cheatdsl serve: {entry.path} has errors and is refused:\n{entry.diagnostics}", file=sys.stderr)

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..load import compile_rulebook
 from ..model import Rulebook
 from ..profiles import is_safe_name, locate, shipped_names, shipped_path
+from ..reach import including
 
 FIRST = "practice-table"  # offered first when the server starts without rulebooks (seed 003's table)
 
@@ -20,6 +21,7 @@ class Entry:
     label: str
     rulebook: Rulebook | None
     diagnostics: str = ""
+    include: tuple[str, ...] = ()  # the --include folders its `extends` may reach
     _compiled: dict[tuple[str, ...], tuple[Rulebook | None, str]] = field(default_factory=dict, repr=False)
 
     def variant(self, variations: tuple[str, ...]) -> tuple[Rulebook | None, str]:
@@ -27,7 +29,8 @@ class Entry:
         if not variations:
             return self.rulebook, self.diagnostics
         if variations not in self._compiled:
-            rulebook, d = compile_rulebook(self.path, list(variations))
+            with including(self.include):  # a request runs outside the command line's own setting
+                rulebook, d = compile_rulebook(self.path, list(variations))
             self._compiled[variations] = (rulebook, "" if rulebook is not None else d.render())
         return self._compiled[variations]
 
@@ -63,18 +66,19 @@ class Catalog:
         return tuple(dict.fromkeys(names))
 
 
-def build_catalog(arguments: list[str]) -> Catalog:
+def build_catalog(arguments: list[str], include: list[str] | tuple[str, ...] = ()) -> Catalog:
     """The rulebooks named on the command line (paths or shipped names), or every shipped profile."""
     if not arguments:
         names = shipped_names()
         names.sort(key=lambda n: (n != FIRST, n))
         paths = [str(shipped_path(n)) for n in names]
         # A profile written twice (YAML and text) is offered once.
-        return Catalog([_entry(p) for p in dict.fromkeys(paths)])
-    return Catalog([_entry(locate(a)) for a in arguments])
+        return Catalog([_entry(p, tuple(include)) for p in dict.fromkeys(paths)])
+    return Catalog([_entry(locate(a), tuple(include)) for a in arguments])
 
 
-def _entry(path: str) -> Entry:
-    rulebook, d = compile_rulebook(path)
+def _entry(path: str, include: tuple[str, ...]) -> Entry:
+    with including(include):
+        rulebook, d = compile_rulebook(path)
     label = rulebook.title if rulebook is not None else Path(path).name
-    return Entry(path, label, rulebook, "" if rulebook is not None else d.render())
+    return Entry(path, label, rulebook, "" if rulebook is not None else d.render(), include)
