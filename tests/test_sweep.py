@@ -91,6 +91,7 @@ def test_spec_reads_every_field(tmp_path: Path) -> None:
     ("rulebooks: [standard]\ngames: -1\n", "whole number"),
     ("rulebooks: [standard]\nchallenge_rate: 2\n", "probability"),
     ("- just a list\n", "a sweep spec is a mapping"),
+    ("rulebooks: [standard]\ngames: 0\n", "nothing to run"),
 ])
 def test_bad_specs_are_usage_errors_located_in_the_file(tmp_path: Path, text: str, message: str,
                                                          capsys: pytest.CaptureFixture[str]) -> None:

@@ -159,6 +159,9 @@ def expand(spec: Spec, skipped: list[str] | None = None) -> list[Cell]:
         if base is None:
             raise SpecError(f"{reference} does not compile ({len(d.errors)} errors; `cheatdsl check {path}`)")
         offered = tuple(v.name for v in base.variations)
+        if spec.variations == "all" and 2 ** len(offered) > MAX_CELLS:
+            raise SpecError(f"{reference} has {len(offered)} variations: every combination is over "
+                            f"{MAX_CELLS:,} cells; list the combinations wanted")
         for combo in combinations(spec.variations, offered):
             wrong = [v for v in combo if v not in offered]
             if wrong:

@@ -154,6 +154,9 @@ def spec_from(raw: dict[str, Any], default_name: str, folder: Path, d: Diagnosti
             d.error(where.get(f.name, here), "W014", f"`{f.name}`: {problem}", f.doc)
             continue
         values[f.name] = problem[0]
+    if not d.has_errors() and values["games"] == 0 and values["verify"] is None:
+        d.error(where.get("games", here), "W015", "nothing to run: `games` is 0 and `verify` is false",
+                "simulate some games, verify some properties, or both")
     if d.has_errors():
         return None
     name = values["sweep"] or default_name
