@@ -84,6 +84,9 @@ def test_explore_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     """Rule: a rulebook that is not there, or bad player counts, are usage errors (2)."""
     assert main(["explore", "no-such-profile", "--out", str(tmp_path / "out")]) == 2
     assert "no shipped profile `no-such-profile`" in capsys.readouterr().err
+    assert main(["explore", "verish-ne-verish", "-n", "9", "--out", str(tmp_path / "out")]) == 2
+    assert "no cell to run: verish-ne-verish (as written): no player count asked is allowed (2..6)" in \
+        capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main(["explore", "standard", "-n", "three"])
     assert stop.value.code == 2

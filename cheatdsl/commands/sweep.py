@@ -96,6 +96,8 @@ def carry_out(command: str, spec: Any, out: str, args: argparse.Namespace, title
         print(f"cheatdsl {command}: interrupted; {saved} cell results are saved in {out}: "
               "run the same command to resume", file=sys.stderr)
         return 130
+    if not finished.cells:
+        return usage(command, "no cell to run: " + ("; ".join(finished.notes) or "the spec asks for none"))
     for note in finished.notes:
         print(f"cheatdsl {command}: note: {note}", file=sys.stderr)
     if finished.parquet_missing:
