@@ -17,6 +17,7 @@ from typing import Any
 
 from cheatdsl.bots import make_bot
 from cheatdsl.engine import Challenge, DiscardSet, Game, Pass, Phase, Play, State
+from cheatdsl.engine.game import NO_CAP
 from cheatdsl.engine.notation import action_text, card_text, cards_text, claim_text, rank_words
 
 from .witness import Witness, dealt
@@ -146,7 +147,8 @@ def _wanting(wanted: set[str], found: Found, n: int) -> bool:
 def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -> None:
     st, g = run.state, run.game
     seen: dict[tuple[Any, ...], tuple[int, int]] = {}
-    loop = "loop" in wanted and "loop" not in found.witnesses
+    # With a turn cap the count of turns is part of the position: nothing comes back.
+    loop = "loop" in wanted and "loop" not in found.witnesses and g.turn_cap >= NO_CAP
     while st.phase is not Phase.TERMINAL and st.turns < turns and found.actions < actions:
         if loop and st.phase is Phase.PLAY:
             k = _key(st)
