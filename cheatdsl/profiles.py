@@ -95,3 +95,14 @@ def reference_to(rulebook: str, folder: str) -> str:
     if real.parent == shipped and real.suffix in SHIPPED_SUFFIXES:
         return real.name
     return os.path.relpath(real, Path(folder).resolve())
+
+
+def command_name(rulebook: str) -> str:
+    """How a command line names `rulebook`: a shipped profile by name, anything else as it was given."""
+    try:
+        real = Path(rulebook).resolve()
+        if real.parent == shipped_dir().resolve() and shipped_path(real.stem) == real:
+            return real.stem
+    except (OSError, RuntimeError, ValueError):
+        pass
+    return rulebook

@@ -60,6 +60,9 @@ def test_the_wheel_and_the_sdist_carry_every_shipped_profile_and_the_licence(
     assert sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("cheatdsl/rulebooks/")) == SHIPPED
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert any(n.endswith("cheatdsl/syntax/cheat.lark") for n in names)
+    for packaged in ("cheatdsl/serve/static/index.html", "cheatdsl/serve/static/table.js",
+                     "cheatdsl/serve/lessons/1-make-a-claim.yaml", "cheatdsl/schema/rulebook.schema.json"):
+        assert packaged in names, packaged
     with tarfile.open(sdist) as tar:
         members = tar.getnames()
     assert sum(1 for m in members if "/rulebooks/" in m) == len(SHIPPED)
@@ -93,3 +96,35 @@ def test_a_house_rule_extending_a_shipped_profile(installed: tuple[Path, Path, P
         done = cheatdsl(bin_dir, tmp_path, *args)
         assert done.returncode == 0, (args, done.stdout, done.stderr)
         assert "internal error" not in done.stderr
+
+
+def test_the_installed_practice_table_serves_its_page(installed: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """`cheatdsl serve` from the wheel serves the page and the shipped profiles (loopback only)."""
+    import socket
+    import time
+    import urllib.request
+    _, _, bin_dir = installed
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CHEATDSL_", "PYTHON"))}
+    server = subprocess.Popen([str(bin_dir / "cheatdsl"), "serve", "--port", str(port)], cwd=tmp_path, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                    page = answer.read().decode()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=5) as answer:
+            tables = json.loads(answer.read())
+        assert "<html" in page.lower()
+        assert "practice-table" in json.dumps(tables)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

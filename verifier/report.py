@@ -180,12 +180,18 @@ def witnesses(result: Any) -> list[tuple[int, dict[str, Any]]]:
     return items
 
 
-def save_witnesses(report: Report, folder: str, variations: tuple[str, ...] = ()) -> list[str]:
-    """Write every witness of the report as a scenario file in `folder`; the paths written."""
-    from pathlib import Path
+def save_witnesses(report: Report, folder: str, variations: tuple[str, ...] = (), force: bool = False) -> list[str]:
+    """Write every witness of the report as a scenario file in `folder`; the paths written.
+
+    Raises cheatdsl.output.OutputError when the folder cannot be made, or a file exists and not `force`.
+    """
+    from cheatdsl.output import OutputError, file_in, output_folder, write_new
 
     from .system.witness import scenario_of
-    Path(folder).mkdir(parents=True, exist_ok=True)
+    if any(r.path == "-" and r.rulebook is not None for r in report.rulebooks):
+        raise OutputError("a witness names its rulebook, and one read from standard input has no name to "
+                          "give: save the rulebook to a file and verify that")
+    into = output_folder(folder)
     written = []
     for r in report.rulebooks:
         if r.rulebook is None:
@@ -194,7 +200,7 @@ def save_witnesses(report: Report, folder: str, variations: tuple[str, ...] = ()
             for n, w in witnesses(t.result):
                 seat = w["expect"].get("winner", (w["expect"].get("out") or [None])[0])
                 tail = f"-seat{seat}" if t.result.id == "winnability" else ""
-                path = str(Path(folder) / f"{r.rulebook.name}-{t.result.id}-{n}p{tail}.yaml")
-                scenario_of(w, r.path, variations, path=path).save(path)
-                written.append(path)
+                path = file_in(into, r.rulebook.name, t.result.id, f"{n}p{tail}", suffix=".yaml")
+                write_new(path, scenario_of(w, r.path, variations, path=str(path)).to_yaml(), force)
+                written.append(str(path))
     return written

@@ -8,6 +8,8 @@ import sys
 import threading
 import webbrowser
 
+from .arguments import UsageError, rulebook_arguments, usage
+
 HELP = """Serve the browser practice table (seed 003) for rulebooks, with lessons, on this machine.
 
 With no rulebook every shipped profile is offered, the practice table first; otherwise the
@@ -22,11 +24,13 @@ Exit status: 130 when stopped with Ctrl-C, 1 when no rulebook can be played, 2 f
 error (a port that cannot be listened on)."""
 
 
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="serve the browser practice table for rulebooks, with lessons",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("rulebooks", metavar="RULEBOOK", nargs="*",
-                   help="rulebook files or shipped profile names (default: every shipped profile)")
+                   help="rulebook files, shipped profile names or folders of rulebooks "
+                        "(default: every shipped profile)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, metavar="N",
                    help="the port to listen on (default 8000; 0 picks a free one)")
@@ -40,7 +44,14 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print("cheatdsl serve: error: --port must be from 0 to 65535", file=sys.stderr)
         return 2
-    catalog = build_catalog(list(args.rulebooks), getattr(args, "include", None) or [])
+    try:
+        named = rulebook_arguments(args.rulebooks)
+    except UsageError as exc:
+        return usage("serve", str(exc))
+    if "-" in named:
+        return usage("serve", "the practice table cannot read a rulebook from standard input (the page "
+                              "compiles it again for each variation); name a file")
+    catalog = build_catalog(named, getattr(args, "include", None) or [])
     for entry in catalog.entries:
         if entry.rulebook is None:
             print(f"cheatdsl serve: {entry.path} has errors and is refused:\n{entry.diagnostics}", file=sys.stderr)

@@ -247,6 +247,9 @@ def scenarios(found: Distinction, base: Rulebook, variant: Rulebook, directory: 
               variations: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> list[tuple[str, Any]]:
     """The distinguishing game as one scenario per rulebook, each checked to pass, as (path, Scenario)."""
     from ..scenario.model import Scenario
+    if "-" in (base.path, variant.path):
+        raise ValueError("a scenario names its rulebook, and one read from standard input has no name to give: "
+                         "save it to a file first")
     stem = f"{variant.name}-vs-{base.name}"
     out = []
     for role, rb, expect, used in (("base", base, found.base_expect, variations[0]),

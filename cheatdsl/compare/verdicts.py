@@ -60,9 +60,8 @@ def _stdin_text(paths: list[str]) -> str | None:
     """The rulebook read from standard input, for the child, when `-` is among the paths."""
     if "-" not in paths:
         return None
-    from ..syntax import reading
-    read = getattr(reading, "_read_bytes", None)
-    return read("-").decode("utf-8", errors="replace") if read is not None else ""
+    from ..syntax.reading import stdin_bytes
+    return stdin_bytes().decode("utf-8", errors="replace")
 
 
 def _run(command: list[str], timeout: float, cwd: str | None, stdin: str | None,

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..bots import BOTS
 from ..model import EndStyle, Rulebook
-from ..profiles import reference_to
+from ..profiles import command_name
 from .play import GameRecord, Table
 from .summary import summarise
 from .tally import Tally
@@ -56,7 +56,7 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
     tally = _run(table, rulebook, games, jobs, progress, record)
     out: dict[str, Any] = {
         "rulebook": rulebook.name,
-        "reference": reference_to(rulebook.path, "."),
+        "reference": command_name(rulebook.path),
         "variations": list(rulebook.active_variations),
         "players": players,
         "bots": list(names),

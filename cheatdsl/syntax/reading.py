@@ -40,6 +40,11 @@ def _read_bytes(path: str) -> bytes:
         return handle.read(MAX_FILE_BYTES + 1)
 
 
+def stdin_bytes() -> bytes:
+    """The rulebook read from standard input (read once, then kept, for every reader that asks)."""
+    return _read_bytes(STDIN)
+
+
 def read_source(path: str, diagnostics: Diagnostics, text: str | None = None) -> SourceFile | None:
     """The file's text (or `text`, an editor's unsaved copy of it), or None after recording why it
     cannot be read as a rulebook."""
