@@ -88,9 +88,10 @@ def main() -> int:
                    "local --jobs 2": measure(args.runs, lambda: sweep(jobs=2))}
         try:
             from distributed import Client, LocalCluster
-        except ImportError:
-            Client = LocalCluster = None  # noqa: N806 - the sweep extra is not installed
-        if LocalCluster is not None:
+            dask = True
+        except ImportError:  # the sweep extra is not installed
+            dask = False
+        if dask:
             for workers in (1, 2):
                 with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None, silence_logs=50) as cluster, \

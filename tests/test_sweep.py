@@ -156,6 +156,7 @@ def test_a_cell_is_plain_simulate_with_the_cell_seed(tmp_path: Path, reference: 
     cell = expand(spec_of(tmp_path))[3]
     saved = reference[1][f"cell-{cell.key}.json"]
     rulebook, _ = compile_rulebook("verish-ne-verish", ["skip-pass"])
+    assert rulebook is not None
     plain = simulate(rulebook, 3, 12, cell.cell_seed, "greedy,honest,random")
     plain["reference"] = "verish-ne-verish"
     assert saved["simulate"] == json.loads(json.dumps(plain))
