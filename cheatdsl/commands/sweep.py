@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def add_runner(p: argparse.ArgumentParser, default_out: str) -> None:
     """--out, --jobs and --scheduler, shared with `explore`."""
-    p.add_argument("--out", "-o", metavar="DIR", help=f"the results folder (default {default_out})")
+    p.add_argument("--out", metavar="DIR", help=f"the results folder (default {default_out})")
     p.add_argument("--jobs", "-j", type=count("a number of jobs", 1), default=1, metavar="J",
                    help="worker processes on this machine (default 1); the results do not depend on it")
     p.add_argument("--scheduler", metavar="ADDRESS",
