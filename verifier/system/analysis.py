@@ -27,7 +27,7 @@ from .search import bmc
 from .spec import Spec, SpecError, build_spec, merge_values
 from .symmetry import rotation_symmetric
 from .transitions import ACCEPT, CHALLENGE, PASS, Builder
-from .witness import Table, Witness, dealt, replay_shape
+from .witness import Table, Witness, dealt, replay_shape, scenario_of
 
 _INVARIANTS: dict[Spec, Invariants] = {}
 _CACHE: dict[tuple[str, Spec], Any] = {}
@@ -148,11 +148,21 @@ def games(a: Analysis, look: str) -> Found:
     return a.cached(f"games:{look}", lambda: play_games(a.game, (look,)))  # type: ignore[no-any-return]
 
 
+def replays(a: Analysis, w: Witness) -> bool:
+    """Whether the witness, written as a scenario of this rulebook, passes when the interpreter runs it."""
+    import os
+
+    from cheatdsl.scenario import run
+    if not a.rb.path or not os.path.exists(a.rb.path):
+        return True  # a rulebook from no file: the game itself was the interpreter's
+    return run(scenario_of(w.as_json(), os.path.abspath(a.rb.path), a.rb.active_variations)).passed
+
+
 def _played(pid: str, a: Analysis, look: str, before: Result, text: str) -> Result:
-    """`before` unless games played by bots show a witness of `look`: then refuted, with that game."""
+    """`before` unless games played by bots show a witness of `look` that replays: then refuted, with that game."""
     found = games(a, look)
     w = found.witnesses.get(look)
-    if w is None:
+    if w is None or not replays(a, w):
         return before
     return refuted(pid, f"{text}, in a game played by bots from a deal", witness=w.as_json(), found_by="games",
                    **({"cti": before.details["cti"]} if "cti" in before.details else {}))
@@ -600,7 +610,7 @@ def winnability_at(a: Analysis, budget: Budget) -> Result:
 def _won_in_games(a: Analysis, before: Result) -> Result:
     """Winnability from games played by bots: proved when each seat wins one of them, else `before`."""
     found = games(a, "wins")
-    if len(found.wins) < a.n:
+    if len(found.wins) < a.n or not all(replays(a, w) for w in found.wins.values()):
         return before
     turns = max(len(w.actions) for w in found.wins.values())
     return proved("winnability", f"every seat can win: a game played by bots from a deal, won by each seat (at most "
