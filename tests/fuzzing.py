@@ -94,6 +94,11 @@ def _node(value: Any) -> Node:
     return ScalarNode(value, NOWHERE)
 
 
+def _awkward(rng: random.Random) -> Any:
+    """An awkward value of its own, so that no later mutation changes AWKWARD."""
+    return copy.deepcopy(rng.choice(AWKWARD))
+
+
 def _paths(data: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every place in `data`, as the keys and indices that lead to it."""
     places = [here]
@@ -117,7 +122,7 @@ def _mutate_once(data: Any, rng: random.Random, donors: list[Any]) -> Any:
     places = _paths(data)
     path = rng.choice(places)
     if not path:
-        return rng.choice([data, [data], {"rulebook": data}, rng.choice(AWKWARD)])
+        return rng.choice([data, [data], {"rulebook": data}, _awkward(rng)])
     parent, last = _get(data, path[:-1]), path[-1]
     action = rng.randrange(8)
     if action == 7:
@@ -125,7 +130,7 @@ def _mutate_once(data: Any, rng: random.Random, donors: list[Any]) -> Any:
     elif action == 0:
         del parent[last]
     elif action == 1:
-        parent[last] = rng.choice(AWKWARD)
+        parent[last] = _awkward(rng)
     elif action == 2:
         other = _get(data, rng.choice(places))
         parent[last] = copy.deepcopy(other) if other is not data else None
@@ -133,16 +138,16 @@ def _mutate_once(data: Any, rng: random.Random, donors: list[Any]) -> Any:
         parent[last] = [parent[last]] if rng.random() < 0.5 else {"value": parent[last]}
     elif action == 4 and isinstance(parent, dict):
         parent[rng.choice(["deck", "claim", "variations", "extends", "use", "drop", "expect", "sets",
-                           "position", "actions", "seed", "players", f"x{rng.randrange(9)}"])] = rng.choice(AWKWARD)
+                           "position", "actions", "seed", "players", f"x{rng.randrange(9)}"])] = _awkward(rng)
     elif action == 5 and donors:
         donor = rng.choice(donors)
         donor_places = [p for p in _paths(donor) if p]
         if donor_places:
             parent[last] = copy.deepcopy(_get(donor, rng.choice(donor_places)))
     elif isinstance(parent, list):
-        parent.insert(rng.randrange(len(parent) + 1), rng.choice(AWKWARD))
+        parent.insert(rng.randrange(len(parent) + 1), _awkward(rng))
     elif isinstance(parent, dict) and isinstance(last, str):
-        parent[last + rng.choice(["", "s", "_", "."])] = rng.choice(AWKWARD)
+        parent[last + rng.choice(["", "s", "_", "."])] = _awkward(rng)
     return data
 
 
