@@ -372,7 +372,7 @@ def test_verdicts_from_the_verify_report() -> None:
              "expectations": [{"id": "deal", "expected": "proved", "verdict": "refuted", "status": "failed",
                                "at": "x.yaml:3:3"}]}
     assert verdicts.from_report(entry) == {"deal": {"verdict": "refuted", "summary": "ace aside",
-                                                    "expected": "proved"}}
+                                                    "expected": "proved", "status": "failed"}}
     assert verdicts.from_report({"path": "y.yaml", "error": "1 error(s)"}) is None
 
 
@@ -412,6 +412,7 @@ def _turns(values: list[int]) -> dict[str, Any]:
 # In the shape `cheatdsl.simulate.simulate` returns (only the keys the section reads).
 FAKE_STATS: list[dict[str, Any] | None] = [
     {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, **_turns([40, 60, 80, 100]), "unfinished": 1,
+     "capped": 1, "stuck": 0, "turn_cap": 100,
      "wins_by_seat": [0, 1, 1, 1], "wins_by_position": [1, 1, 1, 0], "challenges": {"caught": 30, "failed": 10},
      "forced_bluffs": {"per_game": 2.5}, "pickups": {"count": 40, "mean": 3.25}},
     {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, **_turns([20, 30, 30, 50]), "unfinished": 0,
@@ -432,13 +433,13 @@ def test_statistics_side_by_side() -> None:
     s = statistics.section(columns_for([load("english-ascending.yaml"), load("mogeln.yaml")]), FAKE_STATS)
     rows = {r.key: r.cells for r in s.rows}
     assert rows["games"] == ("4 at 4 players", "4 at 4 players")
-    assert rows["turns"] == ("mean 70, median 70, 40 to 100", "mean 32, median 30, 20 to 50")
-    assert rows["unfinished"] == ("1 (25%)", "0 (0%)")
-    assert rows["wins_by_seat"] == ("33% 33% 33% 0%", "50% 0% 25% 25%")
-    assert rows["challenges"] == ("10.0", "5.0")
-    assert rows["caught"] == ("75%", "25%")
-    assert rows["forced_bluffs"] == ("2.5", "0.2")
-    assert rows["pickups"] == ("mean 3.2", "no pickups")
+    assert rows["turns"] == ("mean 60, median 60, 40 to 80 (of 3 finished)", "mean 32, median 30, 20 to 50")
+    assert rows["unfinished"] == ("1 (25%): 1 at the turn cap", "0 (0%)")
+    assert rows["wins_by_seat"] == ("33% 33% 33% 0% (of 3 won)", "50% 0% 25% 25%")
+    assert rows["challenges"] == ("10.0 (with 1 unfinished)", "5.0")
+    assert rows["caught"] == ("75% (with 1 unfinished)", "25%")
+    assert rows["forced_bluffs"] == ("2.5 (with 1 unfinished)", "0.2")
+    assert rows["pickups"] == ("mean 3.2 (with 1 unfinished)", "no pickups")
     assert s.note.startswith("4 games per rulebook at 4 players between honest bots, seed 0.")
     assert [p.key for p in s.plots] == ["turns", "wins", "challenges"]
     for plot in s.plots:
@@ -463,7 +464,8 @@ def test_all_formats_with_every_section() -> None:
     c = _comparison_with_stats()
     plain = text.render(c)
     assert max(len(line) for line in plain.splitlines()) <= 100
-    assert "refuted (expected proved)" in plain and "mean 70, median 70, 40 to 100" in plain
+    flat = " ".join(plain.split())
+    assert "refuted (expected proved)" in flat and "mean 60, median 60, 40 to 80 (of" in flat
     assert "| ≠ | **seat-fairness** | proved | refuted (expected proved) |" in text.markdown(c)
     data = as_json(c)
     assert [r["key"] for r in data["verdicts"]["rows"]] == ["rank-cycle", "seat-fairness"]

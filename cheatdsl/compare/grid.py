@@ -31,12 +31,16 @@ class Column:
 
 @dataclass(frozen=True)
 class Row:
-    """One dimension (or property, or statistic) across every column; `notes` are optional per-cell details."""
+    """One dimension (or property, or statistic) across every column; `notes` are optional per-cell details.
+
+    `readings` mark cells to set apart: "expected" (a verdict the rulebook expects), "unexpected".
+    """
 
     key: str
     label: str
     cells: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    readings: tuple[str, ...] = ()
 
     @property
     def differs(self) -> bool:
@@ -54,12 +58,16 @@ class Plot:
 
 @dataclass(frozen=True)
 class Section:
-    """A titled block of rows; `note` says why a section has no rows (or qualifies the ones it has)."""
+    """A titled block of rows; `note` says why a section has no rows (or qualifies the ones it has).
+
+    `findings` are sentences a reader must see beside the numbers (unfinished games, identical games).
+    """
 
     key: str
     title: str
     rows: tuple[Row, ...] = ()
     note: str = ""
+    findings: tuple[str, ...] = ()
     plots: tuple[Plot, ...] = ()
     data: tuple[Any, ...] = ()
 
@@ -70,6 +78,10 @@ class Comparison:
 
     columns: tuple[Column, ...]
     sections: tuple[Section, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        from .statistics import linked  # the statistics' findings read the verdicts
+        object.__setattr__(self, "sections", linked(self.columns, tuple(self.sections)))
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)
@@ -107,11 +119,12 @@ def as_json(comparison: Comparison) -> dict[str, Any]:
     }
     for s in comparison.sections:
         rows = [{"key": r.key, "label": r.label, "cells": list(r.cells), "differs": r.differs}
-                | ({"details": list(r.notes)} if any(r.notes) else {}) for r in s.rows]
+                | ({"details": list(r.notes)} if any(r.notes) else {})
+                | ({"readings": list(r.readings)} if any(r.readings) else {}) for r in s.rows]
         if s.key == "rules":
             out["rules"] = rows
             continue
-        entry: dict[str, Any] = {"title": s.title, "note": s.note, "rows": rows}
+        entry: dict[str, Any] = {"title": s.title, "note": s.note, "findings": list(s.findings), "rows": rows}
         if s.data:
             entry["data"] = list(s.data)
         out[s.key] = entry

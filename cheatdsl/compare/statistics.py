@@ -5,22 +5,30 @@ these keys of it; any may be missing, and its rows then show "-":
 
     {"players": 4, "games": 200, "bots": ["honest", ...], "seed": 0,
      "turns_summary": {"mean", "median", "q1", "q3", "p95", "min", "max"},  # plays and passes a game
-     "unfinished": 3,                  # games stopped by the turn cap or with no legal action
+     "turns_histogram": [[turns, games], ...], "turn_cap": 2000,
+     "unfinished": 3, "capped": 3, "stuck": 0,  # games stopped by the turn cap or with no legal action
      "wins_by_position": [52, 47, ...],  # wins counted from the first player to play
      "wins_by_seat": [...],            # read when wins_by_position is missing
      "challenges": {"caught": 410, "failed": 380},
      "forced_bluffs": {"per_game": 3.2},   # plays by a seat holding no card of a claim allowed
      "pickups": {"count": 790, "mean": 6.1}}  # cards taken at each pickup
+
+Unfinished games are no results: the turns row counts finished games only, the win shares decided
+games only, and the per-game rows say when unfinished games are in them; the section's findings say
+how many did not finish and why (`unfinished.py`), and which columns played identical games
+(`identical.py`).
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 import statistics as stats
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..model import Rulebook
+from . import identical, unfinished
 from .grid import Column, Plot, Row, Section
 from .svg import challenge_outcomes, turns_per_game, wins_by_seat
 
@@ -28,8 +36,15 @@ Stats = dict[str, Any]
 TITLE = "Simulation"
 BOTS = ("honest",)
 PREFERRED_PLAYERS = 4
-MEANINGS = ("Turns are plays and passes; unfinished games were stopped by the turn cap or left with no legal action; wins by seat count "
-            "from the first player to play; a forced bluff is a play by a seat holding no card of any claim allowed.")
+MEANINGS = ("Turns are plays and passes, of finished games only; unfinished games were stopped by the turn cap or "
+            "left with no legal action; wins by seat count from the first player to play, in won games only; a "
+            "forced bluff is a play by a seat holding no card of any claim allowed.")
+
+
+class Simulated(dict):  # type: ignore[type-arg]
+    """`simulate`'s dict as it stands (and as JSON prints it), with the rulebook it was played from kept aside."""
+
+    rulebook: Rulebook | None = None
 
 
 class TableSizeError(ValueError):
@@ -86,7 +101,9 @@ def collect(rulebooks: list[Rulebook], games: int, seed: int = 0, players: list[
             progress(i, rb.name)
             extra["progress"] = lambda done, total, i=i, name=rb.name: progress(i, name)
         try:
-            out.append(dict(run(rb, players=n, games=games, seed=seed, bots=BOTS, **extra)))
+            found = Simulated(run(rb, players=n, games=games, seed=seed, bots=BOTS, **extra))
+            found.rulebook = rb
+            out.append(found)
         except Exception as exc:  # one rulebook failing leaves its column empty, not the section
             out.append({"error": f"{type(exc).__name__}: {exc}"})
     return out, ""
@@ -129,21 +146,49 @@ def _rows(data: list[Stats | None]) -> list[Row]:
                 cells.append("-")
         return tuple(cells)
 
+    def none_finished(d: Stats) -> bool:
+        return unfinished.counts(d)[2] >= d["games"] > 0
+
+    def per_game(fn: Callable[[Stats], str]) -> Callable[[Stats], str]:
+        """A statistic of every game: none when no game finished, marked when unfinished games are in it."""
+        def cell(d: Stats) -> str:
+            if none_finished(d):
+                return "no game finished"
+            left = unfinished.counts(d)[2]
+            return fn(d) + (f" (with {left} unfinished)" if left else "")
+        return cell
+
     def games(d: Stats) -> str:
         return f"{d['games']} at {d['players']} players"
 
     def turns(d: Stats) -> str:
-        t = d["turns_summary"]
-        return f"mean {t['mean']:.0f}, median {t['median']:g}, {t['min']} to {t['max']}"
+        capped, stuck, left = unfinished.counts(d)
+        t = unfinished.finished_turns(d)
+        if t is None:
+            return f"no game finished: all {d['games']} stopped" + (f" at the cap of {d['turn_cap']}"
+                                                                   if capped == d["games"] and "turn_cap" in d else "")
+        text = f"mean {t['mean']:.0f}, median {t['median']:g}, {t['min']:g} to {t['max']:g}"
+        if capped:
+            text += f" (of {d['games'] - capped} finished)"
+        if stuck:
+            text += f" (with {stuck} stuck)"
+        return text
 
-    def unfinished(d: Stats) -> str:
-        return f"{d['unfinished']} ({_pct(d['unfinished'], d['games'])})"
+    def left(d: Stats) -> str:
+        capped, stuck, n = unfinished.counts(d)
+        if not n:
+            return "0 (0%)"
+        why = [f"{capped} at the turn cap" if capped else "", f"{stuck} with no legal action" if stuck else ""]
+        return f"{n} ({_pct(n, d['games'])}): " + ", ".join(w for w in why if w)
 
     def seats(d: Stats) -> str:
         w = wins(d)
-        return " ".join(_pct(x, sum(w)) for x in w) if sum(w) else "no game won"
+        if not sum(w):
+            return "no game won"
+        shares = " ".join(_pct(x, sum(w)) for x in w)
+        return shares + (f" (of {sum(w)} won)" if unfinished.counts(d)[2] else "")
 
-    def per_game(d: Stats) -> str:
+    def challenges(d: Stats) -> str:
         c = d["challenges"]
         return f"{(c['caught'] + c['failed']) / d['games']:.1f}"
 
@@ -161,12 +206,12 @@ def _rows(data: list[Stats | None]) -> list[Row]:
     return [
         Row("games", "games played", each(games)),
         Row("turns", "turns per game", each(turns)),
-        Row("unfinished", "unfinished games", each(unfinished)),
+        Row("unfinished", "unfinished games", each(left)),
         Row("wins_by_seat", "wins by seat", each(seats)),
-        Row("challenges", "challenges per game", each(per_game)),
-        Row("caught", "caught a lie", each(caught)),
-        Row("forced_bluffs", "forced bluffs per game", each(forced)),
-        Row("pickups", "cards at a pickup", each(pickup)),
+        Row("challenges", "challenges per game", each(per_game(challenges))),
+        Row("caught", "caught a lie", each(per_game(caught))),
+        Row("forced_bluffs", "forced bluffs per game", each(per_game(forced))),
+        Row("pickups", "cards at a pickup", each(per_game(pickup))),
     ]
 
 
@@ -190,8 +235,40 @@ def plots(names: Sequence[str], data: Sequence[Mapping[str, Any] | None]) -> tup
     return tuple(out)
 
 
-def section(columns: tuple[Column, ...], data: list[Stats | None] | None, note: str = "") -> Section:
-    """The statistics section with its plots; `data` None leaves only the note."""
+def findings(columns: tuple[Column, ...], data: Sequence[Stats | None],
+             found: Sequence[Mapping[str, Any] | None] | None = None, ran: bool = True) -> tuple[str, ...]:
+    """Unfinished games and why (beside the verifier's verdicts in `found`, a dict per column), then identical games."""
+    out: list[str] = []
+    same = identical.groups(data)
+    told: set[int] = set()
+    for i, (c, d) in enumerate(zip(columns, data)):
+        if d is None or "error" in d or i in told:
+            continue
+        verdict = found[i] if found and i < len(found) else None
+        group = next((g for g in same if g[0] == i), [i])
+        alike = [j for j in group if _termination(found, j) == _termination(found, i)]
+        told.update(alike)
+        heading = identical.names([columns[j].heading for j in alike])
+        out += unfinished.sentences(heading, d, verdict, ran, each=len(alike) > 1)
+    for group in same:
+        first = data[group[0]]
+        assert first is not None
+        bots = sorted(set(first.get("bots", ()))) or ["the same"]
+        out.append(identical.sentence([columns[i].heading for i in group],
+                                      [getattr(data[i], "rulebook", None) for i in group],
+                                      int(first.get("players", 0)), ", ".join(bots)))
+    return tuple(out)
+
+
+def _termination(found: Sequence[Mapping[str, Any] | None] | None, i: int) -> Any:
+    """What the verifier says about column i's endings, to tell whether two columns' findings read alike."""
+    entry = found[i] if found and i < len(found) else None
+    return None if not entry else (entry.get("termination"), entry.get("no-deadlock"))
+
+
+def section(columns: tuple[Column, ...], data: list[Stats | None] | None, note: str = "",
+            found: Sequence[Mapping[str, Any] | None] | None = None, ran: bool = True) -> Section:
+    """The statistics section with its findings and plots; `data` None leaves only the note."""
     if data is None:
         return Section("statistics", TITLE, note=note)
     failures = [f"{c.heading}: {d['error']}" for c, d in zip(columns, data) if d is not None and "error" in d]
@@ -199,5 +276,18 @@ def section(columns: tuple[Column, ...], data: list[Stats | None] | None, note: 
         note = "simulation failed for " + "; ".join(failures)
     if not note:
         note = " ".join(p for p in (settings(data), MEANINGS) if p)
-    return Section("statistics", TITLE, tuple(_rows(data)), note, plots([c.heading for c in columns], data),
-                   tuple(data))
+    return Section("statistics", TITLE, tuple(_rows(data)), note, findings(columns, data, found, ran),
+                   plots([c.heading for c in columns], data), tuple(data))
+
+
+def linked(columns: tuple[Column, ...], sections: tuple[Section, ...]) -> tuple[Section, ...]:
+    """The sections with the statistics' findings told beside the verifier's verdicts, when both are there."""
+    keys = [s.key for s in sections]
+    if "statistics" not in keys or "verdicts" not in keys:
+        return sections
+    s, v = sections[keys.index("statistics")], sections[keys.index("verdicts")]
+    if not s.data:
+        return sections
+    found = list(v.data) if v.data else None
+    new = replace(s, findings=findings(columns, list(s.data), found, ran=bool(v.data)))
+    return tuple(new if x is s else x for x in sections)

@@ -65,9 +65,12 @@ def _section(columns: tuple[Column, ...], section: Section, width: int) -> list[
     out = [section.title, "=" * len(section.title)]
     if section.note:
         out += _wrap(section.note, width)
+    for finding in section.findings:
+        out += [""] + textwrap.wrap(finding, width, initial_indent="! ", subsequent_indent="  ",
+                                    break_long_words=True, break_on_hyphens=False)
     if not section.rows:
         return out
-    if section.note:
+    if section.note or section.findings:
         out.append("")
     for n, group in enumerate(column_groups(len(columns), width)):
         if n:
@@ -108,6 +111,9 @@ def markdown(comparison: Comparison) -> str:
         out += ["", f"## {section.title}", ""]
         if section.note:
             out += [_esc(section.note), ""]
+        if section.findings:
+            out += [f"> **Finding.** {_esc(f)}" + "\n>" for f in section.findings[:-1]]
+            out += [f"> **Finding.** {_esc(section.findings[-1])}", ""]
         if not section.rows:
             continue
         out += [f"{LEGEND}.", ""]

@@ -3,7 +3,11 @@
 The verifier runs in a child process (`python -m cheatdsl verify --json`, whose output format is the
 contract documented in `cheatdsl verify --help`), so that a crash or a hang there costs this command
 a section, never the whole comparison. Its answer becomes one dict per rulebook:
-`{property id: {"verdict": ..., "summary": ..., "expected": ...}}`.
+`{property id: {"verdict": ..., "summary": ..., "expected": ..., "status": met|failed|pending}}`
+("expected" and "status" only where the rulebook's `expect:` names the property).
+
+Each verdict is shown beside that expectation: one the rulebook expects is a known property of the
+game (a refutation too), one it does not expect stands out.
 """
 
 from __future__ import annotations
@@ -51,8 +55,9 @@ def from_report(entry: Mapping[str, Any]) -> Verdicts | None:
         out[str(result["id"])] = {"verdict": str(result["verdict"]), "summary": str(result.get("summary", ""))}
     for check in entry.get("expectations", []):
         pid = str(check.get("id"))
-        if pid in out and check.get("status") == "failed":
-            out[pid]["expected"] = str(check.get("expected", ""))
+        if pid in out and check.get("expected"):
+            out[pid]["expected"] = str(check["expected"])
+            out[pid]["status"] = str(check.get("status", ""))
     return out
 
 
@@ -128,13 +133,38 @@ def collect(paths: list[str], variations: list[tuple[str, ...]], timeout: float 
     return [from_report(entry) for entry in entries], ""
 
 
+EXPECTED, UNEXPECTED = "expected", "unexpected"
+NOTE = ("Each verdict is read against the rulebook's own `expect:`. \"as expected\" is a known property of "
+        "the game, a refutation too (for example that play can go on for ever): the rules allow it, nothing "
+        "is broken. \"expected X\" and \"not expected\" mark a verdict the rulebook does not expect.")
+
+
+def reading(entry: Mapping[str, str] | None) -> str:
+    """EXPECTED when the rulebook expects this verdict, UNEXPECTED when it contradicts `expect:` or is an unasked refutation."""
+    if entry is None:
+        return ""
+    status = entry.get("status", "")
+    if status == "met":
+        return EXPECTED
+    if status == "failed" or (entry.get("verdict") == "refuted" and not entry.get("expected")):
+        return UNEXPECTED
+    return ""
+
+
 def cell(entry: Mapping[str, str] | None) -> str:
-    """A verdict as a table cell: `proved`, `refuted (expected proved)`, `unknown (not yet implemented)`."""
+    """A verdict beside its expectation: `refuted, as expected`, `refuted (expected proved)`, `refuted (not expected)`."""
     if entry is None:
         return "-"
     verdict = entry.get("verdict", "?")
-    if entry.get("expected"):
-        return f"{verdict} (expected {entry['expected']})"
+    expected, status = entry.get("expected", ""), entry.get("status", "")
+    if status == "met":
+        return f"{verdict}, as expected"
+    if expected and status == "pending":
+        return f"{verdict} (expected {expected}, pending)"
+    if expected and (status == "failed" or expected != verdict):
+        return f"{verdict} (expected {expected})"
+    if verdict == "refuted" and not expected:
+        return "refuted (not expected)"
     summary = entry.get("summary", "")
     if verdict == "unknown" and summary and len(summary) <= 30:
         return f"unknown ({summary})"
@@ -154,10 +184,12 @@ def section(data: list[Verdicts | None] | None, note: str = "") -> Section:
     for pid in _order(ids):
         entries = [None if d is None else d.get(pid) for d in data]
         rows.append(Row(pid, pid, tuple(cell(e) for e in entries),
-                        tuple("" if e is None else e.get("summary", "") for e in entries)))
+                        tuple("" if e is None else e.get("summary", "") for e in entries),
+                        tuple(reading(e) for e in entries)))
     missing = sum(d is None for d in data)
     if missing and not note:
         note = f"{missing} rulebook{'s' if missing != 1 else ''} could not be verified"
+    note = " ".join(p for p in (note, NOTE) if p)
     return Section("verdicts", TITLE, tuple(rows), note, data=tuple(data))
 
 

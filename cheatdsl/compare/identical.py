@@ -1,0 +1,93 @@
+"""Rulebooks whose simulated games came out identical, and the rules that differ without changing them.
+
+Two columns played identical games when their statistics dicts are equal once names, paths and the
+number of worker processes are left out (every count, every game's length, every seat's wins). The
+rules that differ between them are found as `cheatdsl diff` finds them; a reason is given only where
+one can be shown (a range of player counts that holds the table, a table formula with the same value
+at this count); the other differences are said to have changed none of these games.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..model import Formula, Rulebook
+from . import counts
+from .diff import diff
+from .meaning import TABLE_PLACES
+
+NAMES = ("rulebook", "reference", "variations", "jobs", "path")
+
+
+def fingerprint(d: Mapping[str, Any] | None) -> str | None:
+    """The statistics that make the games, as one text; None for a column with no games."""
+    if d is None or "error" in d or not d.get("games"):
+        return None
+    return json.dumps({k: v for k, v in d.items() if k not in NAMES}, sort_keys=True, default=str)
+
+
+def groups(data: Sequence[Mapping[str, Any] | None]) -> list[list[int]]:
+    """Columns (by index) with identical statistics, in groups of two or more, in column order."""
+    found: dict[str, list[int]] = {}
+    for i, d in enumerate(data):
+        key = fingerprint(d)
+        if key is not None:
+            found.setdefault(key, []).append(i)
+    return [g for g in found.values() if len(g) > 1]
+
+
+def _value(rb: Rulebook, path: str) -> Any:
+    obj: Any = rb
+    for part in path.split("."):
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def _why(field: str, a: Rulebook, b: Rulebook, players: int) -> str:
+    """Why a changed field makes no difference at `players` seats, or "" when that cannot be shown."""
+    if field == "players":
+        if players in a.players.counts() and players in b.players.counts():
+            return f"the range of player counts differs, and each allows the {players} played here"
+        return ""
+    place = TABLE_PLACES.get(field)
+    fa, fb = _value(a, field), _value(b, field)
+    if place and isinstance(fa, Formula) and isinstance(fb, Formula):
+        va, vb = counts.values(a, fa, place, [players]), counts.values(b, fb, place, [players])
+        if va is not None and va == vb:
+            return f"`{field}` differs only at other player counts ({va[players]} in each at {players} players)"
+    return ""
+
+
+def differences(rulebooks: Sequence[Rulebook], players: int) -> tuple[list[str], list[str]]:
+    """The rule dimensions that differ within a group: (those with a reason, as sentences; those without)."""
+    first = rulebooks[0]
+    reasons: dict[str, list[str]] = {}
+    for other in rulebooks[1:]:
+        for change in diff(first, other).changes:
+            reasons.setdefault(change.label, []).append(_why(change.field, first, other, players))
+    shown = [f"{label}: {why[0]}" for label, why in reasons.items() if all(why) and len(set(why)) == 1]
+    bare = [label for label, why in reasons.items() if not (all(why) and len(set(why)) == 1)]
+    return shown, bare
+
+
+def names(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def sentence(headings: Sequence[str], rulebooks: Sequence[Rulebook | None], players: int, bots: str) -> str:
+    """One finding: these columns played identical games, which of their rules differ, and why that did not matter."""
+    out = (f"{names(headings)} played identical games here: every statistic alike, down to each game's length "
+           f"and each seat's wins, at {players} players between {bots} bots.")
+    if any(rb is None for rb in rulebooks):
+        return out + " Their rules could not be set side by side."
+    shown, bare = differences([rb for rb in rulebooks if rb is not None], players)
+    if not shown and not bare:
+        return out + " No rule differs between them: they are one game."
+    out += " The rules that differ:" if shown else ""
+    out += "".join(f" {s};" for s in shown).rstrip(";") + ("." if shown else "")
+    if bare:
+        said = "the rules" if not shown else "the other rules"
+        out += f" {said.capitalize()} that differ ({', '.join(bare)}) did not change any of these games."
+    return out
