@@ -27,6 +27,10 @@ LINEUPS: tuple[tuple[tuple[str, ...], float], ...] = (
     (("random",), 0.0), (("greedy",), 0.15), (("random", "greedy"), 0.3), (("honest",), 0.15),
     (("greedy",), 0.0), (("random", "counter", "honest"), 0.15), (("greedy",), 0.6), (("counter",), 0.15),
 )
+# A true claim of a dead rank needs sets out and wild cards claimed: challenge-hungry tables find it sooner.
+LINEUPS_FOR: dict[str, tuple[tuple[tuple[str, ...], float], ...]] = {
+    "dead-claim": ((("greedy",), 0.6), (("greedy",), 0.9), (("random", "greedy"), 0.6), (("honest",), 0.3)),
+}
 GAMES = 48  # games per table at most (line-ups in turn, seed by seed)
 TURNS = 1500  # plays and passes per game at most
 ACTIONS = 120_000  # every decision of every game at one table at most
@@ -130,11 +134,13 @@ def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns
     wanted = set(look)
     found = Found()
     n = game.players
+    lineups = LINEUPS_FOR.get(next(iter(wanted)), LINEUPS) if len(wanted) == 1 else LINEUPS
     for i in range(games):
         if not _wanting(wanted, found, n) or found.actions >= actions:
             break
-        names, rate = LINEUPS[i % len(LINEUPS)]
-        run = _Run(game, i // len(LINEUPS), (i // len(LINEUPS)) % n if game.dealer_by_lot else 0, names, rate)
+        names, rate = lineups[i % len(lineups)]
+        seed = i // len(lineups)
+        run = _Run(game, seed, seed % n if game.dealer_by_lot else 0, names, rate)
         found.games += 1
         _play(run, wanted, found, turns, actions)
     return found
