@@ -6,7 +6,8 @@ Rulebook number i is `tests/rulebook_strategies.generate(i)`, the same on every 
 process of its own, killed after --timeout seconds (a timeout is a finding, not a pass). Verify runs at the
 smallest player count of each rulebook. Printed: how many passed each step, the internal errors of verify,
 the contradictions (a proof a game broke, a game stuck or looping that verify did not refute), the
-timeouts, the verdicts by property, and the seconds per step.
+timeouts, simulate or games stopped after STEP_SECONDS (slow: the interpreter hanging), the verdicts by
+property, and the seconds per step.
 """
 
 from __future__ import annotations
@@ -27,13 +28,16 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 
+STEP_SECONDS = 15.0  # simulate and the games of one rulebook each stop there (counted as slow)
+
+
 def _one(seed: int, verify_seconds: float, conn: Any) -> None:
     from rulebook_strategies import examine, generate
     try:
         data = generate(seed)
         with tempfile.TemporaryDirectory() as tmp:
-            got = examine(data, Path(tmp), verify_seconds=verify_seconds)
-        conn.send({"seed": seed, "failures": got.failures, "internal": got.internal,
+            got = examine(data, Path(tmp), verify_seconds=verify_seconds, step_seconds=STEP_SECONDS)
+        conn.send({"seed": seed, "failures": got.failures, "internal": got.internal, "slow": got.slow,
                    "contradictions": got.contradictions, "verdicts": got.verdicts, "seconds": got.seconds,
                    "players": got.players})
     except BaseException as exc:  # noqa: BLE001 - a crash of the campaign's own steps is a finding too
@@ -74,6 +78,8 @@ def campaign(start: int, count: int, workers: int, timeout: float, verify_second
             proc.join()
             parent.close()
             running.remove(item)
+            if len(out) % 50 == 0:
+                print(f"{len(out)} of {count} examined", file=sys.stderr, flush=True)
         time.sleep(0.02)
     return sorted(out, key=lambda r: r["seed"])
 
@@ -86,15 +92,17 @@ def figures(results: list[dict[str, Any]], wall: float) -> str:
     failed = [r for r in done if r.get("failures")]
     internal = [r for r in done if r.get("internal")]
     contra = [r for r in done if r.get("contradictions")]
+    slow = [r for r in done if r.get("slow")]
     lines = [f"{n} generated rulebooks in {wall:.0f} s",
              f"  examined to the end      {len(done)}",
              f"  timeouts                 {len(timeouts)}" + (f"  (seeds {timeouts[:20]})" if timeouts else ""),
              f"  check/fmt/simulate fail  {len(failed)}" + (f"  (seeds {[r['seed'] for r in failed][:20]})" if failed else ""),
              f"  verify internal errors   {len(internal)}" + (f"  (seeds {[r['seed'] for r in internal][:20]})" if internal else ""),
-             f"  contradictions           {len(contra)}" + (f"  (seeds {[r['seed'] for r in contra][:20]})" if contra else "")]
-    for r in (failed + internal + contra)[:10]:
+             f"  contradictions           {len(contra)}" + (f"  (seeds {[r['seed'] for r in contra][:20]})" if contra else ""),
+             f"  simulate or games slow   {len(slow)}" + (f"  (seeds {[r['seed'] for r in slow][:20]})" if slow else "")]
+    for r in (failed + internal + contra + slow)[:12]:
         lines.append(f"    {r['seed']}: " + "; ".join((r.get("failures") or []) + r.get("internal", [])
-                                                     + r.get("contradictions", []))[:300])
+                                                     + r.get("contradictions", []) + r.get("slow", []))[:300])
     by: dict[str, Counter[str]] = defaultdict(Counter)
     for r in done:
         for pid, v in r.get("verdicts", {}).items():
@@ -116,8 +124,8 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--timeout", type=float, default=180.0, help="seconds for one rulebook, all steps")
-    ap.add_argument("--verify-seconds", type=float, default=120.0, help="the kill timer of verify's heavy checks")
+    ap.add_argument("--timeout", type=float, default=90.0, help="seconds for one rulebook, all steps")
+    ap.add_argument("--verify-seconds", type=float, default=45.0, help="the kill timer of verify's heavy checks")
     ap.add_argument("--json", metavar="FILE", help="write every result as JSON")
     args = ap.parse_args()
     began = time.perf_counter()
@@ -125,7 +133,7 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     print(figures(results, time.perf_counter() - began))
-    bad = any(r.get("timeout") or r.get("failures") or r.get("internal") or r.get("contradictions") for r in results)
+    bad = any(r.get(k) for r in results for k in ("timeout", "failures", "internal", "contradictions", "slow"))
     return 1 if bad else 0
 
 

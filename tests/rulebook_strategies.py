@@ -217,6 +217,7 @@ class Examined:
     internal: list[str] = field(default_factory=list)  # verify's internal errors
     contradictions: list[str] = field(default_factory=list)  # a proof that a game broke, or a game verify missed
     verdicts: dict[str, str] = field(default_factory=dict)
+    slow: list[str] = field(default_factory=list)  # a step stopped by `step_seconds`
     seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -287,9 +288,37 @@ def play_checked(game: Any, seed: int, bots: str, proved: set[str], turns: int =
     return out
 
 
+class Slow(Exception):
+    """A step ran past its time (`examine(..., step_seconds=...)`)."""
+
+
+def _alarm(seconds: float) -> Any:
+    """A context that raises Slow in this (main) thread after `seconds`; 0 for none."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def ctx() -> Any:
+        if not seconds:
+            yield
+            return
+
+        def ring(signum: int, frame: Any) -> None:
+            raise Slow(f"still running after {seconds:g} s")
+        old = signal.signal(signal.SIGALRM, ring)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    return ctx()
+
+
 def examine(data: dict[str, Any], folder: Path, games: int = 4, verify_all_counts: bool = False,
-            verify_seconds: float = 60.0) -> Examined:
-    """check, fmt, simulate and verify one rulebook, and hold verify's proofs against played games."""
+            verify_seconds: float = 60.0, step_seconds: float = 0.0) -> Examined:
+    """check, fmt, simulate and verify one rulebook, and hold verify's proofs against played games; with
+    `step_seconds`, simulate and the games each stop there (a finding: `slow`)."""
     import time
 
     from cheatdsl.engine import Game
@@ -314,7 +343,10 @@ def examine(data: dict[str, Any], folder: Path, games: int = 4, verify_all_count
     n = out.players = rb.players.counts()[0]
     t = time.perf_counter()
     try:
-        simulate(rb, n, games, seed=0, bots="random", turn_cap=300)
+        with _alarm(step_seconds):
+            simulate(rb, n, games, seed=0, bots="random", turn_cap=300)
+    except Slow as exc:
+        out.slow.append(f"simulate: {exc}")
     except Exception as exc:  # noqa: BLE001 - any exception is a finding
         out.failures.append(f"simulate: {type(exc).__name__}: {exc}")
     out.seconds["simulate"] = time.perf_counter() - t
@@ -327,10 +359,15 @@ def examine(data: dict[str, Any], folder: Path, games: int = 4, verify_all_count
     proved = {pid for pid in PROVED_IN_GAMES if out.verdicts.get(pid) == "proved"}
     t = time.perf_counter()
     game = Game(rb, n)
-    for seed in range(games):
-        for bots in ("random", "greedy"):
-            out.contradictions += play_checked(game, seed, bots, proved)
-    met = play_games(game, ("stuck", "loop"), games=8, actions=20_000)
+    try:
+        with _alarm(step_seconds):
+            for seed in range(games):
+                for bots in ("random", "greedy"):
+                    out.contradictions += play_checked(game, seed, bots, proved)
+            met = play_games(game, ("stuck", "loop"), games=8, actions=20_000)
+    except Slow as exc:
+        out.slow.append(f"games: {exc}")
+        return out
     if "stuck" in met.witnesses and out.verdicts.get("no-deadlock") != "refuted":
         out.contradictions.append(f"a game is stuck, but no-deadlock is {out.verdicts.get('no-deadlock')}")
     if "loop" in met.witnesses and out.verdicts.get("termination") != "refuted":
