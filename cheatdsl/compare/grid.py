@@ -33,7 +33,8 @@ class Column:
 class Row:
     """One dimension (or property, or statistic) across every column; `notes` are optional per-cell details.
 
-    `readings` mark cells to set apart: "expected" (a verdict the rulebook expects), "unexpected".
+    `readings` mark cells to set apart: "expected" (a verdict the rulebook expects), "unexpected";
+    `values`, when given, are what the row differs by (a verdict without its expectation).
     """
 
     key: str
@@ -41,10 +42,11 @@ class Row:
     cells: tuple[str, ...]
     notes: tuple[str, ...] = ()
     readings: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
 
     @property
     def differs(self) -> bool:
-        return len(set(self.cells)) > 1
+        return len(set(self.values or self.cells)) > 1
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def _why(field: str, a: Rulebook, b: Rulebook, players: int) -> str:
     if place and isinstance(fa, Formula) and isinstance(fb, Formula):
         va, vb = counts.values(a, fa, place, [players]), counts.values(b, fb, place, [players])
         if va is not None and va == vb:
-            return f"`{field}` differs only at other player counts ({va[players]} in each at {players} players)"
+            return f"`{field}` differs only at other player counts: {va[players]} in each at {players} players"
     return ""
 
 
@@ -67,7 +67,7 @@ def differences(rulebooks: Sequence[Rulebook], players: int) -> tuple[list[str],
     for other in rulebooks[1:]:
         for change in diff(first, other).changes:
             reasons.setdefault(change.label, []).append(_why(change.field, first, other, players))
-    shown = [f"{label}: {why[0]}" for label, why in reasons.items() if all(why) and len(set(why)) == 1]
+    shown = [f"{label} ({why[0]})" for label, why in reasons.items() if all(why) and len(set(why)) == 1]
     bare = [label for label, why in reasons.items() if not (all(why) and len(set(why)) == 1)]
     return shown, bare
 
@@ -85,8 +85,8 @@ def sentence(headings: Sequence[str], rulebooks: Sequence[Rulebook | None], play
     shown, bare = differences([rb for rb in rulebooks if rb is not None], players)
     if not shown and not bare:
         return out + " No rule differs between them: they are one game."
-    out += " The rules that differ:" if shown else ""
-    out += "".join(f" {s};" for s in shown).rstrip(";") + ("." if shown else "")
+    if shown:
+        out += " Rules that differ without changing play at this table: " + "; ".join(shown) + "."
     if bare:
         said = "the rules" if not shown else "the other rules"
         out += f" {said.capitalize()} that differ ({', '.join(bare)}) did not change any of these games."

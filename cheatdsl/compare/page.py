@@ -11,9 +11,9 @@ CSS = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; background: #fff; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.5em; }
 table { border-collapse: collapse; margin: 0.6em 0; width: 100%; }
-th, td { border: 1px solid #ccc; padding: 0.35em 0.6em; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
-thead th { background: #f1f3f5; position: sticky; top: 0; }
-tbody th { font-weight: 600; }
+th, td { border: 1px solid #ccc; padding: 0.35em 0.6em; vertical-align: top; text-align: left; overflow-wrap: break-word; }
+thead th { background: #f1f3f5; position: sticky; top: 0; overflow-wrap: anywhere; }
+tbody th { font-weight: 600; min-width: 7.5em; }
 tr.differs td, tr.differs th { background: #fff4d6; }
 td.mark { color: #b35900; font-weight: 700; text-align: center; width: 1.2em; }
 td.v-proved { color: #1b6e2a; } td.v-refuted { color: #b42318; font-weight: 600; }

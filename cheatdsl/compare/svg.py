@@ -67,33 +67,78 @@ def _ticks(high: float, most: int = 6) -> list[float]:
     return [k * step for k in range(0, math.ceil(max(high, 1) / step) + 1)]
 
 
+def _log_ticks(low: float, high: float) -> list[float]:
+    """Ticks of 1, 2 and 5 times a power of ten from below `low` to above `high`."""
+    k = math.floor(math.log10(max(low, 1)))
+    out: list[float] = []
+    while not out or out[-1] < high:
+        for m in (1, 2, 5):
+            v = m * 10 ** k
+            if v * 2.5 > low or m == 1 and v <= low:
+                out.append(v)
+        k += 1
+    first = max(i for i, v in enumerate(out) if v <= max(low, 1))
+    last = min(i for i, v in enumerate(out) if v >= high)
+    return out[first:last + 1]
+
+
+def _turns(d: Mapping[str, Any]) -> tuple[Mapping[str, Any] | None, int]:
+    """The turns summary of finished games, and how many games the turn cap stopped."""
+    from .unfinished import counts, finished_turns  # unfinished reads the simulator's histogram
+    capped = counts(d)[0]
+    found = finished_turns(d)
+    if found is None and capped < d["games"]:
+        found = d["turns_summary"]
+    return found, capped
+
+
 def turns_per_game(names: Sequence[str], data: Data) -> str:
-    """A box plot per rulebook on one scale: least to most turns, the middle half boxed, the median marked."""
+    """A box plot per rulebook of its finished games: least to most turns, the middle half boxed, the median marked.
+
+    Games stopped by the turn cap are counted at the row's end, not drawn; when one rulebook's games
+    run ten times longer than another's the axis is logarithmic and says so.
+    """
     shown = [i for i in _usable(data, "turns_summary") if data[i]["games"]]  # type: ignore[index]
     if not shown:
         return ""
-    ticks = _ticks(max(data[i]["turns_summary"]["max"] for i in shown))  # type: ignore[index]
-    left, right, row = 160.0, WIDTH - 90.0, 26.0
+    turns = {i: _turns(data[i]) for i in shown}  # type: ignore[arg-type]
+    drawn = [t for t, _ in turns.values() if t is not None]
+    low = min((t["min"] for t in drawn), default=1)
+    high = max((t["max"] for t in drawn), default=1)
+    medians = [t["median"] for t in drawn if t["median"] > 0]
+    log = bool(medians) and high / max(min(medians), 1) > 20
+    ticks = _log_ticks(low, high) if log else _ticks(high)
+    left, right, row = 160.0, WIDTH - 110.0, 26.0
     top = 10.0
     bottom = top + row * len(shown)
 
     def x(v: float) -> float:
+        if log:
+            lo, hi = math.log10(ticks[0]), math.log10(ticks[-1])
+            return left + (right - left) * (math.log10(max(v, ticks[0])) - lo) / (hi - lo)
         return left + (right - left) * v / ticks[-1]
 
     body = []
     for tick in ticks:
         body.append(f'<line x1="{x(tick):.1f}" y1="{top:.1f}" x2="{x(tick):.1f}" y2="{bottom:.1f}" stroke="#e3e3e3"/>')
         body.append(_text(x(tick), bottom + 14, f"{tick:g}", "middle"))
-    body.append(_text((left + right) / 2, bottom + 28, "turns in a game (plays and passes)", "middle"))
+    axis = "turns in a finished game (plays and passes)" + ("; log scale" if log else "")
+    body.append(_text((left + right) / 2, bottom + 28, axis, "middle"))
     for k, i in enumerate(shown):
-        t = data[i]["turns_summary"]  # type: ignore[index]
-        q1, median, q3 = t["q1"], t["median"], t["q3"]
-        least, most = t["min"], t["max"]
+        t, capped = turns[i]
+        games = data[i]["games"]  # type: ignore[index]
         y = top + k * row
         mid = y + row / 2
-        tip = (f"<title>{escape(names[i])}: {data[i]['games']} games, least {least}, "  # type: ignore[index]
-               f"quartiles {q1:g} / {median:g} / {q3:g}, most {most}</title>")
         body.append(_text(left - 6, mid + 4, _short(names[i], left - 10), "end"))
+        if t is None:
+            body.append(_text(left + 4, mid + 4, f"no game finished: all {games} stopped by the turn cap",
+                              extra=' fill="#b42318"'))
+            continue
+        q1, median, q3 = t["q1"], t["median"], t["q3"]
+        least, most = t["min"], t["max"]
+        tip = (f"<title>{escape(names[i])}: {games - capped} finished games, least {least}, "
+               f"quartiles {q1:g} / {median:g} / {q3:g}, most {most}"
+               + (f"; {capped} stopped by the turn cap, not drawn" if capped else "") + "</title>")
         body.append(f'<g fill="{colour(i)}" stroke="{colour(i)}">{tip}'
                     f'<line x1="{x(least):.1f}" y1="{mid:.1f}" x2="{x(most):.1f}" y2="{mid:.1f}" '
                     'stroke-width="1.5"/>'
@@ -103,7 +148,8 @@ def turns_per_game(names: Sequence[str], data: Data) -> str:
                     f'height="{row - 8:.1f}" fill-opacity="0.35"/>'
                     f'<line x1="{x(median):.1f}" y1="{y + 3:.1f}" x2="{x(median):.1f}" y2="{y + row - 3:.1f}" '
                     'stroke-width="3"/></g>')
-        body.append(_text(right + 6, mid + 4, f"median {median:g}"))
+        body.append(_text(right + 6, mid + 4, f"median {median:g}"
+                          + (f", +{capped} capped" if capped else "")))
     return _svg(int(bottom + 38), "Turns per game", body)
 
 

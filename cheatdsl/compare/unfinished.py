@@ -55,11 +55,13 @@ def _why(found: Mapping[str, Any] | None, pid: str, ref: str, ran: bool) -> str:
         return f"({found_how}) {command} looks for the position behind it, replays it and saves it as a scenario."
     verdict, summary = entry.get("verdict", "?"), entry.get("summary", "")
     expected = entry.get("expected", "")
-    known = " as the rulebook expects" if expected == verdict else ""
+    known = ", as the rulebook expects" if expected == verdict else ""
     if verdict == "refuted":
         return (f"The verifier refutes {pid}{known}: {summary}. {command} replays that play and saves it as "
                 "a scenario.")
-    return f"The verifier's verdict on {pid} is {verdict}: {summary}. {command} says more."
+    if verdict == "proved":
+        return f"The verifier proves {pid}{known}: {summary}."
+    return f"The verifier's verdict on {pid} is {verdict}: {summary}. {command} tries again."
 
 
 def sentences(heading: str, d: Mapping[str, Any], found: Mapping[str, Any] | None = None,

@@ -185,7 +185,8 @@ def section(data: list[Verdicts | None] | None, note: str = "") -> Section:
         entries = [None if d is None else d.get(pid) for d in data]
         rows.append(Row(pid, pid, tuple(cell(e) for e in entries),
                         tuple("" if e is None else e.get("summary", "") for e in entries),
-                        tuple(reading(e) for e in entries)))
+                        tuple(reading(e) for e in entries),
+                        tuple("-" if e is None else e.get("verdict", "?") for e in entries)))
     missing = sum(d is None for d in data)
     if missing and not note:
         note = f"{missing} rulebook{'s' if missing != 1 else ''} could not be verified"

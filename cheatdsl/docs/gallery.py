@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..compare import statistics, verdicts
+from ..compare import identical, statistics, unfinished, verdicts
 from ..compare.describe import DIMENSIONS, describe
 from ..compare.diff import Diff, diff
 from ..compare.grid import Column, Section
@@ -109,15 +109,21 @@ def _verdicts(found: Mapping[str, Any] | None, note: str) -> list[str]:
     if found is None or "results" not in found:
         return out + [note or "The verifier gave no verdicts for this rulebook.", ""]
     expected = {str(e["id"]): e for e in found.get("expectations", [])}
-    out += ["Each property at every player count the rulebook allows; *expected* is the rulebook's own `expect:` "
-            "(pending: the verifier does not decide that property yet).", "",
+    read = verdicts.from_report(found) or {}
+    out += ["Each property at every player count the rulebook allows, beside the rulebook's own `expect:` "
+            "(pending: the verifier does not decide that property yet). A verdict the rulebook expects is a known "
+            "property of the game, a refutation too (for example that play can go on for ever); one it does not "
+            "expect is in bold.", "",
             "| property | verdict | expected | what the verifier found |", "|---|---|---|---|"]
     order = {p: i for i, p in enumerate(PROPERTY_IDS)}
     for result in sorted(found["results"], key=lambda r: (order.get(str(r["id"]), len(order)), str(r["id"]))):
         pid = str(result["id"])
         e = expected.get(pid)
         wanted = "" if e is None else f"{e['expected']}" + ("" if e.get("status") == "met" else f" ({e['status']})")
-        out.append(f"| {_cell(pid)} | {_cell(result['verdict'])} | {_cell(wanted)} | {_cell(result.get('summary', ''))} |")
+        verdict = _cell(verdicts.cell(read.get(pid)))
+        if verdicts.reading(read.get(pid)) == verdicts.UNEXPECTED:
+            verdict = f"**{verdict}**"
+        out.append(f"| {_cell(pid)} | {verdict} | {_cell(wanted)} | {_cell(result.get('summary', ''))} |")
     return out + [""]
 
 
@@ -134,9 +140,11 @@ def _changes(found: Diff, base: str) -> list[str]:
     return out + [""]
 
 
-def _section(profile: Profile, data: Mapping[str, Any] | None, note: str) -> Section:
+def _section(profile: Profile, data: Mapping[str, Any] | None, note: str,
+             found: Mapping[str, Any] | None = None) -> Section:
     column = Column(profile.name, profile.rulebook.title, profile.path, profile.rulebook.active_variations)
-    return statistics.section((column,), None if data is None else [dict(data)], note)
+    read = None if found is None else [verdicts.from_report(found)]
+    return statistics.section((column,), None if data is None else [dict(data)], note, read, found is not None)
 
 
 def charts(profile: Profile, data: Mapping[str, Any] | None, note: str = "") -> dict[str, tuple[str, str]]:
@@ -145,10 +153,24 @@ def charts(profile: Profile, data: Mapping[str, Any] | None, note: str = "") -> 
             for plot in _section(profile, data, note).plots}
 
 
-def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, note: str) -> list[str]:
-    section = _section(profile, data, note)
+def same_as_base(profile: Profile, based: tuple[str, Rulebook] | None, data: Mapping[str, Any] | None,
+                 base_data: Mapping[str, Any] | None) -> str:
+    """A finding when a house rule's games came out identical to those of the rulebook it extends, else ""."""
+    if based is None or data is None:
+        return ""
+    if identical.fingerprint(data) is None or identical.fingerprint(data) != identical.fingerprint(base_data):
+        return ""
+    bots = ", ".join(sorted(set(data.get("bots", ())))) or "the same"
+    return identical.sentence([profile.name, based[0]], [profile.rulebook, based[1]], int(data["players"]), bots)
+
+
+def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, note: str,
+                found: Mapping[str, Any] | None = None, same: str = "") -> list[str]:
+    section = _section(profile, data, note, found)
     command = f"cheatdsl simulate {profile.path} --players {players} --games {GAMES} --seed {SEED}"
     out = ["## Simulation", "", section.note, ""]
+    for finding in (*section.findings, *([same] if same else [])):
+        out += [f"> **Finding.** {finding}", ""]
     if section.rows:
         out += [f"The full report: `{command}`.", "", "| statistic | value |", "|---|---|"]
         out += [f"| {_cell(r.label)} | {_cell(r.cells[0])} |" for r in section.rows]
@@ -160,7 +182,7 @@ def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, 
 
 
 def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[str, Any] | None, verify_note: str,
-         players: int, stats: Mapping[str, Any] | None, stats_note: str) -> str:
+         players: int, stats: Mapping[str, Any] | None, stats_note: str, same: str = "") -> str:
     """One profile's page."""
     rb = profile.rulebook
     files = ", ".join(_link(f) for f in profile.forms)
@@ -183,7 +205,7 @@ def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[st
     out += [f"| {_cell(d.label)} | {_cell(cells[d.key])} |" for d in DIMENSIONS]
     out += [""]
     out += _verdicts(found, verify_note)
-    out += _simulation(profile, players, stats, stats_note)
+    out += _simulation(profile, players, stats, stats_note, found, same)
     return HEADER + "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -193,8 +215,27 @@ def _tally(found: Mapping[str, Any] | None) -> str:
     counts: dict[str, int] = {}
     for r in found["results"]:
         counts[str(r["verdict"])] = counts.get(str(r["verdict"]), 0) + 1
-    return ", ".join(f"{counts[v]} {v}" for v in ("proved", "refuted", "bounded", "unknown", "not_applicable")
-                     if v in counts)
+    read = verdicts.from_report(found) or {}
+    unexpected = sum(verdicts.reading(e) == verdicts.UNEXPECTED for e in read.values())
+    said = [f"{counts[v]} {v}" for v in ("proved", "refuted", "bounded", "unknown", "not_applicable") if v in counts]
+    refuted = [e for e in read.values() if e.get("verdict") == "refuted"]
+    if refuted and all(verdicts.reading(e) == verdicts.EXPECTED for e in refuted):
+        said[[s.split(" ", 1)[1] for s in said].index("refuted")] += " (as expected)"
+    if unexpected:
+        said.append(f"**{unexpected} not as expected**")
+    return ", ".join(said)
+
+
+def _finished(stats: Mapping[str, Any]) -> tuple[str, str]:
+    """The index's cells: the median turns of finished games, and the unfinished share with why."""
+    capped, stuck, left = unfinished.counts(stats)
+    turns = unfinished.finished_turns(stats)
+    median = "no game finished" if turns is None else f"{turns['median']:g}"
+    if not left:
+        return median, "0%"
+    why = ", ".join(w for w in (f"{capped} at the turn cap" if capped else "",
+                                f"{stuck} with no legal action" if stuck else "") if w)
+    return median, f"**{round(100 * left / stats['games'])}%** ({why})"
 
 
 def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, Any] | None, Mapping[str, Any] | None]],
@@ -204,7 +245,9 @@ def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, An
            f"A page per rulebook in `{RULEBOOKS}/`: its rules in plain words, what it changes in the rulebook it "
            "extends, the verifier's verdicts and the statistics of "
            f"{GAMES} seeded games between honest bots (seed {SEED}, at the player count nearest 4 it allows), "
-           "with charts of them.", "",
+           "with charts of them. Games stopped by the turn cap or left with no legal action have no result: they "
+           "are counted apart, each page says why they did not finish, and the turns are those of finished games.",
+           "",
            "The pages are generated from the rulebooks; to bring them up to date after a rulebook, the verifier "
            "or the simulator changes, run `python -m cheatdsl.docs.gallery` (a test fails while they are stale). "
            "To set a few of them side by side, use `cheatdsl compare` (`docs/guide.md` shows how).", ""]
@@ -212,17 +255,16 @@ def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, An
         chosen = [r for r in rows if keep(r[1])]
         if not chosen:
             continue
-        out += [f"## {title}", "", "| profile | title | players | extends | verdicts | turns per game (median) | "
-                "unfinished games |", "|---|---|---|---|---|---|---|"]
+        out += [f"## {title}", "", "| profile | title | players | extends | verdicts | turns per finished game "
+                "(median) | unfinished games |", "|---|---|---|---|---|---|---|"]
         for profile, based, found, stats in chosen:
             rb = profile.rulebook
             parent = f"[{based[0]}]({based[0]}.md)" if based else ""
-            turns = unfinished = "-"
-            if stats is not None and stats.get("games"):
-                turns = f"{stats['turns_summary']['median']:g}"
-                unfinished = f"{round(100 * stats.get('unfinished', 0) / stats['games'])}%"
+            turns = left = "-"
+            if stats is not None and stats.get("games") and "error" not in stats:
+                turns, left = _finished(stats)
             out.append(f"| [{rb.name}]({rb.name}.md) | {_cell(rb.title)} | {_players(rb)} | {parent} | {_tally(found)} | "
-                       f"{turns} | {unfinished} |")
+                       f"{turns} | {left} |")
         out.append("")
     return HEADER + "\n".join(out).rstrip("\n") + "\n"
 
@@ -241,11 +283,13 @@ def build(root: Path = ROOT) -> dict[str, str]:
         entries, verify_note = verifying.result()
     files: dict[str, str] = {}
     rows = []
+    by_name = {p.name: simulated[i][0] for i, p in enumerate(found)}
     for i, profile in enumerate(found):
         based = base_of(profile, root)
         entry = entries[i] if entries is not None else None
         stats, stats_note = simulated[i]
-        files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, stats_note)
+        same = same_as_base(profile, based, stats, by_name.get(based[0]) if based else None)
+        files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, stats_note, same)
         files.update((name, svg) for name, (_, svg) in charts(profile, stats, stats_note).items())
         rows.append((profile, based, entry, stats))
     files[INDEX] = index(rows)
