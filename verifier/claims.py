@@ -260,9 +260,19 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int) -> Result:
                              if (o - loop - i) % step != 0] for o in range(n)}
     first = never[_seat_word(sv)]
     while_in = f" while all {n} seats are in" if subject.rb.ending.style is EndStyle.LAST_HOLDER_LOSES else ""
+    shown = _fair_game(subject, n, sv, first, loop + length * n // step)
     return refuted(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}: "
                    f"{_seat_word(sv)} is never asked for {', '.join(first[:12])}{' ...' if len(first) > 12 else ''}"
-                   f"{while_in}", seat=_seat_word(sv), never_asked=never, **details)
+                   f"{while_in}", seat=_seat_word(sv), never_asked=never, **details, **shown)
+
+
+def _fair_game(subject: Subject, n: int, offset: int, never: list[str], turns: int) -> dict[str, object]:
+    """The finding shown in a game with no challenge (a witness to replay or save), where one can be played."""
+    from cheatdsl.engine import Game
+
+    from .system.games import fairness_game
+    w = fairness_game(Game(subject.rb, n), offset, never, turns)
+    return {"witness": w.as_json()} if w is not None else {}
 
 
 def _never_meets(n: int, length: int, loop: int, drifts: list[int], seat: int, idx: int) -> str | None:

@@ -201,3 +201,37 @@ def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
                 f"a position met twice in a game played by bots: the moves between can be made again and again "
                 f"({len(run.steps) - mark} actions in the loop)")
     found.witnesses["loop"] = w
+
+
+def fairness_game(game: Game, offset: int, never: list[str], turns: int, seed: int = 0) -> Witness | None:
+    """A dealt game played with no challenge (greedy bots that never call) for `turns` turns: at each turn of
+    the seat `offset` places after the first player, a checkpoint names the claim it is asked for. None when
+    the game cannot be played so (a challenge or a pass moves the turn, or it ends before that seat plays)."""
+    run = _Run(game, seed, 0, ("greedy",), 0.0)
+    st, g = run.state, game
+    asked: list[str] = []
+    seat = None
+    for t in range(turns):
+        if st.phase is not Phase.PLAY:
+            break
+        if t % g.players == offset:
+            seat = st.current_player() if seat is None else seat
+            if st.current_player() != seat or len(st.required_claims()) != 1:
+                return None
+            said = claim_text(g, st.required_claims()[0])
+            run.steps.append({"expect": {"to_play": seat, "required": said}})
+            asked.append(said)
+        before = len(st.reveals())
+        if isinstance(run.act(), Pass):
+            return None
+        while st.phase is not Phase.PLAY and st.phase is not Phase.TERMINAL:
+            run.act()
+        if len(st.reveals()) != before:
+            return None
+    if seat is None or not asked:
+        return None
+    shown = ", ".join(never[:6]) + (" ..." if len(never) > 6 else "")
+    return Witness("seat-fairness", g.players, dict(run.start), run.steps, {"over": st.phase is Phase.TERMINAL}, [f"seat {seat} is asked for {', '.join(asked[:13])}"
+                                                       f"{' ...' if len(asked) > 13 else ''}",
+                                                       f"and never for {shown}"],
+                   f"a game with no challenge: seat {seat} plays {len(asked)} turns and is never asked for {shown}")
