@@ -32,7 +32,10 @@ STEP_SECONDS = 15.0  # simulate and the games of one rulebook each stop there (c
 
 
 def _one(seed: int, verify_seconds: float, conn: Any) -> None:
+    import signal
+
     from rulebook_strategies import examine, generate
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         data = generate(seed)
         with tempfile.TemporaryDirectory() as tmp:
@@ -47,12 +50,28 @@ def _one(seed: int, verify_seconds: float, conn: Any) -> None:
         conn.close()
 
 
-def campaign(start: int, count: int, workers: int, timeout: float, verify_seconds: float) -> list[dict[str, Any]]:
-    """Examine rulebooks start..start+count-1, `workers` at a time; each result, or a timeout."""
+class Stop(Exception):
+    """SIGTERM: stop the campaign and report what is done."""
+
+
+def campaign(start: int, count: int, workers: int, timeout: float, verify_seconds: float,
+             out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Examine rulebooks start..start+count-1, `workers` at a time, into `out`: each result, or a timeout.
+    Stopped early (SIGTERM or ^C), the workers are killed and `out` holds what is done."""
     ctx = multiprocessing.get_context("fork")
     todo = list(range(start, start + count))
     running: list[tuple[int, Any, Any, float]] = []
-    out: list[dict[str, Any]] = []
+    try:
+        _loop(ctx, todo, running, out, count, workers, timeout, verify_seconds)
+    except (Stop, KeyboardInterrupt):
+        for _, proc, _, _ in running:
+            proc.kill()
+            proc.join()
+    return sorted(out, key=lambda r: r["seed"])
+
+
+def _loop(ctx: Any, todo: list[int], running: list[tuple[int, Any, Any, float]], out: list[dict[str, Any]],
+          count: int, workers: int, timeout: float, verify_seconds: float) -> None:
     while todo or running:
         while todo and len(running) < workers:
             seed = todo.pop(0)
@@ -78,10 +97,9 @@ def campaign(start: int, count: int, workers: int, timeout: float, verify_second
             proc.join()
             parent.close()
             running.remove(item)
-            if len(out) % 50 == 0:
+            if len(out) % 25 == 0:
                 print(f"{len(out)} of {count} examined", file=sys.stderr, flush=True)
         time.sleep(0.02)
-    return sorted(out, key=lambda r: r["seed"])
 
 
 def figures(results: list[dict[str, Any]], wall: float) -> str:
@@ -128,8 +146,14 @@ def main() -> int:
     ap.add_argument("--verify-seconds", type=float, default=45.0, help="the kill timer of verify's heavy checks")
     ap.add_argument("--json", metavar="FILE", help="write every result as JSON")
     args = ap.parse_args()
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Stop
+
+    signal.signal(signal.SIGTERM, stop)
     began = time.perf_counter()
-    results = campaign(args.start, args.count, args.workers, args.timeout, args.verify_seconds)
+    results = campaign(args.start, args.count, args.workers, args.timeout, args.verify_seconds, [])
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     print(figures(results, time.perf_counter() - began))
