@@ -133,3 +133,17 @@ def test_what_games_meet_verify_refutes(path: Path) -> None:
         got.update({t.result.id: t.result for t in verify(rb, rest, (n,))})
     for pid in wanted:
         assert got[pid].verdict is Verdict.REFUTED, f"{path.name} {pid}: games meet it, verify says {got[pid].summary}"
+
+
+def test_a_crash_building_the_transition_system_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule: an exception while the rules are tabulated is the tool's error at every heavy property, not unknown."""
+    from verifier.system import analysis
+
+    def crash(rb: object, n: int) -> None:
+        raise RuntimeError("tabulation bug")
+
+    monkeypatch.setattr(analysis, "build_spec", crash)
+    rb = load_rulebook(str(RULEBOOKS / "english-ascending.yaml"))
+    for t in verify(rb, ["winner", "termination"], (3,)):
+        assert t.result.verdict is Verdict.ERROR and "tabulation bug" in t.result.summary
+        assert "RuntimeError" in t.result.details.get("traceback", "") or "by_players" in t.result.details

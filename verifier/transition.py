@@ -78,6 +78,8 @@ def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any) -> Count
         known = KNOWN.get((pid, key)) if key is not None else None
         if known is not None:
             result = Result(known["id"], Verdict(known["verdict"]), known["summary"], known["details"])
+        elif a.spec is None and a.crash is not None:
+            result = internal_error(pid, a.crash)
         elif a.spec is None:
             result = unknown(pid, a.error)
         else:

@@ -60,7 +60,7 @@ def internal_error(pid: str, exc: BaseException, limit: int = 6) -> Result:
     """An exception raised inside a check: the tool's error, reported as such (never a verdict)."""
     import traceback
     return Result(pid, Verdict.ERROR, f"internal error: {type(exc).__name__}: {exc}",
-                  {"internal_error": True, "traceback": traceback.format_exc(limit=limit)})
+                  {"internal_error": True, "traceback": "".join(traceback.format_exception(exc, limit=limit))})
 
 
 def not_applicable(pid: str, summary: str, **details: Any) -> Result:

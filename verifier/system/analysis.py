@@ -63,7 +63,7 @@ class Budget:
             fresh_context()
             try:
                 sp = build_spec(rb, self.smallest)
-            except Exception:  # the smallest table has no analysis, so no recurrent set is checked
+            except SpecError:  # the smallest table has no analysis, so no recurrent set is checked
                 sp = None
             self._recurrent = None if sp is None else recurrence.find(sp, rotation_symmetric(sp))
         fresh_context()
@@ -113,13 +113,14 @@ class Analysis:
     def __init__(self, rb: Rulebook, n: int) -> None:
         self.rb = rb
         self.n = n
+        self.crash: BaseException | None = None  # an exception building the spec: the tool's error, not a verdict
         try:
             self.spec: Spec | None = build_spec(rb, n)
             self.error = ""
         except SpecError as exc:
             self.spec, self.error = None, str(exc)
-        except Exception as exc:  # a formula the tabulation cannot run
-            self.spec, self.error = None, f"the rules cannot be tabulated: {exc}"
+        except Exception as exc:  # noqa: BLE001 - reported by each property as an internal error
+            self.spec, self.error, self.crash = None, f"the rules cannot be tabulated: {exc}", exc
 
     @cached_property
     def game(self) -> Game:
