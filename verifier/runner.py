@@ -104,7 +104,9 @@ class _Job:
             self.data = self.parent.recv()
         except EOFError:
             self.proc.join()
-            self.data = {"error": f"the check's process ended with status {self.proc.exitcode}"}
+            # Nothing sent and not killed by its timer: the child crashed (a bug, or the machine ran out of memory).
+            self.data = {"error": f"internal error: the check's process ended with status {self.proc.exitcode}",
+                         "internal": True}
         self._stop(None)
 
     def _stop(self, data: Any) -> None:
