@@ -32,7 +32,13 @@ from .witness import Table, Witness, dealt, replay_shape, scenario_of
 _INVARIANTS: dict[Spec, Invariants] = {}
 _CACHE: dict[tuple[str, Spec], Any] = {}
 
-SEARCH_DEPTH = 4
+SEARCH_DEPTH = 4  # turns a counterexample search unrolls at --search-effort 1; more effort goes deeper
+
+
+def search_depth() -> int:
+    """The depth of a counterexample search: SEARCH_DEPTH, times the square root of --search-effort above 1."""
+    from . import counterexample
+    return int(SEARCH_DEPTH * max(1.0, counterexample.EFFORT) ** 0.5)
 WIN_DEPTH = 64
 WIN_BMC_DEPTH = 24
 SEEDS = 10
@@ -199,7 +205,7 @@ def _violated(prop: str, a: Analysis, groups: tuple[str, ...], check: Any, expec
 
     def run() -> Outcome:
         goal = group_goal(cx.group)
-        return search(sp, a.game, prop, goal, check, expect, SEARCH_DEPTH, budget.seconds_left())
+        return search(sp, a.game, prop, goal, check, expect, search_depth(), budget.seconds_left())
     out: Outcome = a.cached(f"search:{prop}:{cx.group}", run)
     if out.witness is not None:
         return refuted(prop, f"{out.witness.summary}: " + "; ".join(out.witness.words[-2:]),
@@ -384,7 +390,7 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
                 "previous": claim_text(g, st.previous), "caught": False}
 
     out: Outcome = a.cached("search:discards", lambda: search(
-        sp, a.game, pid, goal, check, expect, SEARCH_DEPTH, budget.seconds_left(), merged_first=False))
+        sp, a.game, pid, goal, check, expect, search_depth(), budget.seconds_left(), merged_first=False))
     if out.witness is not None:
         return refuted(pid, f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true "
                        f"({out.witness.summary}: {'; '.join(out.witness.words[-1:])})", witness=out.witness.as_json())
