@@ -62,7 +62,8 @@ def test_every_page_has_rules_verdicts_and_statistics(built: dict[str, str]) -> 
         assert [line.split(" | ")[0][2:] for line in rules.splitlines() if line.startswith("| ")][1:] == \
             [d.label for d in DIMENSIONS], name
         assert "## Verifier verdicts" in text and "| rank-cycle |" in text, name
-        assert "## Simulation" in text and "| turns per game | mean " in text, name
+        assert "## Simulation" in text, name
+        assert "| turns per game | mean " in text or "| turns per game | no game finished" in text, name
         assert f"--games {gallery.GAMES} --seed {gallery.SEED}" in text, name
 
 
@@ -126,3 +127,41 @@ def test_stale_missing_and_left_over_pages_are_told_apart(tmp_path: Path) -> Non
     assert gallery.differences(files, tmp_path) == ["charts/new-turns.svg: no rulebook makes it any more"]
     gallery.write(files, tmp_path)
     assert not (folder / "charts" / "new-turns.svg").exists()
+
+
+def test_unfinished_games_are_stated_with_why_not_as_results(built: dict[str, str]) -> None:
+    """Issue 15: a page whose games hit the turn cap says how many and why, beside the verifier's refutation.
+
+    Mogeln's honest games never finish: its page states it, names the command that replays the loop, and
+    shows no turn count or challenge rate of those games; the index shows no median turns for it.
+    """
+    mogeln = built["mogeln.md"]
+    finding = next(line for line in mogeln.splitlines() if line.startswith("> **Finding.** mogeln:"))
+    assert "did not finish, so they have no result" in finding and "turn cap of 2000" in finding
+    assert "refutes termination, as the rulebook expects" in finding
+    assert "`cheatdsl verify mogeln -p termination --save-witnesses DIR`" in finding
+    assert "| turns per game | no game finished" in mogeln and "| challenges per game | no game finished |" in mogeln
+    row = next(line for line in built["README.md"].splitlines() if line.startswith("| [mogeln]"))
+    assert "| no game finished |" in row and "at the turn cap" in row and "2000" not in row
+    for name in NAMES:  # every page with unfinished games says so beside its numbers
+        text = built[f"{name}.md"]
+        left = re.search(r"\| unfinished games \| (\d+) ", text)
+        assert left is not None, name
+        assert (int(left.group(1)) > 0) == (f"> **Finding.** {name}:" in text), name
+
+
+def test_verdicts_sit_beside_expectations(built: dict[str, str]) -> None:
+    """Issue 15: an expected refutation reads "as expected"; the index says the refutations are expected."""
+    standard = built["standard.md"]
+    assert "| termination | refuted, as expected | refuted |" in standard
+    assert "known property of the game" in standard
+    row = next(line for line in built["README.md"].splitlines() if line.startswith("| [standard]"))
+    assert "2 refuted (as expected)" in row
+
+
+def test_house_rules_that_play_alike_are_flagged(built: dict[str, str]) -> None:
+    """Issue 15: a house rule whose games are identical to its base's says so, and why its rules do not matter here."""
+    big = built["standard-big-table.md"]
+    assert "> **Finding.** standard-big-table and standard played identical games here" in big
+    assert "`deck.packs` differs only at other player counts" in big
+    assert "played identical games" not in built["standard-one-card-only.md"]
