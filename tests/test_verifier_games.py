@@ -112,7 +112,7 @@ def test_games_are_the_same_whatever_runs_them() -> None:
 
 
 def _met_in_games(path: Path, n: int) -> dict[str, bool]:
-    found = play_games(Game(load_rulebook(str(path)), n), ("stuck", "loop"), games=16, actions=40_000)
+    found = play_games(Game(load_rulebook(str(path)), n), ("stuck", "loop"), games=8, actions=20_000)
     return {"no-deadlock": "stuck" in found.witnesses, "termination": "loop" in found.witnesses}
 
 
