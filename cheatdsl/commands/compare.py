@@ -30,7 +30,7 @@ html (one self-contained page: inline CSS and SVG, nothing fetched), json (or --
   {"rulebooks": [{"name", "rulebook", "title", "path", "variations"}, ...],
    "rules": [{"key", "label", "cells": [one per rulebook], "differs"}, ...],
    "verdicts": {"title", "note", "rows": [...], "data": [...]},
-   "statistics": {"title", "note", "rows": [...], "data": [...]}}
+   "statistics": {"title", "note", "findings": [sentence, ...], "rows": [...], "data": [...]}}
 where each "data" entry of "statistics" is one rulebook's dict as `cheatdsl simulate --format json`
 prints it.
 

@@ -22,9 +22,9 @@ how many did not finish and why (`unfinished.py`), and which columns played iden
 from __future__ import annotations
 
 import importlib
-from dataclasses import replace
 import statistics as stats
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..model import Rulebook
@@ -241,7 +241,7 @@ def findings(columns: tuple[Column, ...], data: Sequence[Stats | None],
     out: list[str] = []
     same = identical.groups(data)
     told: set[int] = set()
-    for i, (c, d) in enumerate(zip(columns, data)):
+    for i, d in enumerate(data):
         if d is None or "error" in d or i in told:
             continue
         verdict = found[i] if found and i < len(found) else None
