@@ -116,3 +116,13 @@ def test_turns_chart_leaves_capped_games_out_and_counts_them() -> None:
     assert "+2 capped" in drawing and "no game finished: all 5 stopped by the turn cap" in drawing
     assert "log scale" not in drawing and ">2000<" not in drawing
     assert len(_boxes(drawing)) == 1
+
+
+def test_challenge_chart_draws_no_games_that_never_finished() -> None:
+    """A rulebook whose every game was capped gets no bar of challenge outcomes, only a line naming it."""
+    ended = {**_data([30, 40]), "challenges": {"caught": 5, "failed": 5}}
+    capped = {**_data([], capped=3), "challenges": {"caught": 5000, "failed": 10}}
+    drawing = svg.challenge_outcomes(["ended", "capped"], [ended, capped])
+    assert "left out, no game finished: capped" in drawing
+    assert len(_boxes(drawing)) == 2 + 2  # the one bar's two parts, and the two legend keys
+    assert svg.challenge_outcomes(["capped"], [capped]) == ""

@@ -68,8 +68,9 @@ def test_every_page_has_rules_verdicts_and_statistics(built: dict[str, str]) -> 
 
 
 def test_every_page_shows_the_compare_pages_charts(built: dict[str, str]) -> None:
-    """Each page shows turns per game, wins by seat (where there is a winner) and challenge outcomes, drawn as
-    compare's HTML page draws them, as SVG files under charts/ that the page links; no chart is left over."""
+    """Each page shows turns per game, wins by seat (where a game was won) and challenge outcomes (where one
+    finished), drawn as compare's HTML page draws them, as SVG files under charts/ that the page links; no chart
+    is left over."""
     linked = set()
     for name in NAMES:
         found = re.findall(r"!\[([^]]+)\]\((charts/[^)]+\.svg)\)", built[f"{name}.md"])

@@ -189,11 +189,13 @@ def wins_by_seat(names: Sequence[str], data: Data) -> str:
 
 def challenge_outcomes(names: Sequence[str], data: Data) -> str:
     """A bar per rulebook split into challenges that caught a lie and challenges that found the play true."""
-    shown = []
+    from .unfinished import counts  # games that never finished are no result to draw
+    shown, idle = [], []
     for i in _usable(data, "challenges"):
         c = data[i]["challenges"]  # type: ignore[index]
         if isinstance(c, Mapping) and c.get("caught", 0) + c.get("failed", 0) > 0:
-            shown.append(i)
+            left, games = counts(data[i])[2], data[i].get("games", 0)  # type: ignore[union-attr]
+            (idle if games and left >= games else shown).append(i)
     if not shown:
         return ""
     left, right, row = 160.0, WIDTH - 20.0, 22.0
@@ -219,4 +221,7 @@ def challenge_outcomes(names: Sequence[str], data: Data) -> str:
     body.append(_text(left + 14, y + 15, "caught a lie"))
     body.append(f'<rect x="{left + 110}" y="{y + 6}" width="10" height="10" fill="{TRUE_PLAY}"/>')
     body.append(_text(left + 124, y + 15, "the play was true"))
-    return _svg(int(y + 26), "Challenge outcomes", body)
+    if idle:
+        body.append(_text(left, y + 32, _short("left out, no game finished: " + ", ".join(names[i] for i in idle),
+                                               right - left)))
+    return _svg(int(y + (42 if idle else 26)), "Challenge outcomes", body)
