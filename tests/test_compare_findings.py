@@ -57,7 +57,7 @@ def test_unfinished_games_are_a_finding_with_the_reason_and_the_command() -> Non
     assert "`cheatdsl verify standard -p termination --save-witnesses DIR`" in text
     stuck = unfinished.sentences("standard", games([20, 30], stuck=1), None, ran=False)[0]
     assert "1 stopped with a seat that had no legal action" in stuck and "-p no-deadlock" in stuck
-    assert "verifier was not run" in stuck
+    assert "The verifier was not run: `cheatdsl verify standard -p no-deadlock" in stuck
     assert unfinished.sentences("standard", games([20, 30])) == []
 
 

@@ -51,8 +51,8 @@ def _why(found: Mapping[str, Any] | None, pid: str, ref: str, ran: bool) -> str:
     command = f"`cheatdsl verify {ref} -p {pid} --save-witnesses DIR`"
     entry = _verdict(found, pid)
     if entry is None:
-        found_how = "the verifier was not run" if not ran else "the verifier gave no verdict here"
-        return f"({found_how}) {command} looks for the position behind it, replays it and saves it as a scenario."
+        said = "The verifier was not run" if not ran else "The verifier gave no verdict on it here"
+        return f"{said}: {command} looks for the position behind it, replays it and saves it as a scenario."
     verdict, summary = entry.get("verdict", "?"), entry.get("summary", "")
     expected = entry.get("expected", "")
     known = ", as the rulebook expects" if expected == verdict else ""
