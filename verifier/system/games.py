@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cheatdsl.bots import make_bot
+from cheatdsl.bots import BOTS, make_bot
 from cheatdsl.engine import Challenge, DiscardSet, Game, Pass, Phase, Play, State
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.engine.notation import action_text, card_text, cards_text, claim_text, rank_words
@@ -52,7 +52,8 @@ class Found:
 def _key(st: State) -> tuple[Any, ...]:
     """The whole position at the start of a turn, as far as the rest of the game can read it."""
     g = st.game
-    return (st.current_player(), tuple(st.hand_cards(s) for s in range(g.players)), st.pile_cards(), st.stock(),
+    pile = tuple(st._pile)  # noqa: SLF001 - each play on the pile as the interpreter keeps it (who, what, said)
+    return (st.current_player(), tuple(st.hand_cards(s) for s in range(g.players)), pile, st.stock(),
             st.previous, st.leading, st.required_claims(), tuple(st.seats_in()), st.passes, st.last_player,
             st.gone(), st.aside(), st.discarded_sets(), st.order_out(), st.claimant)
 
@@ -74,7 +75,8 @@ class _Run:
         self.state = dealt(game, seed, dealer)
         n = game.players
         self.bots = [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
-                              **({"challenge_rate": rate} if names[s % len(names)] != "random" else {}))
+                              **({"challenge_rate": rate} if "challenge_rate" in BOTS[names[s % len(names)]].options
+                                 else {}))
                      for s in range(n)]
         self.views = [self.state.view(s) for s in range(n)]
         self.steps: list[Any] = []
