@@ -138,6 +138,9 @@ def test_browser_sees_one_table_with_every_row(rendered: tuple[str, Path]) -> No
     assert len(dom.groups["statistics"]) == STATISTICS
     for group in dom.groups.values():
         assert all(cells == 1 + len(NAMES) for _, cells in group)  # the ≠ mark, then a cell per rulebook
+    if expected_properties:  # issue 15: an expected refutation is set apart as expected, not as an alarm
+        assert 'class="v-refuted expected"' in rendered[0] and "refuted, as expected" in rendered[0]
+        assert 'class="v-refuted unexpected"' not in rendered[0]
 
 
 def test_browser_sees_three_svg_charts(rendered: tuple[str, Path]) -> None:
