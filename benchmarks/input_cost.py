@@ -1,8 +1,8 @@
 """What hostile input costs: CPU time and peak memory of reading each file of tests/hostile.py.
 
 Run: python benchmarks/input_cost.py [--json] [--only WORD]
-Each file is written to a fresh temporary folder and read by the command line's `main()` in a fresh
-interpreter (`check FILE` or `scenario FILE`). Reported: the call's CPU time (user + system), how much
+Each file of tests/hostile.py (CASES, then COSTLY) is written to a fresh temporary folder and read by
+the command line's `main()` in a fresh interpreter (`check FILE` or `scenario FILE`). Reported: the call's CPU time (user + system), how much
 the process's peak resident memory grew during the call, the exit status and the diagnostic codes.
 The targets (issue 13): every file accepted or refused within 1 s and 100 MB.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.hostile import CASES  # noqa: E402
+from tests.hostile import CASES, COSTLY  # noqa: E402
 
 TIMEOUT_S = 300
 MEMORY_CAP = 4 << 30
@@ -78,7 +78,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="cheatdsl-input-cost-"))
     results = []
     try:
-        for case in CASES:
+        for case in (*CASES, *COSTLY):
             if args.only.lower() not in case.name.lower():
                 continue
             path = folder / case.filename

@@ -77,11 +77,6 @@ def _big_rulebook() -> bytes:
     return ENGLISH.replace("ranks: [A,", "ranks: [" + "x, " * 49_000 + "A,").encode()
 
 
-def _many_variations() -> bytes:
-    rows = "".join(f"  v{i}: {{deck: {{packs: 2}}}}\n" for i in range(8_000))
-    return (ENGLISH + "\nvariations:\n" + rows).encode()
-
-
 def _many_formulas() -> bytes:
     formula = "next(" * 19 + "previous" + ")" * 19
     rows = "".join(f"  v{i}: {{claim: {{follow: '{formula}'}}}}\n" for i in range(4_000))
@@ -93,10 +88,15 @@ def _long_formula_list() -> bytes:
     return ENGLISH.replace("  packs: 1", "  packs: " + formula).encode()
 
 
-def _long_formulas() -> bytes:
-    formula = " + ".join(["players"] * 190)
-    rows = "".join(f"  v{i}: {{deck: {{packs: '{formula}'}}}}\n" for i in range(480))
-    return (ENGLISH + "\nvariations:\n" + rows).encode()
+def _long_formulas(count: int) -> Callable[[], bytes]:
+    formula = " + ".join(["players"] * 120) + " > 0"
+    kinds = "".join(f"    - {{name: k{i}, call: k{i}, test: played, allowed_when: '{formula}'}}\n" for i in range(count))
+    return lambda: ENGLISH.replace("  kinds:\n", "  kinds:\n" + kinds).encode()
+
+
+def _variations(count: int) -> Callable[[], bytes]:
+    rows = "".join(f"  v{i}: {{deck: {{packs: 2}}}}\n" for i in range(count))
+    return lambda: (ENGLISH + "\nvariations:\n" + rows).encode()
 
 
 def _dsl_many_keys() -> bytes:
@@ -116,7 +116,7 @@ def _scenario_actions() -> bytes:
 
 
 def _scenario_passes() -> bytes:
-    return (SCENARIO_HEAD + "actions:\n" + '  - "0: pass"\n' * 9_000).encode()
+    return (SCENARIO_HEAD + "actions:\n" + '  - "0: pass"\n' * 2_000).encode()
 
 
 def _scenario_keys() -> bytes:
@@ -125,13 +125,13 @@ def _scenario_keys() -> bytes:
 
 CASES: tuple[Hostile, ...] = (
     Hostile("YAML block list of 165,000 items (660 KB)", "list.yaml", "check", _block_list, "E012"),
-    Hostile("YAML mapping of 60,000 keys", "keys.yaml", "check", _many_keys, "E012"),
+    Hostile("YAML mapping of 60,000 keys", "keys.yaml", "check", _many_keys, "E019"),
     Hostile("YAML flow list of 150,000 items", "flow.yaml", "check", _flow_list, "E012"),
     Hostile("YAML flow list of 500,000 items (1 MB)", "flow-max.yaml", "check", _flow_list_max, "E012"),
     Hostile("YAML flow lists 999,000 deep", "deep-flow.yaml", "check", lambda: b"[" * 999_000, "E013"),
     Hostile("YAML block mappings 1,300 deep", "deep-block.yaml", "check", _deep_block, "E013"),
     Hostile("YAML alias bomb (billion laughs)", "bomb.yaml", "check", _alias_bomb, "E014"),
-    Hostile("YAML 40,000 anchors", "anchors.yaml", "check", _many_anchors, "E012"),
+    Hostile("YAML 40,000 anchors", "anchors.yaml", "check", _many_anchors, "E019"),
     Hostile("YAML python tag", "tag.yaml", "check",
             _text(ENGLISH.replace("title: English", "title: !!python/object/apply:os.system ['true']\nx: English")),
             "E017"),
@@ -144,13 +144,15 @@ CASES: tuple[Hostile, ...] = (
     Hostile("YAML scalar of 999,000 characters", "scalar.yaml", "check",
             lambda: b"title: " + b"x" * 999_000 + b"\n", "E018"),
     Hostile("rulebook with 49,000 ranks", "ranks.yaml", "check", _big_rulebook, "E012"),
-    Hostile("rulebook with 8,000 variations", "variations.yaml", "check", _many_variations, "E012"),
-    Hostile("rulebook with 4,000 nested formulas", "formulas.yaml", "check", _many_formulas, "E012"),
-    Hostile("rulebook with 480 formulas of 1,300 characters", "long-formulas.yaml", "check", _long_formulas, ""),
+    Hostile("rulebook with 8,000 variations", "variations.yaml", "check", _variations(8_000), "E012"),
+    Hostile("rulebook with 4,000 nested formulas", "formulas.yaml", "check", _many_formulas, "E019"),
+    Hostile("rulebook with 700 formulas of 1,300 characters", "long-formulas.yaml", "check", _long_formulas(700),
+            "E019"),
+    Hostile("rulebook with 36 formulas of 1,300 characters", "formulas-36.yaml", "check", _long_formulas(36), ""),
     Hostile("formula of 2,000 characters", "formula.yaml", "check", _long_formula_list, "E101"),
     Hostile("DSL list of 499,000 words", "words.cheat", "check",
             lambda: b"ranks " + b"x " * 499_000 + b"\n", "E012"),
-    Hostile("DSL 70,000 rules", "keys.cheat", "check", _dsl_many_keys, "E012"),
+    Hostile("DSL 70,000 rules", "keys.cheat", "check", _dsl_many_keys, "E019"),
     Hostile("DSL 9,990 duplicate rules", "dups.cheat", "check", _text("a 1\n" * 9_990), "E016"),
     Hostile("DSL braces 999,000 deep", "deep.cheat", "check", lambda: b"a " + b"{" * 999_000, "E013"),
     Hostile("DSL 40,000 lines of garbage", "garbage.cheat", "check", _dsl_garbage, "E030"),
@@ -158,9 +160,17 @@ CASES: tuple[Hostile, ...] = (
             lambda: b'title "' + b"\\a" * 499_000 + b"\n", "E032"),
     Hostile("DSL number of 999,000 digits", "digits.cheat", "check", lambda: b"packs " + b"9" * 999_000, "E018"),
     Hostile("DSL 70,000 colons", "colons.cheat", "check", _dsl_errors, "E037"),
-    Hostile("scenario with 60,000 actions", "actions.yaml", "scenario", _scenario_actions, "E012"),
-    Hostile("scenario with 9,000 actions", "passes.yaml", "scenario", _scenario_passes, ""),
-    Hostile("scenario with 60,000 expectations", "expect.yaml", "scenario", _scenario_keys, "E012"),
+    Hostile("scenario with 60,000 actions", "actions.yaml", "scenario", _scenario_actions, "E019"),
+    Hostile("scenario with 2,000 actions", "passes.yaml", "scenario", _scenario_passes, ""),
+    Hostile("scenario with 60,000 one-letter actions", "letters.yaml", "scenario",
+            _text(SCENARIO_HEAD + "actions: [" + "a, " * 60_000 + "a]\n"), "E012"),
+    Hostile("scenario with 60,000 expectations", "expect.yaml", "scenario", _scenario_keys, "E019"),
     Hostile("scenario with a python tag", "tag-scenario.yaml", "scenario",
             _text(SCENARIO_HEAD.replace("players: 3", "players: !!python/object/apply:os.system ['true']")), "E017"),
+)
+
+# Files within every reading limit whose cost lies after reading: measured by benchmarks/input_cost.py.
+COSTLY: tuple[Hostile, ...] = (
+    Hostile("rulebook with 300 variations", "variations-300.yaml", "check", _variations(300), ""),
+    Hostile("rulebook with 1,000 variations", "variations-1000.yaml", "check", _variations(1_000), ""),
 )

@@ -20,7 +20,7 @@ from cheatdsl.scenario.reader import ScenarioError, read_scenario
 from cheatdsl.source import SourceFile
 from cheatdsl.syntax import yaml_reader
 from cheatdsl.syntax.dsl_reader import read_dsl
-from cheatdsl.syntax.limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS
+from cheatdsl.syntax.limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, MAX_TEXT_CHARS
 from cheatdsl.syntax.yaml_reader import read_yaml
 from tests.hostile import CASES, ENGLISH, ENGLISH_DSL, SCENARIO_HEAD, Hostile
 
@@ -157,6 +157,17 @@ def test_a_value_past_the_length_limit_is_refused_in_the_dsl(text: str, where: t
     """limits.MAX_SCALAR_CHARS in the text DSL: E018 at the token, read no further (5,000 digits was a traceback)."""
     tree, found = dsl_codes(text)
     assert tree is None and found == [("E018", *where)]
+
+
+def test_too_much_text_in_all_is_refused_at_the_value_past_the_limit() -> None:
+    """limits.MAX_TEXT_CHARS bounds what the formulas' parser is given: E019 at the value that passes it, both forms."""
+    values = MAX_TEXT_CHARS // 1_000 + 1
+    text = "".join(f"k{i:03}: {'x' * 995}\n" for i in range(values)) + "]broken[\n"
+    tree, found = yaml_codes(text)
+    assert tree is None and found == [("E019", values, 7)]
+    dsl = "".join(f"k{i:03} {'x' * 995}\n" for i in range(values)) + "]broken[\n"
+    tree, found = dsl_codes(dsl)
+    assert tree is None and found == [("E019", values, 6)]
 
 
 def test_a_scenario_seat_written_in_other_digits_is_a_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

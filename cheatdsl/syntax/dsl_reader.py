@@ -22,7 +22,15 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
-from .limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, TOO_LONG_HINT, TOO_MANY_VALUES_HINT
+from .limits import (
+    MAX_DEPTH,
+    MAX_NODES,
+    MAX_SCALAR_CHARS,
+    MAX_TEXT_CHARS,
+    TOO_LONG_HINT,
+    TOO_MANY_VALUES_HINT,
+    TOO_MUCH_TEXT,
+)
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
 MAX_SYNTAX_ERRORS = 20
@@ -120,6 +128,7 @@ class _Context:
     path: str
     diagnostics: Diagnostics
     nodes: int = 0
+    chars: int = 0
     depth: int = 0
     syntax_errors: int = 0
     seen_errors: int = 0
@@ -166,9 +175,13 @@ class _Build:
         return token
 
     def on_scalar(self, token: Token) -> Token:
+        self.ctx.chars += len(token)
         if len(token) > MAX_SCALAR_CHARS:
             self.ctx.diagnostics.error(self.span(token), "E018", f"a value of {len(token):,} characters is too long",
                                        TOO_LONG_HINT)
+            raise _Abort
+        if self.ctx.chars > MAX_TEXT_CHARS:
+            self.ctx.diagnostics.error(self.span(token), "E019", TOO_MUCH_TEXT, TOO_MANY_VALUES_HINT)
             raise _Abort
         return token
 

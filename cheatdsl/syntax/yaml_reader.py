@@ -2,8 +2,7 @@
 
 PyYAML's C parser (libyaml) is used where it is installed, its pure-Python parser elsewhere. No YAML
 node graph is composed: each event becomes one of our nodes at once, with its span from the event's
-marks, so a file past MAX_NODES, MAX_DEPTH or MAX_SCALAR_CHARS is read no further than the first value
-past the limit. Aliases, and tags other than YAML's own, are refused; nothing is built from a tag.
+marks, so a file past a limit of limits.py is read no further than the first value past it. Aliases, and tags other than YAML's own, are refused; nothing is built from a tag.
 """
 
 from __future__ import annotations
@@ -23,7 +22,15 @@ from yaml.events import (
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
-from .limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, TOO_LONG_HINT, TOO_MANY_VALUES_HINT
+from .limits import (
+    MAX_DEPTH,
+    MAX_NODES,
+    MAX_SCALAR_CHARS,
+    MAX_TEXT_CHARS,
+    TOO_LONG_HINT,
+    TOO_MANY_VALUES_HINT,
+    TOO_MUCH_TEXT,
+)
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
 _CORE = "tag:yaml.org,2002:"
@@ -62,6 +69,7 @@ class _Builder:
         self.path = source.path
         self.diagnostics = diagnostics
         self.count = 0
+        self.chars = 0
         self.stack: list[_Open] = []
 
     def span(self, start: Event, end: Event | None = None) -> Span:
@@ -86,8 +94,7 @@ class _Builder:
                 node: Node | None = None
                 raw = None
             elif isinstance(event, ScalarEvent):
-                if len(event.value) > MAX_SCALAR_CHARS:
-                    self.refuse(event, "E018", f"a value of {len(event.value):,} characters is too long", TOO_LONG_HINT)
+                self.read_text(event)
                 node, raw = self.scalar(event), event.value
             else:  # the end of the innermost list or mapping
                 done = self.stack.pop()
@@ -108,6 +115,14 @@ class _Builder:
             self.refuse(event, "E012", f"the file has more than {MAX_NODES:,} values", TOO_MANY_VALUES_HINT)
         if len(self.stack) > MAX_DEPTH:
             self.refuse(event, "E013", f"values are nested more than {MAX_DEPTH} deep")
+
+    def read_text(self, event: ScalarEvent) -> None:
+        """Count a scalar's characters; a value too long, or too much text in all, stops reading."""
+        self.chars += len(event.value)
+        if len(event.value) > MAX_SCALAR_CHARS:
+            self.refuse(event, "E018", f"a value of {len(event.value):,} characters is too long", TOO_LONG_HINT)
+        if self.chars > MAX_TEXT_CHARS:
+            self.refuse(event, "E019", TOO_MUCH_TEXT, TOO_MANY_VALUES_HINT)
 
     def refuse(self, event: Event, code: str, message: str, hint: str = "") -> None:
         start = event.start_mark
