@@ -212,6 +212,9 @@ def main() -> None:
             tried = sum(state["totals"].values())
             print(f"{tried:,} inputs, {state['totals']['internal error']} internal errors, "
                   f"{time.monotonic() - started:.0f} s", flush=True)
+    for folder in out.glob("work-*"):
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only when empty: an input left behind stays for a look
     print(summary(state))
     if args.json:
         print(json.dumps({k: v for k, v in state.items() if k != "done"}, indent=1))
