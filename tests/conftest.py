@@ -1,8 +1,15 @@
-"""Shared pytest options: `--regenerate` rewrites the golden playthroughs instead of comparing them."""
+"""Shared pytest options (`--regenerate` rewrites the golden playthroughs instead of comparing them),
+and Hypothesis's folder kept under a temporary folder."""
 
 from __future__ import annotations
 
+import tempfile
+
+import hypothesis.configuration
 import pytest
+
+# Hypothesis keeps a folder of its own; the suite writes only under temporary folders.
+hypothesis.configuration.set_hypothesis_home_dir(tempfile.mkdtemp(prefix="cheatdsl-hypothesis-"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

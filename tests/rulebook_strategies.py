@@ -254,10 +254,11 @@ def round_trips(path: Path) -> str:
 
 def play_checked(game: Any, seed: int, bots: str, proved: set[str], turns: int = 600) -> list[str]:
     """One seeded game by `bots`, checked after every action against what verify proved."""
+    from strategies import cards_everywhere, deck_of
+
     from cheatdsl.bots import make_bot
     from cheatdsl.engine import Phase
     from verifier.system.witness import dealt
-    from strategies import cards_everywhere, deck_of
     n = game.players
     st_ = dealt(game, seed, seed % n if game.dealer_by_lot else 0)
     rngs = [random.Random(f"{seed}/{bots}/{s}") for s in range(n)]

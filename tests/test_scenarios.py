@@ -207,3 +207,19 @@ def test_an_engine_failure_is_reported_not_raised(monkeypatch: pytest.MonkeyPatc
     assert result.internal_error and "RuntimeError: boom" in result.render()
     assert main(["scenario", path]) == 3
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("body, message", [
+    ("position: {hands: {0: [2C], 1: [3C], 2: [4C]}, to_play: null}\n", "`to_play` names the seat"),
+    ("position: {hands: {0: [2C], 1: [3C], 2: [4C]}, to_play: 0, stock: [\" \"]}\n", "expected one card"),
+    ("seed: 1\nactions: [\"\u00b2: pass\"]\n", "is not an action"),
+])
+def test_malformed_scenarios_are_located_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                body: str, message: str) -> None:
+    """Found by the fuzzing campaign: a missing seat to play, a blank stock card and a superscript seat
+    number were internal errors (exit 3); each is now an error at its line."""
+    path = tmp_path / "s.yaml"
+    path.write_text("scenario: x\nrulebook: english-ascending\nplayers: 3\n" + body, encoding="utf-8")
+    code = main(["scenario", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 1 and message in out + err and "internal error" not in err

@@ -115,3 +115,17 @@ def probability(text: str) -> float:
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError("the challenge rate is a probability from 0 to 1")
     return value
+
+
+def write_result(command: str, text: str, output: str | None) -> int:
+    """Write a command's result to standard output, or to the file `output`; the exit status."""
+    if output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        print(f"cheatdsl {command}: cannot write '{output}': {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 1
+    return 0

@@ -7,7 +7,15 @@ import json
 
 from ..diagnostics import Diagnostics
 from ..load import compile_rulebook
-from .arguments import UsageError, add_format, add_rulebooks, add_variation, rulebook_arguments, unknown_variation, usage
+from .arguments import (
+    UsageError,
+    add_format,
+    add_rulebooks,
+    add_variation,
+    rulebook_arguments,
+    unknown_variation,
+    usage,
+)
 
 HELP = """Check rulebooks and print every problem found.
 

@@ -62,7 +62,6 @@ def run(args: argparse.Namespace) -> int:
     from ..compare import page, statistics, text, verdicts
     from ..compare.grid import Comparison, as_json, columns_for, rules_section
     from ..compare.inputs import UsageError, load
-
     from .progress import Progress
 
     try:

@@ -7,7 +7,15 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from .arguments import UsageError, add_format, add_rulebooks, add_variation, rulebook_arguments, unknown_variation, usage
+from .arguments import (
+    UsageError,
+    add_format,
+    add_rulebooks,
+    add_variation,
+    rulebook_arguments,
+    unknown_variation,
+    usage,
+)
 
 if TYPE_CHECKING:
     from ..compare.diff import Diff

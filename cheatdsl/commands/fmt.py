@@ -13,10 +13,10 @@ from ..profiles import locate
 from ..source import SourceFile, Span
 from ..syntax.dsl_reader import read_dsl
 from ..syntax.emit import EmitError, same_tree, to_dsl, to_yaml
-from ..syntax.tree import MapNode, Node
 from ..syntax.reading import STDIN, looks_like_dsl
+from ..syntax.tree import MapNode, Node
 from ..syntax.yaml_reader import read_yaml
-from .arguments import add_rulebooks, usage
+from .arguments import add_rulebooks, usage, write_result
 
 HELP = """Write one rulebook file in the other form: YAML as the text DSL, or the DSL as YAML.
 
@@ -91,15 +91,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if d.items:
         print(d.render(), file=sys.stderr)
-    if args.output is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        print(f"cheatdsl fmt: cannot write '{args.output}': {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return write_result("fmt", text, args.output)
 
 
 def _report(d: Diagnostics, path: str) -> None:

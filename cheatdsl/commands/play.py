@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .arguments import STDIN, add_rulebooks, add_variation, count, unknown_variation, usage
+from .arguments import STDIN, add_variation, count, unknown_variation, usage
 
 HELP = """Play a rulebook in the terminal against computer players.
 

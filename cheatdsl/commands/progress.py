@@ -57,7 +57,8 @@ class Progress:
     def _start(self) -> bool:
         try:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as Bar
         except ImportError:  # rich is a dependency, but a bar is not worth failing for
             self.enabled = False
             return False

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 from ..schema import schema_text
+from .arguments import write_result
 
 HELP = """Print the JSON Schema (draft 2020-12) of a rulebook in the YAML form.
 
@@ -31,12 +30,4 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run(args: argparse.Namespace) -> int:
     text = schema_text()
-    if args.output is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        print(f"cheatdsl schema: cannot write '{args.output}': {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    return write_result("schema", text, args.output)

@@ -6,8 +6,17 @@ import argparse
 import json
 import sys
 
-from .arguments import (UsageError, add_format, add_rulebooks, add_variation, count, probability, rulebook_arguments,
-                        unknown_variation, usage)
+from .arguments import (
+    UsageError,
+    add_format,
+    add_rulebooks,
+    add_variation,
+    count,
+    probability,
+    rulebook_arguments,
+    unknown_variation,
+    usage,
+)
 
 HELP = """Play many games of a rulebook between bots and report the statistics.
 

@@ -7,8 +7,17 @@ import json
 import sys
 
 from ..properties import PROPERTY_IDS
-from .arguments import (STDIN, UsageError, add_format, add_rulebooks, add_variation, count, rulebook_arguments,
-                        unknown_variation, usage)
+from .arguments import (
+    STDIN,
+    UsageError,
+    add_format,
+    add_rulebooks,
+    add_variation,
+    count,
+    rulebook_arguments,
+    unknown_variation,
+    usage,
+)
 
 HELP = """Prove or refute properties of rulebooks with the Z3 solver.
 

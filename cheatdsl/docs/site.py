@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-
 RULEBOOK_SUFFIXES = (".yaml", ".yml", ".cheat")  # as cheatdsl.profiles (a hook file is loaded on its own)
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = "rulebooks"

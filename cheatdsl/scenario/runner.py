@@ -189,7 +189,7 @@ def _expect(scenario: Scenario, state: State, expect: dict[str, Any], prefix: st
 def _split(step: str) -> tuple[int | None, str]:
     head, sep, rest = step.partition(":")
     head = head.strip().lower()
-    if sep and head.isdigit():
+    if sep and head.isascii() and head.isdigit():
         return int(head), rest.strip()
     if sep and head == "chance":
         return -1, rest.strip()
@@ -328,6 +328,8 @@ def _position(scenario: Scenario, game: Game) -> Position:
     leading = raw.get("leading", False)
     if not isinstance(leading, bool):
         raise _PositionError("position.leading", f"`leading` is true or false, found {leading!r}")
+    if raw.get("to_play") is None:
+        raise _PositionError("position.to_play", "`to_play` names the seat whose turn it is, such as 0")
     return Position(
         hands=tuple(hands),
         to_play=seat("position.to_play", raw.get("to_play")),  # type: ignore[arg-type]
@@ -347,7 +349,13 @@ def _in_order(cards: Any, key: str, value: Any) -> tuple[int, ...]:
     if value is None:
         return ()
     items = value if isinstance(value, list) else str(value).split()
-    return tuple(cards(f"{key}.{i}", [item])[0] for i, item in enumerate(items))
+    out = []
+    for i, item in enumerate(items):
+        one = cards(f"{key}.{i}", [item])
+        if len(one) != 1:
+            raise _PositionError(f"{key}.{i}", f"expected one card such as 7C, found {item!r}")
+        out.append(one[0])
+    return tuple(out)
 
 
 def scenario_from_game(state: State, name: str, rulebook: str, **fields: Any) -> Scenario:

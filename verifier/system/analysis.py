@@ -20,8 +20,8 @@ from ..solver import ask, fresh_context, new_solver
 from ..verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
-from .games import Found, play_games
 from .engine_state import constant, merged_values, read
+from .games import Found, play_games
 from .invariant import Counterexample, Invariants, _classes, houdini
 from .search import bmc
 from .spec import Spec, SpecError, build_spec, merge_values
