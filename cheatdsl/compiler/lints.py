@@ -11,9 +11,10 @@ from collections.abc import Callable
 from ..cards import Table
 from ..diagnostics import Diagnostics
 from ..model import ClaimKind, DealStyle, PenaltyKind, Rulebook
+from ..syntax.tree import MapNode
 
-# Whether variations are being compiled to see what they change (they are not linted again meanwhile).
-_NESTED = False
+# W503 builds the rules again for each variation; past this many it looks no further (bounded cost).
+LINTED_VARIATIONS = 200
 
 
 class _Facts:
@@ -132,26 +133,35 @@ def _undefined_first(rb: Rulebook, d: Diagnostics, counts: list[int], tables: di
 
 
 def _variations(rb: Rulebook, d: Diagnostics) -> None:
-    """A variation whose changes leave every rule as it was (W503)."""
-    global _NESTED
-    if _NESTED or not rb.path or not any(not v.active for v in rb.variations):
+    """A variation whose changes leave every rule as it was (W503), for the first LINTED_VARIATIONS.
+
+    The rulebook's tree is read once (from the text already read, so an editor's unsaved copy counts);
+    each variation is laid over it and only the rules are built again, so the cost grows with the
+    number of variations, not with its square.
+    """
+    waiting = [v for v in rb.variations if not v.active][:LINTED_VARIATIONS]
+    if not waiting or not rb.path:
         return
-    from ..load import compile_rulebook
+    from ..source import Span
+    from ..syntax.reading import display_name
+    from .build import Builder
+    from .loader import apply_variations, load_tree
+    source = d.sources.get(display_name(rb.path))
+    quiet = Diagnostics()
+    nowhere = Span("<lint>", 0, 0)
+    loaded = load_tree(rb.path, quiet, [(name, nowhere) for name in rb.active_variations],
+                       text=source.text if source is not None else None)
+    if loaded is None or quiet.has_errors():
+        return
     base = _rules(rb)
-    _NESTED = True
-    try:
-        for v in rb.variations:
-            if v.active:
-                continue
-            try:
-                other, od = compile_rulebook(rb.path, [*rb.active_variations, v.name])
-            except Exception:  # noqa: BLE001 - a variation that cannot be compiled is reported when used
-                continue
-            if other is not None and not od.has_errors() and _rules(other) == base:
-                d.warning(v.span, "W503", f"the variation `{v.name}` changes nothing: every rule is as it was "
-                          "without it", "change a rule in `changes`, or drop the variation")
-    finally:
-        _NESTED = False
+    for v in waiting:
+        tried = Diagnostics()
+        tree = apply_variations(loaded.tree, [(v.name, nowhere)], list(loaded.active), tried)
+        rules = MapNode(tuple(e for e in tree.entries if e.key != "variations"), tree.span)
+        other = Builder(rules, rb.path, loaded.chain, [*loaded.active, v.name], tried).build()
+        if other is not None and not tried.has_errors() and _rules(other) == base:
+            d.warning(v.span, "W503", f"the variation `{v.name}` changes nothing: every rule is as it was "
+                      "without it", "change a rule in `changes`, or drop the variation")
 
 
 _SECTIONS: tuple[Callable[[Rulebook], object], ...] = (
