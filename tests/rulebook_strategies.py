@@ -369,6 +369,10 @@ def examine(data: dict[str, Any], folder: Path, games: int = 4, verify_all_count
     except Slow as exc:
         out.slow.append(f"games: {exc}")
         return out
+    killed = [pid for pid, r in results.items() if "killed after" in r.summary]
+    if killed:  # verify ran out of time before these: slow, not a contradiction
+        out.slow.append(f"verify: killed after {verify_seconds:g} s before {', '.join(killed)}")
+        return out
     if "stuck" in met.witnesses and out.verdicts.get("no-deadlock") != "refuted":
         out.contradictions.append(f"a game is stuck, but no-deadlock is {out.verdicts.get('no-deadlock')}")
     if "loop" in met.witnesses and out.verdicts.get("termination") != "refuted":
