@@ -230,3 +230,14 @@ def test_strict_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 2 and "--force" in err
     code, _, _ = run(capsys, "english-ascending", "--games", "2", "--records", str(records), "--force", "--strict")
     assert code == 0 and len(records.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_a_table_with_no_claim_left_and_large_plays_ends_at_once(tmp_path: Path) -> None:
+    """`claim.after_last: nothing` with `cards: 1..`: once no claim may be made there is no play, so the
+    random bot gets none at once (listing every subset of a hand first made such games run for ever)."""
+    path = tmp_path / "stuck-big.yaml"
+    path.write_text("rulebook: stuck-big\nextends: english-ascending\nclaim:\n  after_last: nothing\n"
+                    "  cards: 1..\npassing:\n  allowed: true\n  leader_may_pass: true\n"
+                    "  all_pass_leader: last_player\n", encoding="utf-8")
+    s = simulate(load_rulebook(str(path)), 3, 5, seed=17, bots="random")
+    assert s["games"] == 5 and s["stuck"] + s["capped"] == 5

@@ -61,8 +61,8 @@ def _count_choices(state: State, k: int) -> int:
 
 def _plays(state: State) -> list[Play]:
     low, high = _bounds(state)
-    if high < low:
-        return []
+    if high < low or not state._required:
+        return []  # without a claim to make there is no play, whatever cards could be chosen
     g = state.game
     hand = state._hands[state._seat]
     avail = [(v, k) for v, k in enumerate(hand) if k]
