@@ -55,7 +55,8 @@ Exit status:
      An expectation is met by the same verdict (`holds`/`fails` mean proved/refuted; a
      proof also meets `bounded`); one on a property not implemented yet is pending and
      changes nothing; with --property, expectations on other properties are not checked.
-  2  usage error (unknown property or variation, --players outside a rulebook's range)"""
+  2  usage error (unknown property or variation, --players outside a rulebook's range)
+  3  internal error: a check raised an exception (its verdict is shown as `error`), a bug to report"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
