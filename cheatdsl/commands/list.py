@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 HELP = """List the shipped profiles: the names every command takes in place of a file.
 
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from ..load import compile_rulebook
     from ..profiles import shipped_files, shipped_path
 
-    entries = []
+    entries: list[dict[str, Any]] = []
     broken = []
     files = shipped_files()
     for name in sorted({f.stem for f in files}):

@@ -190,12 +190,13 @@ def wins_by_seat(names: Sequence[str], data: Data) -> str:
 def challenge_outcomes(names: Sequence[str], data: Data) -> str:
     """A bar per rulebook split into challenges that caught a lie and challenges that found the play true."""
     from .unfinished import counts  # games that never finished are no result to draw
-    shown, idle = [], []
+    shown: list[int] = []
+    idle: list[int] = []
     for i in _usable(data, "challenges"):
         c = data[i]["challenges"]  # type: ignore[index]
         if isinstance(c, Mapping) and c.get("caught", 0) + c.get("failed", 0) > 0:
-            left, games = counts(data[i])[2], data[i].get("games", 0)  # type: ignore[union-attr]
-            (idle if games and left >= games else shown).append(i)
+            unfinished, games = counts(data[i])[2], data[i].get("games", 0)  # type: ignore[union-attr, arg-type]
+            (idle if games and unfinished >= games else shown).append(i)
     if not shown:
         return ""
     left, right, row = 160.0, WIDTH - 20.0, 22.0

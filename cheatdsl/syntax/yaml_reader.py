@@ -40,7 +40,7 @@ _RESOLVER = yaml.resolver.Resolver()
 
 
 try:
-    from yaml.cyaml import CParser as _Parser
+    from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
 except ImportError:  # PyYAML built without libyaml
     _Parser = yaml.SafeLoader  # type: ignore[assignment, misc]
 
@@ -74,6 +74,7 @@ class _Builder:
 
     def span(self, start: Event, end: Event | None = None) -> Span:
         first, last = start.start_mark, (end or start).end_mark
+        assert first is not None and last is not None  # the parser marks every event it gives
         return Span(self.path, first.line + 1, first.column + 1, last.line + 1, last.column + 1)
 
     def document(self, parser: _Parser) -> Node | None:
@@ -126,6 +127,7 @@ class _Builder:
 
     def refuse(self, event: Event, code: str, message: str, hint: str = "") -> None:
         start = event.start_mark
+        assert start is not None
         self.diagnostics.error(Span(self.path, start.line + 1, start.column + 1), code, message, hint)
         raise _Refused
 
@@ -216,6 +218,7 @@ def read_yaml(source: SourceFile, diagnostics: Diagnostics) -> Node | None:
         after = parser.get_event()
         if isinstance(after, DocumentStartEvent):
             mark = after.start_mark
+            assert mark is not None
             diagnostics.error(Span(source.path, mark.line + 1, mark.column + 1), "E010",
                               "malformed YAML: a second document starts here; a rulebook is one document",
                               "remove the `---` line, or put the second rulebook in a file of its own")

@@ -187,8 +187,8 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                 f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
     seat = _winner(st)
     if seat is not None and seat not in found.wins:
-        expect: dict[str, Any] = {"winner": seat, "over": True} if g.first_out else {"out": [seat]}
-        found.wins[seat] = run.witness("winnability", expect, f"seat {seat} {'wins' if g.first_out else 'goes out first'} "
+        won: dict[str, Any] = {"winner": seat, "over": True} if g.first_out else {"out": [seat]}
+        found.wins[seat] = run.witness("winnability", won, f"seat {seat} {'wins' if g.first_out else 'goes out first'} "
                                        f"after {st.turns} turns, played by bots")
 
 
