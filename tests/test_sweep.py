@@ -236,8 +236,10 @@ def test_ctrl_c_stops_the_command_and_the_same_command_resumes(tmp_path: Path) -
     # Cells long enough (about a second each) that the interrupt always lands before the last one ends.
     spec = write_spec(tmp_path, SPEC.replace("games: 12", "games: 1000").replace("verify: [ranks-exist]\n", ""))
     command = [sys.executable, "-m", "cheatdsl", "sweep", str(spec), "--out", str(tmp_path / "out")]
+    # A job started in the background (as CI may start the suite) inherits SIGINT ignored; a terminal's
+    # Ctrl-C reaches a program that has it, so the child gets the default back before it starts.
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not list((tmp_path / "out" / "cells").glob("cell-*.json")) and time.monotonic() < deadline:
         time.sleep(0.02)
