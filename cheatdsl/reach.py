@@ -1,7 +1,7 @@
 """Which files a rulebook or scenario may name: shipped profiles, its own folder, included folders.
 
 A rulebook is untrusted data, so `extends:` (and a scenario's `rulebook:`) may reach only
-- a shipped profile by name (`extends: english-ascending`),
+- a shipped profile by name (`extends: NAME`, as `cheatdsl list` shows them),
 - a file in the naming file's own folder or below it (`extends: house/base.yaml`),
 - a file under a folder the user included (`--include DIR`, or CHEATDSL_INCLUDE, several folders
   separated by the system's path separator).

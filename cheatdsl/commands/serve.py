@@ -12,8 +12,8 @@ from .arguments import UsageError, rulebook_arguments, usage
 
 HELP = """Serve the browser practice table (seed 003) for rulebooks, with lessons, on this machine.
 
-With no rulebook every shipped profile is offered, the practice table first; otherwise the
-rulebooks named (files, or shipped profile names such as `mogeln`). Each is checked first: one
+With no rulebook every shipped profile is offered, those the lessons are written for (the
+practice table) first; otherwise the rulebooks named (files, folders, or shipped profile names). Each is checked first: one
 with errors is refused, its diagnostics printed here and shown on the page. The page, its
 scripts and styles come from the installed package; nothing is fetched from the network.
 

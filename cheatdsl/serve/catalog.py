@@ -9,8 +9,7 @@ from ..load import compile_rulebook
 from ..model import Rulebook
 from ..profiles import is_safe_name, locate, shipped_names, shipped_path
 from ..reach import including
-
-FIRST = "practice-table"  # offered first when the server starts without rulebooks (seed 003's table)
+from .lessons import catalogue
 
 
 @dataclass
@@ -67,10 +66,12 @@ class Catalog:
 
 
 def build_catalog(arguments: list[str], include: list[str] | tuple[str, ...] = ()) -> Catalog:
-    """The rulebooks named on the command line (paths or shipped names), or every shipped profile."""
+    """The rulebooks named on the command line (paths or shipped names), or every shipped profile, those
+    the lessons are written for first."""
     if not arguments:
-        names = shipped_names()
-        names.sort(key=lambda n: (n != FIRST, n))
+        # The profiles the prepared lessons are written for come first, then the others by name.
+        taught = {lesson["rulebook"] for lesson in catalogue()}
+        names = sorted(shipped_names(), key=lambda n: (n not in taught, n))
         paths = [str(shipped_path(n)) for n in names]
         # A profile written twice (YAML and text) is offered once.
         return Catalog([_entry(p, tuple(include)) for p in dict.fromkeys(paths)])
