@@ -129,10 +129,6 @@ def test_bad_answers_are_asked_again(monkeypatch: pytest.MonkeyPatch, capsys: py
 ])
 def test_usage_errors_exit_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                              args: list[str], message: str) -> None:
-    if "--bots" in args:
-        from cheatdsl.play import bots_available
-        if not bots_available():
-            pytest.skip("without the bots package every name falls back to the house player")
     code, _, err = run_cli(monkeypatch, capsys, [PRACTICE, *args], "")
     assert code == 2 and message in err
 
@@ -282,18 +278,6 @@ def test_a_variation_changes_the_deal(monkeypatch: pytest.MonkeyPatch, capsys: p
     assert len(seats) == 2 and seats[0] != seats[1]
     code, _, err = run_cli(monkeypatch, capsys, [canadian, "--variation", "nope"], "")
     assert code == 2 and "no variation `nope`" in err and "one-pack" in err  # a usage error, with the names
-
-
-def test_without_the_bots_package_the_house_players_sit_in(monkeypatch: pytest.MonkeyPatch,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    """Until `cheatdsl.bots` is installed the built-in house player takes every computer seat."""
-    monkeypatch.setattr("cheatdsl.play.opponents.bots_available", lambda: False)
-    monkeypatch.setattr("cheatdsl.play.table.bots_available", lambda: False)
-    code, out, _ = run_cli(monkeypatch, capsys, [PRACTICE, "--seed", "7", "--bots", "counter"],
-                           "\n".join(CYCLE * 400) + "\n")
-    assert code == 0
-    assert "The bots are not installed yet: the computer seats are the built-in house players." in out
-    assert "── THE END" in out
 
 
 def test_the_header_names_the_rulebook_and_how_to_replay_the_deal(monkeypatch: pytest.MonkeyPatch,

@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--bots", "-b", default="honest", metavar="NAME[,NAME...]",
                    help="the computer players' bots, one name for all or one per seat in turn order "
                         "(random, greedy, honest, counter; default honest, the practice table's players; "
-                        "`house` is the built-in player used when the bots are not installed)")
+                        "`house` is the terminal game's own simple player)")
     p.add_argument("--seed", "-s", type=count("a seed", 0), default=None, metavar="S",
                    help="the deal and the bots' choices (default: a fresh seed, shown so you can replay it)")
     add_variation(p)

@@ -8,7 +8,7 @@
 """
 
 from .console import Console, Quit
-from .opponents import HOUSE, bots_available, make_opponent
+from .opponents import HOUSE, make_opponent
 from .table import Table, play_game
 
-__all__ = ["HOUSE", "Console", "Quit", "Table", "bots_available", "make_opponent", "play_game"]
+__all__ = ["HOUSE", "Console", "Quit", "Table", "make_opponent", "play_game"]

@@ -1,4 +1,4 @@
-"""The computer seats: bots from `cheatdsl.bots`, or the built-in house player when they are missing.
+"""The computer seats: bots from `cheatdsl.bots`, or the built-in house player (`--bots house`).
 
 A bot sees only `state.view(seat)` (bots package) or `state.observation(seat)` (house player): its
 own hand and the public record, never a hidden card.
@@ -6,10 +6,10 @@ own hand and the public record, never a hidden card.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import TYPE_CHECKING, Protocol
 
+from ..bots import make_bot
 from ..engine import ACCEPT, KEEP, PASS, Action, Challenge, DiscardSet, Phase, Play
 from ..model import ChallengeTest
 
@@ -47,25 +47,12 @@ class BotOpponent:
             notify(event)
 
 
-def bots_available() -> bool:
-    """Whether the bots package and `State.view` are there to play against."""
-    from ..engine import State
-    try:
-        importlib.import_module("cheatdsl.bots")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("cheatdsl.bots"):
-            return False
-        raise
-    return hasattr(State, "view")
-
-
 def make_opponent(kind: str, seat: int, rng: random.Random) -> Opponent:
     """A computer seat of the named kind; ValueError for a name the bots package does not know."""
-    if kind == HOUSE or not bots_available():
+    if kind == HOUSE:
         return HousePlayer(seat, rng)
-    bots = importlib.import_module("cheatdsl.bots")
     try:
-        bot = bots.make_bot(kind, seat, rng)
+        bot = make_bot(kind, seat, rng)
     except (KeyError, LookupError, TypeError) as exc:
         raise ValueError(f"there is no bot `{kind}`: {exc}") from None
     return BotOpponent(bot, seat, kind)

@@ -10,7 +10,7 @@ from ..engine import CHANCE, KEEP, Accept, Action, Challenge, DiscardSet, Pass, 
 from ..engine.notation import action_text
 from .console import Console, Quit
 from .human import HumanSeat
-from .opponents import HOUSE, Opponent, bots_available, make_opponent
+from .opponents import HOUSE, Opponent, make_opponent
 from .screen import rule
 from .words import Voices, call_words, hand_words, play_words, result_lines, reveal_lines, set_words
 
@@ -41,7 +41,6 @@ class Table:
             names[game.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
         self.v = Voices(names, self.you)
         self.human = HumanSeat(console, self.you, self.v)
-        self.substituted = bool(bots) and not bots_available() and any(b != HOUSE for b in bots)
         kinds = list(bots) or [HOUSE]
         self.opponents: dict[int, Opponent] = {}
         for i in range(1, game.players):
@@ -70,11 +69,8 @@ class Table:
                                                                 if rb.active_variations else "") + ".")
         order = " → ".join(f"{v.name(seat)} ({s.hand_size(seat)})" for seat in self._turn_order())
         c.say(f"Seats in turn order: {order}.")
-        if self.substituted:
-            c.say("The bots are not installed yet: the computer seats are the built-in house players.")
-        else:
-            c.say("Computer seats: " + ", ".join(f"{v.name(seat)} plays {self.opponents[seat].name}"
-                                                 for seat in self._turn_order() if seat != self.you) + ".")
+        c.say("Computer seats: " + ", ".join(f"{v.name(seat)} plays {self.opponents[seat].name}"
+                                             for seat in self._turn_order() if seat != self.you) + ".")
         c.say(f"Deal number {self.seed}: replay this deal with --seed {self.seed}.",
               "Type `help` at your turn for how to play, `quit` to leave.")
         if s.is_terminal():
