@@ -10,6 +10,13 @@ from enum import Enum
 from .source import NOWHERE, SourceFile, Span
 
 
+def shown(text: str, limit: int = 80) -> str:
+    """Text from a file or a command line as a message quotes it: control characters made visible,
+    shortened to `limit`."""
+    text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class Severity(Enum):
     """How bad a diagnostic is."""
 

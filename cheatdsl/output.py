@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import IO
 
 from .profiles import is_safe_name
 
@@ -30,23 +30,22 @@ def file_in(folder: Path, *parts: str, suffix: str = "") -> Path:
     for part in parts:
         if not is_safe_name(part):
             raise OutputError(f"'{part}' is not a plain name; a file cannot be named after it")
-    name = "-".join(parts) + suffix
-    path = folder / name
-    if path.parent != folder or os.sep in name:
-        raise OutputError(f"'{name}' would leave the folder '{folder}'")
-    return path
+    return folder / ("-".join(parts) + suffix)
 
 
-def write_new(path: Path, text: str, force: bool = False) -> None:
-    """Write `text` to `path`; an existing file is kept (OutputError) unless `force`."""
+def open_new(path: Path, force: bool = False) -> IO[str]:
+    """`path` opened for writing; an existing file is kept (OutputError) unless `force`."""
     try:
         if path.is_symlink() or (path.exists() and not path.is_file()):
             raise OutputError(f"'{path}' exists and is not a plain file; nothing was written there")
-        if path.exists() and not force:
-            raise OutputError(f"'{path}' exists; pass --force to overwrite it")
-        with open(path, "w" if force else "x", encoding="utf-8") as handle:
-            handle.write(text)
+        return open(path, "w" if force else "x", encoding="utf-8")
     except FileExistsError:
         raise OutputError(f"'{path}' exists; pass --force to overwrite it") from None
     except OSError as exc:
         raise OutputError(f"cannot write '{path}': {exc.strerror or exc.__class__.__name__}") from None
+
+
+def write_new(path: Path, text: str, force: bool = False) -> None:
+    """Write `text` to `path`; an existing file is kept (OutputError) unless `force`."""
+    with open_new(path, force) as handle:
+        handle.write(text)

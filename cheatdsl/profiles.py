@@ -83,20 +83,6 @@ def locate(argument: str) -> str:
     return str(shipped) if shipped is not None else argument
 
 
-def reference_to(rulebook: str, folder: str) -> str:
-    """How a file written in `folder` names `rulebook`: a shipped profile by name, else a relative path."""
-    try:
-        real = Path(locate(rulebook)).resolve()
-        shipped = shipped_dir().resolve()
-    except (OSError, RuntimeError, ValueError):
-        return rulebook
-    if real.parent == shipped and real.suffix in SHIPPED_SUFFIXES and shipped_path(real.stem) == real:
-        return real.stem
-    if real.parent == shipped and real.suffix in SHIPPED_SUFFIXES:
-        return real.name
-    return os.path.relpath(real, Path(folder).resolve())
-
-
 def command_name(rulebook: str) -> str:
     """How a command line names `rulebook`: a shipped profile by name, anything else as it was given."""
     try:
@@ -106,3 +92,15 @@ def command_name(rulebook: str) -> str:
     except (OSError, RuntimeError, ValueError):
         pass
     return rulebook
+
+
+def reference_to(rulebook: str, folder: str) -> str:
+    """How a file written in `folder` names `rulebook`: a shipped profile by name, else a relative path."""
+    located = locate(rulebook)
+    name = command_name(located)
+    if name != located:
+        return name
+    try:
+        return os.path.relpath(Path(located).resolve(), Path(folder).resolve())
+    except (OSError, RuntimeError, ValueError):
+        return located

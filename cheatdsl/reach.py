@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
+from .diagnostics import shown
 from .profiles import RULEBOOK_SUFFIXES, shipped_path
 
 INCLUDE_VARIABLE = "CHEATDSL_INCLUDE"
@@ -98,7 +99,7 @@ def well_formed(reference: str) -> bool:
 
 def resolve_reference(reference: str, here: Path, what: str = "extends") -> Reached | Refused | Unknown:
     """Where `reference`, named in a file in folder `here`, may be read from, or why it may not."""
-    refused = Refused(f"`{what}` may not reach '{_shown(reference)}'", REACH_RULE)
+    refused = Refused(f"`{what}` may not reach '{shown(reference)}'", REACH_RULE)
     if not well_formed(reference):
         return refused
     if "/" not in reference and Path(reference).suffix not in RULEBOOK_SUFFIXES:
@@ -128,9 +129,3 @@ def _exists(path: Path) -> bool:
         return path.exists()
     except (OSError, ValueError):
         return False
-
-
-def _shown(reference: str, limit: int = 80) -> str:
-    """The reference as written, shortened and with control characters made visible."""
-    text = reference.encode("unicode_escape").decode("ascii")
-    return text if len(text) <= limit else text[: limit - 3] + "..."

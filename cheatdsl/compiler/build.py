@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, shown
 from ..expr import Scope
 from ..expr.ast import Call, Expr, children
 from ..model import (
@@ -66,12 +66,6 @@ def default_name(path: str) -> str:
     return stem if is_safe_name(stem) else "rulebook"
 
 
-def shown(text: str, limit: int = 60) -> str:
-    """A name as written, shortened and with control characters made visible."""
-    text = text.encode("unicode_escape").decode("ascii")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 class Builder:
     """Reads one merged rulebook tree into the model."""
 
@@ -92,7 +86,7 @@ class Builder:
         top = Section(self.tree, "", self.d)
         name = top.text("rulebook", default=default_name(self.path))
         if not is_safe_name(name):
-            self.d.error(top.span("rulebook"), "E021", f"the rulebook's name '{shown(name)}' is not a plain name",
+            self.d.error(top.span("rulebook"), "E021", f"the rulebook's name '{shown(name, 60)}' is not a plain name",
                          f"a name may hold {NAME_RULE}: it names files the tools write")
         title = top.text("title", default=name)
         source = top.text("source")
@@ -344,7 +338,7 @@ class Builder:
         out = []
         for entry in node.entries:
             if not is_safe_name(entry.key):
-                self.d.error(entry.key_span, "E022", f"the variation name '{shown(entry.key)}' is not a plain name",
+                self.d.error(entry.key_span, "E022", f"the variation name '{shown(entry.key, 60)}' is not a plain name",
                              f"a name may hold {NAME_RULE}")
             summary = ""
             conflicts: tuple[str, ...] = ()

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..compiler.build import shown
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, shown
 from ..engine import ChanceDealer, ChanceShuffle, Game, IllegalAction, Position, State
 from ..engine.notation import (
     NotationError,
@@ -25,7 +24,7 @@ from ..engine.notation import (
 from ..load import compile_rulebook
 from ..model import Rulebook
 from ..profiles import RULEBOOK_SUFFIXES, shipped_path
-from ..reach import well_formed
+from ..reach import MAX_REFERENCE_CHARS
 from ..source import SourceFile, Span
 from ..syntax.reading import file_problem
 from .expect import BadExpectation, Mismatch, check
@@ -200,7 +199,7 @@ def _rulebook_path(scenario: Scenario) -> Path | str:
     """The file a scenario's `rulebook:` names, or why it names none (a path relative to the scenario's
     folder, or a shipped profile's name)."""
     name = scenario.rulebook
-    if not well_formed(name) and not (name.startswith("/") and "\x00" not in name and len(name) <= 4096):
+    if "\x00" in name or len(name) > MAX_REFERENCE_CHARS:
         return "is not a usable file name"
     if "/" in name or name.endswith(RULEBOOK_SUFFIXES):
         path = scenario.base_dir / name

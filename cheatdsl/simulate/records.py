@@ -7,7 +7,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from ..output import OutputError
+from ..output import open_new
 from .play import GameRecord, game_seed
 
 
@@ -31,15 +31,7 @@ class RecordWriter:
 
     def __enter__(self) -> RecordWriter:
         if self.path is not None:
-            target = Path(self.path)
-            try:
-                if target.is_dir():
-                    raise OutputError(f"'{self.path}' is a folder; name a file for the records")
-                self.handle = open(target, "w" if self.force else "x", encoding="utf-8")
-            except FileExistsError:
-                raise OutputError(f"'{self.path}' exists; pass --force to overwrite it") from None
-            except OSError as exc:
-                raise OutputError(f"cannot write '{self.path}': {exc.strerror or exc}") from None
+            self.handle = open_new(Path(self.path), self.force)
         return self
 
     def write(self, index: int, record: GameRecord) -> None:

@@ -6,7 +6,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, shown
 from ..source import SourceFile, Span
 from .limits import MAX_FILE_BYTES
 
@@ -56,13 +56,13 @@ def read_source(path: str, diagnostics: Diagnostics, text: str | None = None) ->
         elif path != STDIN:
             problem = file_problem(Path(path))
             if problem is not None:
-                diagnostics.error(at, "E001", f"no rulebook file at '{_shown(path)}': it {problem}",
+                diagnostics.error(at, "E001", f"no rulebook file at '{shown(path, 120)}': it {problem}",
                                   "name a rulebook file, or a shipped profile (`cheatdsl list`)")
                 return None
         if text is None:
             data = _read_bytes(path)
     except (OSError, ValueError) as exc:
-        diagnostics.error(at, "E001", f"cannot read '{_shown(path)}': "
+        diagnostics.error(at, "E001", f"cannot read '{shown(path, 120)}': "
                           f"{getattr(exc, 'strerror', None) or exc.__class__.__name__}")
         return None
     if len(data) > MAX_FILE_BYTES:
@@ -102,9 +102,3 @@ def file_problem(path: Path) -> str | None:
         return "does not exist"
     except (OSError, ValueError) as exc:
         return f"cannot be reached ({getattr(exc, 'strerror', None) or exc.__class__.__name__})"
-
-
-def _shown(path: str, limit: int = 120) -> str:
-    """A path as written, shortened and with control characters made visible."""
-    text = path.encode("unicode_escape").decode("ascii")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
