@@ -1,8 +1,9 @@
 """`cheatdsl play`: the practice table of seed 003 in the terminal, driven through stdin.
 
 Whole games run through `cheatdsl.cli.main` with stdin replaced; single rulings run the `Table` core
-from a position (cheatdsl.engine.Position) with the built-in house players, whose choices those
-positions pin down. Seed 003 is /work/shared/seeds/003_*.txt, the practice table's screen.
+from a position (cheatdsl.engine.Position) with `honest` bots, whose choices those positions pin down
+(a claim its own cards prove false is always challenged; it plays the claim it holds most of).
+Seed 003 is the practice table's screen.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.engine import Game, Position, State
 from cheatdsl.load import load_rulebook
-from cheatdsl.play import HOUSE, Console, Table
+from cheatdsl.play import Console, Table
 from cheatdsl.play.console import Quit
 
 RULEBOOKS = Path(__file__).resolve().parents[1] / "rulebooks"
@@ -41,7 +42,7 @@ def game(name: str, players: int) -> Game:
 
 def table(g: Game, position: Position, answers: Callable[[str, State], str], seat: int = 0,
           seed: int = 1) -> tuple[Table, list[str]]:
-    """A Table from `position` with house players; `answers(prompt, state)` plays your seat."""
+    """A Table from `position` with `honest` bots; `answers(prompt, state)` plays your seat."""
     lines: list[str] = []
     holder: list[Table] = []
 
@@ -51,7 +52,7 @@ def table(g: Game, position: Position, answers: Callable[[str, State], str], sea
         lines.append(answer)
         return answer
 
-    t = Table(g, Console(ask, lines.append), seed, seat, [HOUSE], start=g.state_from_position(position))
+    t = Table(g, Console(ask, lines.append), seed, seat, ["honest"], start=g.state_from_position(position))
     holder.append(t)
     return t, lines
 
@@ -91,9 +92,11 @@ def test_a_whole_practice_game_shows_every_screen(monkeypatch: pytest.MonkeyPatc
 
 def test_the_bots_option_names_each_computer_seat(monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """`--bots NAME,NAME` seats a player per opponent in turn order; `house` is always there."""
-    code, out, _ = run_cli(monkeypatch, capsys, [PRACTICE, "--seed", "3", "--bots", "house"], "quit\n")
-    assert code == 0 and "Robin plays house, Alex plays house." in out
+    """`--bots NAME,NAME` seats a bot per opponent in turn order; without it every opponent is `honest`."""
+    code, out, _ = run_cli(monkeypatch, capsys, [PRACTICE, "--seed", "3", "--bots", "greedy,counter"], "quit\n")
+    assert code == 0 and "Robin plays greedy, Alex plays counter." in out
+    code, out, _ = run_cli(monkeypatch, capsys, [PRACTICE, "--seed", "3"], "quit\n")
+    assert code == 0 and "Robin plays honest, Alex plays honest." in out
 
 
 def test_quit_leaves_the_table_cleanly(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -215,7 +218,7 @@ def test_passing_and_force_where_the_rulebook_has_them() -> None:
     """One rank a round (seed 004): with two players a Force makes the claimant show the rank from hand;
     a follower may pass."""
     g = game("one-rank-a-round", 2)
-    # Robin (seat 1) leads; the house player claims the rank it holds most of: sevens, honestly.
+    # Robin (seat 1) leads; the bot claims the rank it holds most of: sevens, honestly.
     hands = ((0, 3, 9), (6, 6, 6, 2))
 
     def answer(prompt: str, state: State) -> str:

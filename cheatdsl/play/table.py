@@ -10,7 +10,7 @@ from ..engine import CHANCE, KEEP, Accept, Action, Challenge, DiscardSet, Pass, 
 from ..engine.notation import action_text
 from .console import Console, Quit
 from .human import HumanSeat
-from .opponents import HOUSE, Opponent, make_opponent
+from .opponents import Opponent, make_opponent
 from .screen import rule
 from .words import Voices, call_words, hand_words, play_words, result_lines, reveal_lines, set_words
 
@@ -41,7 +41,7 @@ class Table:
             names[game.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
         self.v = Voices(names, self.you)
         self.human = HumanSeat(console, self.you, self.v)
-        kinds = list(bots) or [HOUSE]
+        kinds = list(bots) or ["honest"]
         self.opponents: dict[int, Opponent] = {}
         for i in range(1, game.players):
             seat = game.seat_after(self.you, i)
