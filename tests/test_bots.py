@@ -411,7 +411,6 @@ def test_counter_challenges_a_lie_its_memory_makes_certain() -> None:
     view = state.view(1)
     assert counter.act(view) == Challenge("cheat")
     assert counter.chance_of_lie(view, 2, 6, 3, 3) == 1.0
-    honest._meet(state.game)
     assert honest.chance_of_lie(view, 2, 6, 3, 3) < 0.5
     assert sum(HonestBot(1, random.Random(s)).act(view) == ACCEPT for s in range(50)) > 35
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine import ACCEPT, Action, Game, Play, RevealRecord, View
+from ..engine import ACCEPT, Action, Game, Phase, Play, RevealRecord, View
 from ..model import ChallengeTest
 from .base import cards_to_match, copies_of, count_is_a_lie
 from .honest import HonestBot, chance_of_lie, hand_odds
@@ -121,10 +121,14 @@ class CounterBot(HonestBot):
         self.memory: Memory | None = None
 
     def act(self, view: View) -> Action:
+        if view is not self._view:
+            self._meet(view)
         memory = self.memory
         if memory is None or memory.game is not view.game:
             memory = self.memory = Memory(view.game, self.seat, view.hand_sizes)
         memory.catch_up(view)
+        if view.phase is Phase.RESPOND:
+            return self._respond(view)
         action = super().act(view)
         if isinstance(action, Play):
             memory.played(action)

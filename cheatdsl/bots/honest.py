@@ -28,25 +28,13 @@ challenged every likely lie would never let a game of one exact card a play end.
 from __future__ import annotations
 
 import random
-from math import comb
 from typing import Any
 
 from ..engine import ACCEPT, PASS, Action, Game, Phase, View
-from .base import (
-    NEVER,
-    Bot,
-    bluff_play,
-    cards_to_match,
-    copies_of,
-    count_is_a_lie,
-    discard_or_keep,
-    force_challenge,
-    pad_to_minimum,
-    preferred_challenge,
-    truthful_play,
-    turns_until,
-)
+from .base import Bot, bluff_play, discard_or_keep, force_challenge, pad_to_minimum, preferred_challenge
+from .odds import chance_of_lie, hand_odds
 from .simple import check_rate
+from .table import Tables, card_to_give_up, tables_for
 
 _PLAY, _RESPOND = Phase.PLAY, Phase.RESPOND
 CERTAIN = 1.0        # a claim its own cards prove false is always challenged
@@ -54,35 +42,13 @@ DOUBT = 0.5          # a claim this likely a lie is doubted at `challenge_rate` 
 LAST_DOUBT = 0.1     # ... or, when accepting lets the claimant win, one with a fair doubt
 LAST_DOUBT_OUT = 0.3  # ... or one whose acceptance puts the claimant out of a last-holder-loses game
 
-_ODDS: dict[tuple[int, int, int], tuple[float, ...]] = {}
-
-
-def hand_odds(pool: int, matching: int, hand: int) -> tuple[float, ...]:
-    """P(x good cards) for x = 0, 1, ...: a hand of `hand` cards drawn from `pool`, `matching` of them good."""
-    hand = max(0, min(hand, pool))
-    matching = max(0, min(matching, pool))
-    key = (pool, matching, hand)
-    odds = _ODDS.get(key)
-    if odds is None:
-        total = comb(pool, hand)
-        odds = _ODDS[key] = tuple(comb(matching, x) * comb(pool - matching, hand - x) / total
-                                  for x in range(min(matching, hand) + 1))
-    return odds
-
-
-def chance_of_lie(odds: tuple[float, ...], played: int, need: int, cap: int, choices: int = 1) -> float:
-    """The chance that `played` cards claimed are a bluff, for a claimant whose holding of the claim has
-    these `odds`, who could choose among `choices` claims (taken as alike and independent)."""
-    if need >= len(odds):
-        return 1.0  # fewer cards that pass are unseen than must match
-    exact = sum(odds[played:]) if played >= cap else (odds[played] if played < len(odds) else 0.0)
-    bluff = odds[0] ** choices * 0.5 ** played
-    truth = 1.0 - (1.0 - exact) ** choices
-    return bluff / (bluff + truth) if bluff + truth > 0 else 1.0
-
 
 class HonestBot(Bot):
-    """Seed 003's opponents: truthful cards when held, otherwise a bluff (or a pass where allowed)."""
+    """Seed 003's opponents: truthful cards when held, otherwise a bluff (or a pass where allowed).
+
+    Everything that depends only on the rules (plays, odds, the order to give cards up) comes from
+    the table's shared `Tables`, so a turn reads its own hand and the claim and looks the rest up.
+    """
 
     name = "honest"
     options = ("challenge_rate",)
@@ -91,96 +57,115 @@ class HonestBot(Bot):
         super().__init__(seat, rng, **options)
         self.challenge_rate = check_rate(challenge_rate)
         self._game: Game | None = None
+        self._view: View | None = None
 
-    def _meet(self, game: Game) -> None:
+    def _meet(self, view: View) -> None:
+        """Look up the table's shared facts once per game, and keep the view's live hand."""
+        game = view.game
+        self._view = view
+        self._hand = view.hand  # the state's own list, changed in place: read, never changed
+        if game is self._game:
+            return
         self._game = game
+        self._t: Tables = tables_for(game)
         self._challenge = preferred_challenge(game)
         self._force = force_challenge(game)
-        self._deck = len(game.table.deck)
-        self._cap = game.max_cards if game.max_cards is not None else 1 << 30
-        self._wild = game.wild
-        self._ahead: dict[tuple[int, int], dict[int, int]] = {}
+        self._deck = self._t.deck
+        self._cap = self._t.cap
+        self._last_doubt = LAST_DOUBT if game.first_out else LAST_DOUBT_OUT
 
     def act(self, view: View) -> Action:
-        if view.game is not self._game:
-            self._meet(view.game)
+        if view is not self._view:
+            self._meet(view)
         phase = view.phase
-        if phase is _RESPOND:
-            return self._respond(view)
         if phase is _PLAY:
             return self._play(view)
-        return discard_or_keep(view)
+        if phase is not _RESPOND:
+            return discard_or_keep(view)
+        # Responding, written out here as it is most of the actions taken.
+        challenge = self._challenge
+        if challenge is None:
+            return ACCEPT
+        claim, count, played, last = view.pending  # type: ignore[misc]
+        if last and self._force is not None:
+            return self._force  # an empty hand has no card to show
+        t = self._t
+        if t.count_judged and count != played:
+            return challenge  # a count that differs from the cards put down is caught for sure
+        hand = self._hand
+        unseen = t.copies[claim] - hand[claim] - hand[t.joker] if t.wild else t.copies[claim] - hand[claim]
+        key = (self._deck - view.hand_size, unseen, view.size_of(view.claimant) + played,  # type: ignore[arg-type]
+               played, 1 if t.one_choice else len(view.required))
+        lie = t.lies.get(key)
+        if lie is None:
+            lie = t.lie(key)
+        if lie >= CERTAIN or (last and lie > self._last_doubt):
+            return challenge
+        return challenge if self.rng.random() < self.challenge_rate * lie / DOUBT else ACCEPT
 
     # -- playing -------------------------------------------------------------------------------
 
     def _play(self, view: View) -> Action:
-        g = view.game
+        t = self._t
         required = view.required
-        if not required or view.hand_size < g.min_cards:
+        if not required or view.hand_size < t.min_cards:
             return PASS
-        claim, held = required[0], -1
-        for c in required:
-            k = view.matching(c)
-            if k > held:
-                claim, held = c, k
+        hand = self._hand
+        if len(required) == 1:
+            claim = required[0]
+            held = t.matching(hand, claim)
+        else:
+            claim, held = required[0], -1
+            for c in required:
+                k = t.matching(hand, c)
+                if k > held:
+                    claim, held = c, k
         if held:
-            return pad_to_minimum(view, truthful_play(view, claim, min(held, self._cap)), self.rng)
-        if view.may_pass:
+            most = held if held < self._cap else self._cap
+            naturals = hand[claim] if 0 <= claim < t.values else 0
+            if naturals > most:
+                naturals = most
+            jokers = min(hand[t.joker], most - naturals) if t.wild else 0
+            play = t.truth(claim, naturals, jokers)
+            return play if naturals + jokers >= t.min_cards else pad_to_minimum(view, play, self.rng)
+        if t.may_pass and view.may_pass:
             return PASS
         if len(required) > 1:
             claim = required[self.rng.randrange(len(required))]
-        return bluff_play(view, claim, self._bluff_card(view, claim), self.rng)
+        card = self._bluff_card(view, claim)
+        if t.min_cards <= 1:
+            return t.bluff(card, claim)
+        return bluff_play(view, claim, card, self.rng)
 
     def _bluff_card(self, view: View, claim: int) -> int:
         """A card it will miss least: one it will be asked for last (or never), counting ahead from
         `claim`; among those, one of the values it holds fewest of, drawn at random."""
-        hand = view.hand
-        seats = view.players - len(view.out)
-        key = (claim, seats)
-        ahead = self._ahead.get(key)
-        if ahead is None:
-            ahead = self._ahead[key] = turns_until(view.game, claim, seats)
-            if self._wild:
-                ahead[view.game.joker] = 0  # a wild joker passes as any claim: never the card to give up
-        best: tuple[int, int] | None = None
-        values: list[int] = []
-        for v, k in enumerate(hand):
-            if k:
-                rank = (ahead.get(v, NEVER), -k)
-                if best is None or rank > best:
-                    best, values = rank, [v]
-                elif rank == best:
-                    values.append(v)
-        return values[self.rng.randrange(len(values))]
+        order = self._t.give_up_order(claim, view.players - len(view.out))
+        return card_to_give_up(order, self._hand, self.rng.randrange)
 
-    # -- responding ----------------------------------------------------------------------------
-
-    def _respond(self, view: View) -> Action:
-        challenge = self._challenge
-        if challenge is None:
-            return ACCEPT
-        claimant = view.claimant
-        assert claimant is not None
-        claim, count, played, last = view.pending  # type: ignore[misc]
-        if last and self._force is not None:
-            return self._force  # an empty hand has no card to show
-        lie = self.chance_of_lie(view, claimant, claim, count, played)
-        return challenge if self.doubts(view, lie, last) else ACCEPT
+    # -- judging a claim -----------------------------------------------------------------------
 
     def doubts(self, view: View, lie: float, last: bool) -> bool:
         """Whether to challenge a claim that is a lie with probability `lie`."""
+        if view is not self._view:
+            self._meet(view)
         if lie >= CERTAIN:
             return True
-        if last:
-            if lie > (LAST_DOUBT if view.game.first_out else LAST_DOUBT_OUT):
-                return True
+        if last and lie > self._last_doubt:
+            return True
         return self.rng.random() < self.challenge_rate * lie / DOUBT
 
     def chance_of_lie(self, view: View, claimant: int, claim: int, count: int, played: int) -> float:
         """From its own hand, the claim and the claimant's hand size only."""
-        g = view.game
-        if count_is_a_lie(g, count, played):
+        if view is not self._view:
+            self._meet(view)
+        t = self._t
+        if t.count_judged and count != played:
             return 1.0
-        matching = copies_of(g, claim) - view.matching(claim)
-        odds = hand_odds(self._deck - view.hand_size, matching, view.size_of(claimant) + played)
-        return chance_of_lie(odds, played, cards_to_match(g, played), self._cap, len(view.required))
+        key = (self._deck - view.hand_size, t.unseen_matching(view.hand, claim),
+               view.size_of(claimant) + played, played, len(view.required))
+        lie = t.lies.get(key)
+        return lie if lie is not None else t.lie(key)
+
+
+__all__ = ["HonestBot", "chance_of_lie", "hand_odds"]

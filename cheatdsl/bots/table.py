@@ -1,0 +1,136 @@
+"""What the bots work out once per table and share: plays by their numbers, the copies of each claim,
+the chance that a claim is a lie, and the order in which to give cards up when bluffing.
+
+Everything here depends only on the `Game` and on numbers a bot reads from its view, so one `Tables`
+serves every bot at every table of the same game, and a bot's turn is a few look-ups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+from weakref import WeakKeyDictionary
+
+from ..engine import Game, Play
+from .base import NEVER, copies_of, count_to_call, play_of, turns_until
+from .odds import chance_of_lie, hand_odds
+
+LieKey = tuple[int, int, int, int, int]  # (unseen pool, unseen matching, claimant's hand before, played, choices)
+
+
+class GiveUp(NamedTuple):
+    """Card values in the order to give them up and, for each position, the span of positions that
+    are asked for at the same turn."""
+
+    values: tuple[int, ...]
+    bounds: tuple[tuple[int, int], ...]
+
+
+_TABLES: WeakKeyDictionary[Game, Tables] = WeakKeyDictionary()
+
+
+class Tables:
+    """One game's facts for the bots, filled in as they are first asked for."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.values = game.values
+        self.joker = game.joker
+        self.wild = game.wild
+        self.deck = len(game.table.deck)
+        self.cap = game.max_cards if game.max_cards is not None else 1 << 30
+        self.min_cards = game.min_cards
+        self.count_judged = game.count_judged
+        self.reveal_all = game.reveal_all
+        # One natural card a value and counts called as played: a play is its claim and its cards.
+        self.simple = not game.wild and game.exact and game.min_cards <= 1
+        self.may_pass = game.may_pass
+        self.copies = [copies_of(game, c) for c in range(game.values + 1)]
+        # Whether every play has a single claim to make (else a responder weighs the claimant's choice).
+        self.one_choice = all(len(claims) <= 1 for claims in (game.first, game.lead_none, *game.follow, *game.lead))
+        self.lies: dict[LieKey, float] = {}
+        self.truths: dict[tuple[int, int, int], Play] = {}
+        self.bluffs: dict[tuple[int, int], Play] = {}
+        self.giving_up: dict[tuple[int, int], GiveUp] = {}
+
+    def matching(self, hand: list[int], claim: int) -> int:
+        """Cards of `hand` that pass as `claim` (as `View.matching`)."""
+        n = hand[claim] if 0 <= claim < self.values else 0
+        return n + hand[self.joker] if self.wild else n
+
+    def unseen_matching(self, hand: list[int], claim: int) -> int:
+        """Cards passing as `claim` outside `hand`: the deck's copies less those held."""
+        return self.copies[claim] - self.matching(hand, claim)
+
+    def lie(self, key: LieKey) -> float:
+        """The honest bot's chance that a claim is a bluff (`honest.chance_of_lie`), worked out once."""
+        pool, matching, hand, played, choices = key
+        need = played if self.reveal_all else 1
+        lie = self.lies[key] = chance_of_lie(hand_odds(pool, matching, hand), played, need, self.cap, choices)
+        return lie
+
+    def truth(self, claim: int, naturals: int, jokers: int) -> Play:
+        """`naturals` cards of `claim` and `jokers` wild jokers claimed as `claim` (`base.truthful_play`)."""
+        key = (claim, naturals, jokers)
+        play = self.truths.get(key)
+        if play is None:
+            cards = (claim,) * naturals + (self.joker,) * jokers
+            play = self.truths[key] = play_of(cards, claim, count_to_call(self.game, len(cards)))
+        return play
+
+    def bluff(self, card: int, claim: int) -> Play:
+        """One `card` put down as `claim` (where a play may hold one card)."""
+        key = (card, claim)
+        play = self.bluffs.get(key)
+        if play is None:
+            play = self.bluffs[key] = play_of((card,), claim, count_to_call(self.game, 1))
+        return play
+
+    def give_up_order(self, claim: int, seats: int) -> GiveUp:
+        """The card values in the order to give them up, counting ahead from `claim` with `seats` seats
+        in play: those this seat's turns will ask for latest (or never) first, a wild joker last, each
+        group of values asked for at the same turn ascending (see `card_to_give_up`)."""
+        key = (claim, seats)
+        order = self.giving_up.get(key)
+        if order is None:
+            ahead = turns_until(self.game, claim, seats)
+            if self.wild:
+                ahead[self.joker] = 0  # a wild joker passes as any claim: never the card to give up
+            by_turn: dict[int, list[int]] = {}
+            for v in range(self.values + 1):
+                by_turn.setdefault(ahead.get(v, NEVER), []).append(v)
+            values: list[int] = []
+            bounds: list[tuple[int, int]] = []
+            for _, group in sorted(by_turn.items(), reverse=True):
+                span = (len(values), len(values) + len(group))
+                values += group
+                bounds += [span] * len(group)
+            order = self.giving_up[key] = GiveUp(tuple(values), tuple(bounds))
+        return order
+
+
+def tables_for(game: Game) -> Tables:
+    """The shared `Tables` of `game`."""
+    tables = _TABLES.get(game)
+    if tables is None:
+        tables = _TABLES[game] = Tables(game)
+    return tables
+
+
+def card_to_give_up(order: GiveUp, hand: list[int], draw: Callable[[int], int]) -> int:
+    """From the first group of `order` in which `hand` holds a card, one of the values held fewest of;
+    `draw(n)` picks among the n tied values (ascending), as `rng.randrange` does."""
+    values = order.values
+    first = 0
+    while not hand[values[first]]:  # IndexError only with an empty hand
+        first += 1
+    value = values[first]
+    start, stop = order.bounds[first]
+    if stop - start == 1:
+        draw(1)  # the only value: drawn all the same, so that the random stream goes on as for a group
+        return value
+    group = values[start:stop]
+    counts = [hand[v] for v in group]
+    least = min(filter(None, counts))
+    tied = [v for v, k in zip(group, counts) if k == least]
+    return tied[draw(len(tied))]
