@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Any
 
 from .expr.ast import Expr, unparse
+from .expr.context import FormulaContext
 from .source import NOWHERE, Span
 
 
@@ -170,11 +171,11 @@ class Formula:
     canonical: str
     text: str = field(compare=False)
     expr: Expr = field(repr=False, compare=False)
-    code: Callable[[Any], Any] = field(repr=False, compare=False)
+    code: Callable[[FormulaContext], Any] = field(repr=False, compare=False)
     span: Span = field(default=NOWHERE, compare=False)
 
     @classmethod
-    def of(cls, text: str, expr: Expr, code: Callable[[Any], Any], span: Span) -> Formula:
+    def of(cls, text: str, expr: Expr, code: Callable[[FormulaContext], Any], span: Span) -> Formula:
         """A formula whose equality is that of its canonical text (spacing and brackets ignored)."""
         return cls(unparse(expr), text, expr, code, span)
 

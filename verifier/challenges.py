@@ -14,9 +14,11 @@ from typing import Any
 
 import z3
 
+from cheatdsl.derived import allowed_kinds, claim_set
+from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd
 
-from .facts import NotConcrete, SeatFacts, claims_of, holder_cards, seats_of
+from .facts import NotConcrete, holder_cards, seats_of
 from .registry import register
 from .solver import Answer, ask, new_solver, num, truth
 from .subject import Subject
@@ -28,10 +30,7 @@ ROUND = "round-rank"
 
 def _challengeable(subject: Subject, n: int) -> bool:
     """Whether some kind of challenge may be made at `n` players."""
-    for kind in subject.rb.challenge.kinds:
-        if kind.allowed_when is None or kind.allowed_when.code(SeatFacts(n)):
-            return True
-    return False
+    return bool(allowed_kinds(subject.rb, n))
 
 
 def _priority_rule(priority: Priority, calls: list[z3.BoolRef], times: list[z3.ArithRef], r: int) -> z3.BoolRef:
@@ -175,8 +174,8 @@ def _round_at(subject: Subject, n: int) -> Result:
         return unknown(ROUND, outcomes)
     space = subject.space(n)
     try:
-        leads = [(prev, claims_of(rb.claim.lead, space, n, prev) & space.all_claims) for prev in space.order]
-    except NotConcrete as exc:
+        leads = [(prev, claim_set(rb.claim.lead, space, n, prev)) for prev in space.order]
+    except FactUnavailable as exc:
         return unknown(ROUND, f"the lead depends on {exc}")
     outcome, prev, named = z3.Ints("outcome previous named")
     seated = [z3.Bool(f"in_{i}") for i in range(n)]

@@ -1,34 +1,19 @@
-"""A rulebook at a table of N players: everything that can be worked out before the first card.
+"""A rulebook at a table of N players, laid out for the interpreter before the first card.
 
-Claim sets for every previous claim, turn order, challenge kinds and the compiled formulas are
-computed once here, so that a step of play is a few list operations.
+What the rules imply (claim sets for every previous claim, challenge kinds, count cap, set size)
+comes from `cheatdsl.derived`; here it is indexed for speed with the turn order and the compiled
+formulas, so that a step of play is a few list operations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..cards import JOKER, ClaimSpace, Table, as_claims
-from ..model import (
-    ChallengeKind,
-    ClaimKind,
-    CountRule,
-    DealerChoice,
-    Direction,
-    EmptiedBySets,
-    EndStyle,
-    OutCheck,
-    PenaltyKind,
-    PileAfter,
-    Reveal,
-    RoundEnd,
-    Rulebook,
-    SetMode,
-    ShortStock,
-)
+from ..cards import JOKER, ClaimSpace, Table
+from ..derived import DealError, TableRules
+from ..model import ChallengeKind, Rulebook
 from .actions import ACCEPT, Action, Challenge
-from .context import ClaimFacts, Facts, facts_class
+from .context import Facts, facts_class
 
 if TYPE_CHECKING:
     from .position import Position
@@ -38,7 +23,11 @@ NO_CAP = 1 << 62
 
 
 class Game:
-    """An immutable game spec: a compiled rulebook played by `players` seats."""
+    """An immutable game spec: a compiled rulebook played by `players` seats.
+
+    What the rules imply at this table is read from `rules` (`cheatdsl.derived.TableRules`, which
+    the verifier reads too); what is kept here is laid out for the interpreter's steps.
+    """
 
     def __init__(self, rulebook: Rulebook, players: int, turn_cap: int | None = None) -> None:
         if players not in rulebook.players.counts():
@@ -46,46 +35,41 @@ class Game:
                              f"not {players}")
         self.rulebook = rulebook
         self.players = players
-        self.table = Table(rulebook, players)
-        self.space = ClaimSpace(self.table)
-        dealt = self.table.hand_sizes()
-        if isinstance(dealt, str):
-            raise ValueError(f"{rulebook.name} cannot be dealt to {players} players: {dealt}")
-        self.hand_sizes, self.surplus = dealt
+        try:
+            self.rules = rules = TableRules(rulebook, players)
+        except DealError as exc:
+            raise ValueError(f"{rulebook.name} cannot be dealt to {players} players: {exc.reason}") from None
+        self.table: Table = rules.table
+        self.space: ClaimSpace = rules.space
+        self.hand_sizes, self.surplus = rules.hand_sizes, rules.surplus
         self.facts_type = facts_class(self)
-        self._cards(rulebook)
-        self._seats(rulebook)
-        self._claims(rulebook)
-        self._challenges(rulebook)
-        self._ending(rulebook, turn_cap)
+        self._cards(rulebook, rules)
+        self._seats(rulebook, rules)
+        self._claims(rulebook, rules)
+        self._challenges(rulebook, rules)
+        self._ending(rules, turn_cap)
 
     # -- cards ---------------------------------------------------------------------------------
 
-    def _cards(self, rb: Rulebook) -> None:
-        self.rank_count = r = self.table.rank_count
-        self.suit_count = len(rb.deck.suits)
-        self.by_rank = rb.claim.kind is ClaimKind.RANK
-        self.values = r if self.by_rank else r * self.suit_count
+    def _cards(self, rb: Rulebook, rules: TableRules) -> None:
+        self.rank_count = r = rules.rank_count
+        self.suit_count = rules.suit_count
+        self.by_rank = rules.by_rank
+        self.values = rules.values
         self.joker = self.values
-        self.wild = rb.deck.jokers_wild and rb.deck.jokers > 0
+        self.wild = rules.wild
         self.rank_of = [v % r for v in range(self.values)] + [-1]
         self.copies = self.table.copies
         self.value_of_card = {c: self.card_value(c) for c in self.table.deck}
-        deck_values = [self.card_value(c) for c in self.table.deck]
-        self.deck_counts = [0] * (self.values + 1)
-        for v in deck_values:
-            self.deck_counts[v] += 1
+        self.deck_counts = list(rules.deck_counts)
         self.rank_symbols = tuple(x.symbol for x in rb.deck.ranks)
         self.rank_names = tuple(x.name for x in rb.deck.ranks)
         self.rank_plurals = tuple(x.plural for x in rb.deck.ranks)
         self.suit_names = tuple(x.name for x in rb.deck.suits)
-        self.ranks_in_play = self.table.ranks_in_play
-        if rb.sets is None:
-            self.set_size: int | None = None
-        else:
-            self.set_size = int(rb.sets.size.code(_SetFacts(self.players, self.copies)))
-        self.sets_forced = rb.sets is not None and rb.sets.mode is SetMode.FORCED
-        self.sets_naturals_only = rb.sets is None or rb.sets.naturals_only
+        self.ranks_in_play = rules.ranks_in_play
+        self.set_size: int | None = rules.set_size
+        self.sets_forced = rules.sets_forced
+        self.sets_naturals_only = rules.sets_naturals_only
 
     def card_value(self, card: int) -> int:
         """The game's value for a physical card (`cards.py` numbering: suit * ranks + rank, or JOKER)."""
@@ -117,13 +101,13 @@ class Game:
 
     # -- seats ---------------------------------------------------------------------------------
 
-    def _seats(self, rb: Rulebook) -> None:
+    def _seats(self, rb: Rulebook, rules: TableRules) -> None:
         n = self.players
-        self.step = 1 if rb.setup.direction is Direction.CLOCKWISE else -1
+        self.step = rules.step
         self.succ = [(s + self.step) % n for s in range(n)]
         self.pred = [(s - self.step) % n for s in range(n)]
         self.responders_of = tuple(tuple(self.seat_after(s, i) for i in range(1, n)) for s in range(n))
-        self.dealer_by_lot = rb.setup.dealer is DealerChoice.LOT
+        self.dealer_by_lot = rules.dealer_by_lot
         self.first_player = rb.setup.first_player.code
 
     def seat_after(self, seat: int, places: int = 1) -> int:
@@ -132,49 +116,42 @@ class Game:
 
     # -- claims --------------------------------------------------------------------------------
 
-    def _claims(self, rb: Rulebook) -> None:
-        claim = rb.claim
-        self.claim_order = self.space.order
-        self.min_cards = claim.min_cards
-        self.max_cards = claim.max_cards
-        self.most_cards = claim.max_cards if claim.max_cards is not None else NO_CAP
-        self.exact = claim.count is CountRule.EXACT
-        self.any_count = claim.count is CountRule.ANY
-        # The highest count that may be called: the card cap, or with no cap the whole deck.
-        if self.exact or claim.count is CountRule.EXTRA_ALLOWED:
-            self.count_cap = claim.max_cards
-        else:
-            self.count_cap = claim.max_cards if claim.max_cards is not None else len(self.table.deck)
+    def _claims(self, rb: Rulebook, rules: TableRules) -> None:
+        self.claim_order = rules.claim_order
+        self.min_cards = rules.min_cards
+        self.max_cards = rules.max_cards
+        self.most_cards = rules.max_cards if rules.max_cards is not None else NO_CAP
+        self.exact = rules.exact
+        self.any_count = rules.any_count
+        self.count_cap = rules.count_cap
         # The highest count a play may call when any count may be called (the cap above is then never None).
         self.any_count_cap: int = self.count_cap if self.count_cap is not None else NO_CAP
-        self.reveal_all = rb.challenge.reveal is Reveal.PLAY
-        self.count_judged = not self.exact and self.reveal_all
+        self.reveal_all = rules.reveal_all
+        self.count_judged = rules.count_judged
         size = max(self.claim_order, default=-1) + 1
+        # The claim sets, as lists indexed by the previous claim, each as a set and in claim value order.
         self.follow: list[tuple[int, ...]] = [()] * size
         self.follow_sets: list[frozenset[int]] = [frozenset()] * size
         self.lead: list[tuple[int, ...]] = [()] * size
         self.lead_sets: list[frozenset[int]] = [frozenset()] * size
         for prev in self.claim_order:
-            self.follow_sets[prev] = self._claim_set(claim.follow.code, prev)
-            self.follow[prev] = tuple(sorted(self.follow_sets[prev]))
-            self.lead_sets[prev] = self._claim_set(claim.lead.code, prev)
-            self.lead[prev] = tuple(sorted(self.lead_sets[prev]))
-        self.first_set = self._claim_set(claim.first.code, None)
+            self.follow_sets[prev] = rules.follow[prev]
+            self.follow[prev] = tuple(sorted(rules.follow[prev]))
+            self.lead_sets[prev] = rules.lead[prev]
+            self.lead[prev] = tuple(sorted(rules.lead[prev]))
+        self.first_set = rules.first
         self.first = tuple(sorted(self.first_set))
-        self.lead_none_set = self._claim_set(claim.lead.code, None)
+        self.lead_none_set = rules.lead_none
         self.lead_none = tuple(sorted(self.lead_none_set))
-        self.round_ends_on_challenge = RoundEnd.CHALLENGE in claim.round_ends
-        self.round_ends_on_all_pass = RoundEnd.ALL_PASS in claim.round_ends
+        self.round_ends_on_challenge = rules.round_ends_on_challenge
+        self.round_ends_on_all_pass = rules.round_ends_on_all_pass
         passing = rb.passing
-        self.may_pass = passing.allowed
+        self.may_pass = rules.may_pass
         self.pass_when = passing.when.code if passing.allowed and passing.when is not None else None
         self.pass_when_text = passing.when.text if passing.when is not None else ""
-        self.leader_may_pass = passing.allowed and passing.leader_may_pass
-        self.all_pass_discards = passing.all_pass_pile is PileAfter.DISCARDED
+        self.leader_may_pass = rules.leader_may_pass
+        self.all_pass_discards = rules.all_pass_discards
         self.all_pass_leader = passing.all_pass_leader.code if passing.all_pass_leader else None
-
-    def _claim_set(self, code: Callable[[Any], Any], previous: int | None) -> frozenset[int]:
-        return frozenset(c for c in as_claims(code(ClaimFacts(self, previous))) if c in self.space.position)
 
     def required_after(self, previous: int | None, leading: bool) -> tuple[tuple[int, ...], frozenset[int]]:
         """The claims allowed next: the first claim of the game, a lead, or a follow of `previous`."""
@@ -186,35 +163,29 @@ class Game:
 
     # -- challenges ----------------------------------------------------------------------------
 
-    def _challenges(self, rb: Rulebook) -> None:
+    def _challenges(self, rb: Rulebook, rules: TableRules) -> None:
         ch = rb.challenge
-        allowed: list[ChallengeKind] = []
-        for kind in ch.kinds:
-            if kind.allowed_when is None or kind.allowed_when.code(_SetFacts(self.players, self.copies)):
-                allowed.append(kind)
-        self.kinds: dict[str, ChallengeKind] = {k.name: k for k in sorted(allowed, key=lambda k: k.name)}
+        self.kinds: dict[str, ChallengeKind] = {k.name: k for k in rules.kinds}
         self.kind_names = tuple(self.kinds)
         self.responses: tuple[Action, ...] = (ACCEPT, *(Challenge(k) for k in self.kind_names))
         self.all_kind_names = tuple(k.name for k in ch.kinds)
         self.show_pile = ch.show_pile
-        self.take_pile = ch.penalty.kind is PenaltyKind.TAKE_PILE
-        self.draw = ch.penalty.draw
-        self.pile_after_discarded = ch.penalty.pile_after is PileAfter.DISCARDED
-        # A loser the stock cannot give the whole draw takes the pile as well.
-        self.short_stock_takes_pile = not self.take_pile and ch.penalty.short_stock is ShortStock.TAKE_PILE
+        self.take_pile = rules.take_pile
+        self.draw = rules.draw
+        self.pile_after_discarded = rules.pile_after_discarded
+        self.short_stock_takes_pile = rules.short_stock_takes_pile
         self.next_player = ch.next_player.code
         self.next_player_memo: dict[tuple[object, ...], int] = {}
 
     # -- ending --------------------------------------------------------------------------------
 
-    def _ending(self, rb: Rulebook, turn_cap: int | None) -> None:
-        end = rb.ending
-        self.first_out = end.style is EndStyle.FIRST_OUT
-        self.at_once = end.out_check is OutCheck.AT_ONCE
+    def _ending(self, rules: TableRules, turn_cap: int | None) -> None:
+        end = self.rulebook.ending
+        self.first_out = rules.first_out
+        self.at_once = rules.at_once
         self.turn_start_win = end.turn_start_win.code if end.turn_start_win else None
-        # A seat left with no cards by its sets stays in, and its turns pass it by while it holds none.
-        self.emptied_stays_in = self.set_size is not None and end.emptied_by_sets is EmptiedBySets.STAYS_IN
-        caps = [c for c in (end.turn_cap, turn_cap) if c is not None]
+        self.emptied_stays_in = rules.emptied_stays_in
+        caps = [c for c in (rules.turn_cap, turn_cap) if c is not None]
         self.turn_cap = min(caps) if caps else NO_CAP
 
     # -- states --------------------------------------------------------------------------------
@@ -239,8 +210,3 @@ class Game:
     def __repr__(self) -> str:
         return f"Game({self.rulebook.name!r}, players={self.players})"
 
-
-class _SetFacts:
-    def __init__(self, players: int, copies: int) -> None:
-        self.players = players
-        self.copies = copies

@@ -1,8 +1,8 @@
 """Turning a checked formula into a plain Python closure, compiled once and called many times.
 
 A closure takes one argument, the context: an object with the formula's variables as attributes
-and the built-in functions as methods (`next_claim`, `left`, `holder`, ...). The interpreter and
-the verifier each supply a context; the formula means the same in both.
+and the built-in functions as methods (`context.FormulaContext`). Each back end supplies a context
+implementing that protocol; the formula means the same in all of them.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
-from .types import Scope
+from .context import FormulaContext
+from .types import FUNCTIONS, Scope
 
-Closure = Callable[[Any], Any]
+Closure = Callable[[FormulaContext], Any]
 
 _ARITH: dict[str, Callable[[int, int], int]] = {
     "+": operator.add,
@@ -26,10 +27,7 @@ _ARITH: dict[str, Callable[[int, int], int]] = {
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
-_METHODS = {
-    "next": "next_claim", "prev": "prev_claim", "above": "above", "below": "below",
-    "left": "left", "right": "right", "seat": "seat", "holder": "holder", "dealt": "dealt", "holds": "holds",
-}
+
 
 
 def _as_set(value: Any) -> frozenset[int]:
@@ -63,7 +61,7 @@ def compile_expression(expr: ast.Expr, scope: Scope) -> Closure:
             pick = min if expr.function == "min" else max
             a0, a1 = args
             return lambda c: pick(a0(c), a1(c))
-        method = _METHODS[expr.function]
+        method = FUNCTIONS[expr.function].method
         (arg,) = args
         if expr.function == "holds":
             return lambda c: c.holds(_as_set(arg(c)))

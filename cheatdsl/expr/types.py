@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 from dataclasses import dataclass, field
 from enum import Enum
 
 from ..diagnostics import Diagnostics
 from . import ast
+from .context import FormulaContext
 
 
 class Type(Enum):
@@ -23,26 +25,37 @@ class Type(Enum):
 
 @dataclass(frozen=True)
 class Function:
-    """A built-in function's argument kinds and result kind."""
+    """A built-in function's argument kinds, result kind, and the context method that answers it
+    (`context.FormulaContext`, whose docstring is its meaning), or its own meaning for one the
+    formula computes itself."""
 
     args: tuple[Type, ...]
     result: Type
-    meaning: str
+    method: str = ""
+    own_meaning: str = ""
+
+    @property
+    def meaning(self) -> str:
+        """What the function gives, in a phrase."""
+        if not self.method:
+            return self.own_meaning
+        doc = inspect.getdoc(getattr(FormulaContext, self.method)) or ""
+        return doc[:1].lower() + doc[1:].rstrip(".")
 
 
 FUNCTIONS: dict[str, Function] = {
-    "next": Function((Type.CLAIM,), Type.CLAIM, "the claim after this one in the claim order, wrapping round"),
-    "prev": Function((Type.CLAIM,), Type.CLAIM, "the claim before this one in the claim order, wrapping round"),
-    "above": Function((Type.CLAIM,), Type.CLAIMS, "every claim higher than this one (same suit for cards)"),
-    "below": Function((Type.CLAIM,), Type.CLAIMS, "every claim lower than this one (same suit for cards)"),
-    "left": Function((Type.SEAT,), Type.SEAT, "the next seat in turn order still in the game"),
-    "right": Function((Type.SEAT,), Type.SEAT, "the previous seat in turn order still in the game"),
-    "seat": Function((Type.NUMBER,), Type.SEAT, "the seat with this number, counting from 0 at the dealer"),
-    "holder": Function((Type.CARD,), Type.SEAT, "the seat dealt this exact card"),
-    "dealt": Function((Type.CARD,), Type.BOOL, "whether this exact card was dealt to some seat"),
-    "holds": Function((Type.CLAIMS,), Type.NUMBER, "how many cards of these claims the seat to act holds"),
-    "min": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, "the smaller number"),
-    "max": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, "the larger number"),
+    "next": Function((Type.CLAIM,), Type.CLAIM, "next_claim"),
+    "prev": Function((Type.CLAIM,), Type.CLAIM, "prev_claim"),
+    "above": Function((Type.CLAIM,), Type.CLAIMS, "above"),
+    "below": Function((Type.CLAIM,), Type.CLAIMS, "below"),
+    "left": Function((Type.SEAT,), Type.SEAT, "left"),
+    "right": Function((Type.SEAT,), Type.SEAT, "right"),
+    "seat": Function((Type.NUMBER,), Type.SEAT, "seat"),
+    "holder": Function((Type.CARD,), Type.SEAT, "holder"),
+    "dealt": Function((Type.CARD,), Type.BOOL, "dealt"),
+    "holds": Function((Type.CLAIMS,), Type.NUMBER, "holds"),
+    "min": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, own_meaning="the smaller number"),
+    "max": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, own_meaning="the larger number"),
 }
 
 

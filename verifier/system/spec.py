@@ -12,27 +12,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from cheatdsl.cards import JOKER, ClaimSpace, Table, as_claims
-from cheatdsl.model import (
-    ChallengeTest,
-    ClaimKind,
-    CountRule,
-    DealerChoice,
-    Direction,
-    EmptiedBySets,
-    EndStyle,
-    OutCheck,
-    PenaltyKind,
-    PileAfter,
-    Reveal,
-    RoundEnd,
-    Rulebook,
-    SetMode,
-    ShortStock,
-    Surplus,
-)
+from cheatdsl.cards import Table
+from cheatdsl.derived import DealError, TableRules
+from cheatdsl.model import ChallengeTest, Rulebook
 
-from ..facts import ClaimFacts, SeatFacts
 from .tabulate import Tree, tabulate
 
 FIRST, FOLLOW, LEAD = 0, 1, 2
@@ -165,28 +148,23 @@ class SpecError(Exception):
     """The rules cannot be tabulated at this table (a formula reads too much, or the deal fails)."""
 
 
-def _claim_set(code: Any, space: ClaimSpace, n: int, previous: int | None) -> frozenset[int]:
-    return frozenset(c for c in as_claims(code(ClaimFacts(space, n, previous))) if c in space.position)
-
-
 def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
-    """The spec of `rb` at `n` players; SpecError when the table cannot be dealt or tabulated."""
-    t = table or Table(rb, n)
-    space = ClaimSpace(t)
-    r = t.rank_count
-    by_rank = rb.claim.kind is ClaimKind.RANK
-    values = r if by_rank else r * len(rb.deck.suits)
-    counts: dict[int, int] = {}
-    for card in t.deck:
-        v = values if card == JOKER else (card % r if by_rank else card)
-        counts[v] = counts.get(v, 0) + 1
-    live = tuple(sorted(counts))
-    wild = rb.deck.jokers_wild and rb.deck.jokers > 0
-    claims = tuple(space.order)
+    """The spec of `rb` at `n` players; SpecError when the table cannot be dealt or tabulated.
+
+    What the rules imply at the table comes from `TableRules`, as the interpreter's `Game` reads it;
+    here it is laid out as the encoding's tables, and the seat formulas are tabulated."""
+    try:
+        rules = TableRules(rb, n, table)
+    except DealError as exc:
+        raise SpecError(f"cannot deal: {exc.reason}") from None
+    t, space = rules.table, rules.space
+    values = rules.values
+    live = tuple(v for v, count in enumerate(rules.deck_counts) if count)
+    claims = tuple(rules.claim_order)
     index = {v: i for i, v in enumerate(claims)}
-    matches = tuple(frozenset(range(len(claims))) if v == values and wild
+    matches = tuple(frozenset(range(len(claims))) if v == values and rules.wild
                     else frozenset([index[v]]) if v in index else frozenset() for v in live)
-    step = 1 if rb.setup.direction is Direction.CLOCKWISE else -1
+    step = rules.step
 
     sets: list[frozenset[int]] = []
 
@@ -196,32 +174,16 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
             sets.append(s)
         return sets.index(s)
 
-    claim = rb.claim
-    first = rid(_claim_set(claim.first.code, space, n, None))
-    follow = tuple(rid(_claim_set(claim.follow.code, space, n, v)) for v in claims)
-    lead = tuple(rid(_claim_set(claim.lead.code, space, n, v)) for v in claims)
-    lead_none = rid(_claim_set(claim.lead.code, space, n, None))
+    first = rid(rules.first)
+    follow = tuple(rid(rules.follow[v]) for v in claims)
+    lead = tuple(rid(rules.lead[v]) for v in claims)
+    lead_none = rid(rules.lead_none)
     req_sets = tuple(sets)
     required_values = [frozenset(claims[i] for i in s) for s in req_sets]
 
-    dealt = t.hand_sizes()
-    if isinstance(dealt, str):
-        raise SpecError(f"cannot deal: {dealt}")
-    hands, surplus = dealt
-    to_stock = rb.deal.surplus is Surplus.STOCK
     hand_max = len(t.deck)
-    first_out = rb.ending.style is EndStyle.FIRST_OUT
-    exact = claim.count is CountRule.EXACT
-    if exact or claim.count is CountRule.EXTRA_ALLOWED:
-        count_cap = claim.max_cards
-    else:
-        count_cap = claim.max_cards if claim.max_cards is not None else len(t.deck)
-    reveal_all = rb.challenge.reveal is Reveal.PLAY
-    copies = t.copies
-    kinds = []
-    for kind in sorted(rb.challenge.kinds, key=lambda k: k.name):
-        if kind.allowed_when is None or kind.allowed_when.code(SeatFacts(n, copies=copies)):
-            kinds.append((kind.name, kind.test is ChallengeTest.HAND))
+    first_out = rules.first_out
+    kinds = tuple((kind.name, kind.test is ChallengeTest.HAND) for kind in rules.kinds)
 
     def seat_tree(code: Any, domains: dict[str, Any], seats_out: bool) -> Tree:
         return tabulate(code, n, step, space, domains, seats_out=seats_out, hand_max=hand_max)
@@ -242,41 +204,30 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     tsw = None
     if rb.ending.turn_start_win is not None:
         tsw = seat_tree(rb.ending.turn_start_win.code, {**turn_domains, "dealer": seats}, not first_out)
-    undealt = t.set_aside + surplus > 0
+    undealt = t.set_aside + rules.surplus > 0
 
     def holder_answers(card: int) -> list[int | None]:
-        v = values if card == JOKER else (card % r if by_rank else card)
-        out: list[int | None] = list(seats) if counts.get(v, 0) else []
-        if undealt or not counts.get(v, 0):
+        held = rules.deck_counts[rules.card_value(card)] > 0
+        out: list[int | None] = list(seats) if held else []
+        if undealt or not held:
             out.append(None)
         return out
 
     first_player = tabulate(rb.setup.first_player.code, n, step, space, {"dealer": seats}, seats_out=False,
                             hand_max=hand_max, holder_answers=holder_answers)
-    discard = rb.sets
-    set_size = None
-    if discard is not None:
-        set_size = int(discard.size.code(SeatFacts(n, copies=copies)))
     return Spec(
-        players=n, step=step, by_rank=by_rank, rank_count=r, values=values, live=live,
-        deck=tuple(counts[v] for v in live), wild=wild, claims=claims, matches=matches, req_sets=req_sets,
-        first=first, follow=follow, lead=lead, lead_none=lead_none, min_cards=claim.min_cards,
-        max_cards=claim.max_cards, exact=exact, any_count=claim.count is CountRule.ANY, count_cap=count_cap, count_judged=not exact and reveal_all,
-        reveal_all=reveal_all, kinds=tuple(kinds), take_pile=rb.challenge.penalty.kind is PenaltyKind.TAKE_PILE,
-        draw=rb.challenge.penalty.draw, pile_discarded=rb.challenge.penalty.pile_after is PileAfter.DISCARDED,
-        round_ends_challenge=RoundEnd.CHALLENGE in claim.round_ends,
-        round_ends_all_pass=RoundEnd.ALL_PASS in claim.round_ends, may_pass=passing.allowed,
-        leader_may_pass=passing.allowed and passing.leader_may_pass,
-        all_pass_discards=passing.all_pass_pile is PileAfter.DISCARDED, all_pass_leader=all_pass_leader,
-        pass_when=pass_when, next_player=next_player, set_size=set_size if set_size and set_size > 0 else None,
-        sets_forced=discard is not None and discard.mode is SetMode.FORCED,
-        sets_naturals_only=discard is None or discard.naturals_only, ranks_in_play=t.ranks_in_play,
-        first_out=first_out, at_once=rb.ending.out_check is OutCheck.AT_ONCE, turn_start_win=tsw,
-        turn_cap=rb.ending.turn_cap, hand_sizes=tuple(hands), aside_count=t.set_aside + (0 if to_stock else surplus),
-        stock_count=surplus if to_stock else 0, dealer_by_lot=rb.setup.dealer is DealerChoice.LOT,
-        first_player=first_player,
-        emptied_stays_in=set_size is not None and set_size > 0
-        and rb.ending.emptied_by_sets is EmptiedBySets.STAYS_IN,
-        short_stock_takes_pile=rb.challenge.penalty.kind is PenaltyKind.DRAW
-        and rb.challenge.penalty.short_stock is ShortStock.TAKE_PILE,
+        players=n, step=step, by_rank=rules.by_rank, rank_count=rules.rank_count, values=values, live=live,
+        deck=tuple(rules.deck_counts[v] for v in live), wild=rules.wild, claims=claims, matches=matches,
+        req_sets=req_sets, first=first, follow=follow, lead=lead, lead_none=lead_none, min_cards=rules.min_cards,
+        max_cards=rules.max_cards, exact=rules.exact, any_count=rules.any_count, count_cap=rules.count_cap,
+        count_judged=rules.count_judged, reveal_all=rules.reveal_all, kinds=kinds, take_pile=rules.take_pile,
+        draw=rules.draw, pile_discarded=rules.pile_after_discarded,
+        round_ends_challenge=rules.round_ends_on_challenge, round_ends_all_pass=rules.round_ends_on_all_pass,
+        may_pass=rules.may_pass, leader_may_pass=rules.leader_may_pass, all_pass_discards=rules.all_pass_discards,
+        all_pass_leader=all_pass_leader, pass_when=pass_when, next_player=next_player, set_size=rules.set_size,
+        sets_forced=rules.sets_forced, sets_naturals_only=rules.sets_naturals_only,
+        ranks_in_play=rules.ranks_in_play, first_out=first_out, at_once=rules.at_once, turn_start_win=tsw,
+        turn_cap=rules.turn_cap, hand_sizes=rules.hand_sizes, aside_count=rules.aside_count,
+        stock_count=rules.stock_count, dealer_by_lot=rules.dealer_by_lot, first_player=first_player,
+        emptied_stays_in=rules.emptied_stays_in, short_stock_takes_pile=rules.short_stock_takes_pile,
     )
