@@ -210,6 +210,30 @@ def test_canadian_bluff_eleven_is_the_largest_true_claim() -> None:
     assert shipped("canadian-bluff-one-pack")["claim-threshold"].details["threshold"] == 7
 
 
+@pytest.mark.parametrize("name", ["english-ascending", "canadian-bluff", "full-rules"])
+def test_threshold_claim_is_shown_true_in_a_saved_game(name: str, tmp_path: Path) -> None:
+    """001/004: the largest true claim ("with one deck four of a kind", Canadian jokers "up to eleven") is
+    made at a table in a game the interpreter plays: `verify --save-witnesses` writes it as a scenario in
+    which the claim is challenged and shown true, and the scenario runner passes it."""
+    from cheatdsl.diagnostics import Diagnostics
+    from cheatdsl.scenario import read_scenario, run
+    status = main(["verify", "-p", "claim-threshold", str(RULEBOOKS / f"{name}.yaml"), "--save-witnesses",
+                   str(tmp_path)])
+    assert status == 0
+    r = shipped(name)["claim-threshold"]
+    thresholds = {at(r, n)["threshold"] for n in r.details["players"]}
+    saved = sorted(tmp_path.glob("*claim-threshold*.yaml"))
+    assert len(saved) == len(thresholds)  # one game for each distinct threshold
+    for path in saved:
+        scenario = read_scenario(str(path), Diagnostics())
+        assert scenario is not None
+        assert len(scenario.expect["revealed"]) in thresholds and scenario.expect["caught"] is False
+        assert run(scenario).passed, path.read_text()
+        # The runner checks the claim's truth: the same play expected caught fails.
+        scenario.expect["caught"] = True
+        assert not run(scenario).passed
+
+
 def test_first_caller_is_not_determined_by_the_rules() -> None:
     """002: "whoever called first": two calls at the same moment leave the rules without an answer."""
     r = shipped("standard")["challenge-priority"]

@@ -173,10 +173,13 @@ def witnesses(result: Any) -> list[tuple[int, dict[str, Any]]]:
         if len(players) > 1 and ("witness" in details or "witnesses" in details):
             per = {str(n): details for n in players[:1]}
     for n, d in sorted(per.items(), key=lambda kv: int(kv[0])):
-        if isinstance(d.get("witness"), dict):  # a play; stage-one checks name witnesses in words
-            items.append((int(n), d["witness"]))
-        for _, w in sorted(d.get("witnesses", {}).items(), key=lambda kv: int(kv[0])):
-            items.append((int(n), w))
+        plays = [d["witness"]] if isinstance(d.get("witness"), dict) else []
+        plays += [w for _, w in sorted(d.get("witnesses", {}).items(), key=lambda kv: int(kv[0]))]
+        for w in plays:
+            # A play standing for several player counts is listed once, at the count it was played at.
+            at = (int(w.get("players", n)), w)
+            if at not in items:
+                items.append(at)
     return items
 
 

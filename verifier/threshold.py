@@ -3,7 +3,9 @@
 A true claim of k is k cards of the claimed rank in one play: natural copies from the deck plus wild
 jokers, within the per-play cap, with no more naturals (or jokers, when they count) than a hand can hold
 while forced set discards strip every complete set. Optimize finds the largest k; a plain solver then
-confirms that k + 1 is unsat, and its unsat core names the rules that forbid it.
+confirms that k + 1 is unsat, and its unsat core names the rules that forbid it. The interpreter then
+plays a game in which that largest claim is made and shown true (`true_claim.py`), saved as a scenario
+with `verify --save-witnesses`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from .facts import facts_for
 from .registry import register
 from .solver import ask, new_optimize, new_solver, num
 from .subject import Subject
-from .verdict import Result, combine, counts_text, proved, refuted, unknown
+from .true_claim import true_claim_play
+from .verdict import Result, Verdict, combine, counts_text, proved, refuted, unknown
 
 PID = "claim-threshold"
 
@@ -79,7 +82,19 @@ def _at(subject: Subject, n: int) -> Result:
     reasons = f"copies allow {copies_bound}" + (f", a play holds at most {cap}" if cap is not None else ", no cap per play")
     return proved(PID, f"{top} ({' + '.join(parts)}) is the largest true claim; a claim of {top + 1} is a certain "
                   f"lie ({reasons})", threshold=top, certain_lie_from=top + 1, copies_bound=copies_bound, cap=cap,
-                  witness=f"{word}: {' and '.join(parts)}", binding_rules=binding)
+                  true_claim=f"{word}: {' and '.join(parts)}", naturals=nat, jokers=jok, binding_rules=binding)
+
+
+def _with_play(subject: Subject, n: int, found: Result) -> Result:
+    """`found` with a game in which its largest true claim is made and shown true at `n` players (or why
+    no such game was found)."""
+    d = found.details
+    if found.verdict is not Verdict.PROVED:
+        return found
+    play = true_claim_play(subject.rb, n, d["threshold"], d["naturals"], d["jokers"], PID)
+    if isinstance(play, str):
+        return Result(PID, found.verdict, found.summary, {**d, "no_play": play})
+    return Result(PID, found.verdict, found.summary, {**d, "witness": play.as_json()})
 
 
 def _bound_without_cap(subject: Subject, n: int) -> int:
@@ -110,6 +125,8 @@ def claim_threshold(subject: Subject) -> Result:
         t = subject.table(n)
         key = (PID, t.packs, t.copies, subject.rb.sets is not None and facts_for(subject.rb.sets.size, n, copies=t.copies))
         if key not in subject.cache:
-            subject.cache[key] = _at(subject, n)
+            # The game showing the claim is played at the smallest count with this threshold, and stands
+            # for the counts that share it.
+            subject.cache[key] = _with_play(subject, n, _at(subject, n))
         by[n] = subject.cache[key]
     return combine(PID, by, _summarize)

@@ -1,0 +1,113 @@
+"""A game showing the threshold claim made truthfully: a position from a dealt game, played by the interpreter.
+
+A seeded deal gives the table; the seat to play is handed the natural cards and the jokers of the
+largest true claim (each taken from another place of the table in exchange for a card of its hand
+that does not match), makes that claim, and the first seat allowed to challenge does so. The claim is
+shown true when the revealed cards are the ones played and the challenge does not catch a lie; where
+no seat may challenge, the play is accepted. The interpreter plays every step, and the play is written
+as a scenario (`verify --save-witnesses`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cheatdsl.engine import ACCEPT, Challenge, Game, IllegalAction, Phase, Play, Position, State
+from cheatdsl.engine.notation import card_text, cards_text, claim_text
+from cheatdsl.model import Rulebook
+from cheatdsl.scenario.runner import position_notation
+
+from .system.witness import Table, Witness, dealt
+
+SEEDS = 8  # deals tried before giving up (the first one almost always serves)
+
+
+def true_claim_play(rb: Rulebook, n: int, count: int, naturals: int, jokers: int, pid: str) -> Witness | str:
+    """A replayed play in which a claim of `count` (`naturals` natural cards and `jokers` jokers) is made
+    at the first turn and shown true; or why none was found."""
+    game = Game(rb, n)
+    if jokers and not game.wild:
+        return "the jokers of the threshold claim are not wild in the interpreter"
+    why = "no dealt game starts with a play"
+    for seed in range(SEEDS):
+        start = dealt(game, seed, 0)
+        if start.phase is not Phase.PLAY:
+            continue
+        for claim in start.required_claims():
+            pos = _position(game, start, claim, naturals, jokers)
+            if pos is None:
+                why = f"no deal lets the seat to play hold {naturals} natural cards of a claim it may make"
+                continue
+            found = _play(game, pos, claim, count, naturals, jokers, pid)
+            if isinstance(found, Witness):
+                return found
+            why = found
+    return why
+
+
+def _position(game: Game, st: State, claim: int, naturals: int, jokers: int) -> Position | None:
+    """The dealt table with the seat to play holding `naturals` cards of `claim` and `jokers` jokers, each
+    taken from another place in exchange for a card of its hand that matches neither."""
+    seat = st.current_player()
+    places = [list(st.hand_cards(s)) for s in range(game.players)] + [list(st.stock()), list(st.aside())]
+    hand = places[seat]
+    for value, wanted in ((claim, naturals), (game.joker, jokers)):
+        while hand.count(value) < wanted:
+            donor = next((p for i, p in enumerate(places) if i != seat and value in p
+                          and (i >= game.players or len(p) > 1 or _spare(hand, claim, game) is not None)), None)
+            if donor is None:
+                return None
+            donor.remove(value)
+            spare = _spare(hand, claim, game)
+            if spare is not None:
+                hand.remove(spare)
+                donor.append(spare)
+            hand.append(value)
+    hands = tuple(tuple(sorted(p)) for p in places[:game.players])
+    if not all(hands):
+        return None
+    return Position(hands=hands, to_play=seat, dealer=st.dealer or 0, stock=tuple(places[-2]),
+                    aside=tuple(sorted(places[-1])), previous=st.previous, leading=st.leading,
+                    last_player=st.last_player)
+
+
+def _spare(hand: list[int], claim: int, game: Game) -> int | None:
+    """A card of the hand that is neither the claim nor a joker (given away in exchange)."""
+    return next((c for c in hand if c != claim and c != game.joker), None)
+
+
+def _play(game: Game, pos: Position, claim: int, count: int, naturals: int, jokers: int, pid: str) -> Witness | str:
+    try:
+        st = game.state_from_position(pos)
+    except ValueError as exc:
+        return f"the position is not one of this table: {exc}"
+    seat = st.current_player()
+    if claim not in st.required_claims():
+        return "the claim may not be made from that position"
+    cards = tuple(sorted([claim] * naturals + [game.joker] * jokers))
+    table = Table(game, st)
+    said = f"seat {seat} plays {cards_text(game, cards)} as {claim_text(game, claim, count)}"
+    try:
+        table.act(Play(cards, claim, count))
+        while st.phase is Phase.RESPOND:
+            challenge = next((a for a in st.legal_actions() if isinstance(a, Challenge)), None)
+            table.act(challenge if challenge is not None else ACCEPT)
+            if challenge is not None:
+                break
+    except IllegalAction as exc:
+        return f"the interpreter refuses the play: {exc}"
+    expect: dict[str, Any]
+    reveals = st.reveals()
+    if reveals:
+        r = reveals[-1]
+        if r.caught or sorted(r.revealed) != list(cards):
+            return "the challenge did not show the cards played as a true claim"
+        expect = {"revealed": [card_text(game, c) for c in cards], "caught": False, "picked_up": r.loser}
+        table.words.append(f"{said}; seat {r.challenger} challenges: true, seat {r.loser} picks up {r.taken} "
+                           f"card{'s' if r.taken != 1 else ''}")
+    else:
+        expect = {"pile": st.pile_size()}
+        table.words.append(f"{said}; accepted (no seat may challenge it)")
+    return Witness(pid, game.players, {"position": position_notation(game, pos)}, table.steps, expect, table.words,
+                   f"seat {seat} makes the largest true claim, {claim_text(game, claim, count)}, with "
+                   f"{cards_text(game, cards)}")
