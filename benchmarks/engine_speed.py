@@ -7,9 +7,6 @@ same way: plays plus responses, every accept and challenge. Chance actions are n
 Rows:
   interpreter        `Game` + `State` from rulebooks/english-ascending.yaml, one `greedy` bot a seat,
                      each action chosen by `bot.act(view)` and applied by `state.apply_action`;
-  greedy loop        the same games (same deal, same per-seat random streams, same actions) with plain
-                     turns played by `cheatdsl.simulate.quickplay`, as `simulate` plays greedy seats;
-  loop alone         the greedy loop's time only, without the deal and the bots' set-up;
   simulate           the same through `cheatdsl.simulate` (per-game seeds, statistics recorded);
   hand-coded/seat    benchmarks/handcoded_english.py drawing each response separately: the fair yardstick,
                      since the interpreter decides every response with its own bot call;
@@ -40,7 +37,6 @@ from cheatdsl.bots import make_bot  # noqa: E402  (after the path is set)
 from cheatdsl.engine import Game  # noqa: E402
 from cheatdsl.load import load_rulebook  # noqa: E402
 from cheatdsl.simulate import simulate  # noqa: E402
-from cheatdsl.simulate.quickplay import Quick, run_greedy_turns  # noqa: E402
 
 RULEBOOK = ROOT / "rulebooks" / "english-ascending.yaml"
 PLAYERS = 3
@@ -81,39 +77,6 @@ def interpreter(games: int, seed: int) -> tuple[int, float]:
     return actions, time.process_time() - started
 
 
-def greedy_loop(games: int, seed: int, loop_only: bool = False) -> tuple[int, float]:
-    """The interpreter's games with plain turns through the greedy loop: (actions, CPU seconds).
-
-    With `loop_only`, only the time inside the loop counts (every game here is played by it whole).
-    """
-    game = Game(load_rulebook(str(RULEBOOK)), PLAYERS, turn_cap=TURN_CAP)
-    rng = random.Random(seed)
-    played = Quick()
-    inside = 0.0
-    started = time.process_time()
-    for _ in range(games):
-        state = game.new_initial_state()
-        while state.is_chance_node():
-            state.apply_action(state.chance_outcome(rng))
-        chance = len(state.history())
-        rngs = [random.Random(rng.getrandbits(64)) for _ in range(PLAYERS)]
-        randoms = [r.random for r in rngs]
-        began = time.process_time() if loop_only else 0.0
-        over = run_greedy_turns(state, randoms, RATE, played)
-        if loop_only:
-            inside += time.process_time() - began
-        if not over:
-            acts = [make_bot("greedy", s, rngs[s], challenge_rate=RATE).act for s in range(PLAYERS)]
-            seat = state.current_player()
-            while seat >= 0:
-                state.apply_action(acts[seat](state.view(seat)))
-                if state.phase.value == "play" and run_greedy_turns(state, randoms, RATE, played):
-                    break
-                seat = state.current_player()
-            played.actions += len(state.history()) - chance
-    return played.actions, inside if loop_only else time.process_time() - started
-
-
 def through_simulate(games: int, seed: int) -> tuple[int, float]:
     """The same games' worth through `simulate` (bots per game, statistics kept): (actions, CPU seconds)."""
     rulebook = load_rulebook(str(RULEBOOK))
@@ -139,8 +102,6 @@ def measure(games: int, seed: int, repeats: int) -> dict[str, Any]:
     hc = handcoded()
     rows: dict[str, Any] = {
         "interpreter": interpreter,
-        "greedy loop": greedy_loop,
-        "loop alone": lambda games, seed: greedy_loop(games, seed, loop_only=True),
         "simulate": through_simulate,
         "hand-coded/seat": hand_coded(hc, True),
         "hand-coded/play": hand_coded(hc, False),
@@ -159,8 +120,6 @@ def measure(games: int, seed: int, repeats: int) -> dict[str, Any]:
         "rows": {k: {"actions": a, "seconds": s, "actions_per_second": rates[k]} for k, (a, s) in best.items()},
         "ratio_to_fair": rates["interpreter"] / rates["hand-coded/seat"],
         "ratio_to_trick": rates["interpreter"] / rates["hand-coded/play"],
-        "loop_ratio_to_fair": rates["greedy loop"] / rates["hand-coded/seat"],
-        "loop_alone_ratio_to_fair": rates["loop alone"] / rates["hand-coded/seat"],
         "simulate_ratio_to_fair": rates["simulate"] / rates["hand-coded/seat"],
         "target": TARGET,
     }
@@ -182,12 +141,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({row['actions']:,} actions in {row['seconds']:.3f} s)")
     print(f"interpreter / hand-coded (per-seat draws, fair): {result['ratio_to_fair']:.2f}")
     print(f"interpreter / hand-coded (single-draw trick):     {result['ratio_to_trick']:.2f}")
-    print(f"greedy loop / hand-coded (fair):                  {result['loop_ratio_to_fair']:.2f}")
-    print(f"loop alone / hand-coded (fair):                   {result['loop_alone_ratio_to_fair']:.2f}")
     print(f"simulate / hand-coded (fair):                     {result['simulate_ratio_to_fair']:.2f}")
-    rate = result["rows"]["greedy loop"]["actions_per_second"]
+    rate = result["rows"]["simulate"]["actions_per_second"]
     print(f"target {TARGET:,} actions/s: {'met' if rate >= TARGET else 'missed'}; half the fair hand-coded rate: "
-          f"{'met' if result['loop_ratio_to_fair'] >= 0.5 else 'missed'}")
+          f"{'met' if result['simulate_ratio_to_fair'] >= 0.5 else 'missed'}")
     return 0
 
 

@@ -308,33 +308,29 @@ def _hidden_swaps(state: State, seat: int) -> list[State]:
     """Copies of `state` with one hidden card exchanged between two places `seat` cannot see."""
     out = []
     others = [s for s in range(state.game.players) if s != seat and state.hand_size(s)]
+
+    def swapped(cards: tuple[int, ...], old: int, new: int) -> list[int]:
+        rest = list(cards)
+        rest.remove(old)
+        return sorted([*rest, new])
+
     for a in others:
-        ca = state.hand_cards(a)[0]
+        held = state.hand_cards(a)
+        ca = held[0]
         for b in others:
             cb = state.hand_cards(b)[-1]
             if b != a and cb != ca:
-                twin = state.clone()
-                twin._hands[a][ca] -= 1
-                twin._hands[a][cb] += 1
-                twin._hands[b][cb] -= 1
-                twin._hands[b][ca] += 1
-                out.append(twin)
-        for place in ("_stock", "_aside"):
-            cards = getattr(state, place)
-            if cards and cards[0] != ca:
-                twin = state.clone()
-                spot = getattr(twin, place)
-                twin._hands[a][ca] -= 1
-                twin._hands[a][spot[0]] += 1
-                spot[0] = ca
-                out.append(twin)
-        if state._pile and state._pile[-1][1][0] != ca:
-            twin = state.clone()
-            who, cards, claim, count, last = twin._pile[-1]
-            twin._hands[a][ca] -= 1
-            twin._hands[a][cards[0]] += 1
-            twin._pile[-1] = (who, tuple(sorted((ca, *cards[1:]))), claim, count, last)
-            out.append(twin)
+                out.append(state.rearranged(hands={a: swapped(held, ca, cb), b: swapped(state.hand_cards(b), cb, ca)}))
+        stock, aside = state.stock(), state.aside()
+        if stock and stock[-1] != ca:
+            out.append(state.rearranged(hands={a: swapped(held, ca, stock[-1])}, stock=[*stock[:-1], ca]))
+        if aside and aside[0] != ca:
+            out.append(state.rearranged(hands={a: swapped(held, ca, aside[0])}, aside=[ca, *aside[1:]]))
+        plays = [entry[1] for entry in state.pile_plays()]
+        if plays and plays[-1][0] != ca:
+            top = plays[-1]
+            pile = [*plays[:-1], tuple(sorted((ca, *top[1:])))]
+            out.append(state.rearranged(hands={a: swapped(held, ca, top[0])}, pile=pile))
     return out
 
 

@@ -161,17 +161,16 @@ def test_every_property_holds_on_each_shipped_rulebook(name: str, data: st.DataO
 
 def test_the_conservation_check_catches_a_lost_card(monkeypatch: pytest.MonkeyPatch) -> None:
     """Not vacuous: an engine that drops a card when a pile is collected fails the property."""
-    from cheatdsl.engine import challenge
-    take_pile = challenge._take_pile
+    take_pile = State.take_pile
 
     def take_all_but_one(state: State, seat: int) -> None:
         take_pile(state, seat)
-        hand = state._hands[seat]
+        hand = state.hand(seat)  # a card lost through the state's own lists
         lost = next(v for v, k in enumerate(hand) if k)
         hand[lost] -= 1
-        state._sizes[seat] -= 1
+        state.sizes[seat] -= 1
 
-    monkeypatch.setattr(challenge, "_take_pile", take_all_but_one)
+    monkeypatch.setattr(State, "take_pile", take_all_but_one)
     with pytest.raises(AssertionError, match="cards were made or lost"):
         check_cards_are_conserved(RandomGame("practice-table.yaml", 3, 1, ()))
 

@@ -41,24 +41,19 @@ def client(app: Any) -> TestClient:
 
 def _reshuffled(state: Any, you: int, rng: random.Random) -> Any:
     """A copy of `state` with every card `you` cannot see dealt out again, every size kept."""
-    other = state.clone()
     seats = [s for s in range(state.game.players) if s != you]
     hidden: list[int] = []
     for s in seats:
         hidden += state.hand_cards(s)
-    for entry in state._pile:
-        hidden += list(entry[1])
-    hidden += list(state._stock) + list(state._aside)
+    plays = [entry[1] for entry in state.pile_plays()]
+    hidden += [c for cards in plays for c in cards] + list(state.stock()) + list(state.aside())
     rng.shuffle(hidden)
-    for s in seats:
-        other._hands[s] = [0] * len(other._hands[s])
-        for _ in range(state.hand_size(s)):
-            other._hands[s][hidden.pop()] += 1
-    other._pile = [(e[0], tuple(sorted(hidden.pop() for _ in e[1])), *e[2:]) for e in state._pile]
-    other._stock = [hidden.pop() for _ in state._stock]
-    other._aside = [hidden.pop() for _ in state._aside]
+    hands = {s: [hidden.pop() for _ in range(state.hand_size(s))] for s in seats}
+    pile = [sorted(hidden.pop() for _ in cards) for cards in plays]
+    stock = [hidden.pop() for _ in state.stock()]
+    aside = [hidden.pop() for _ in state.aside()]
     assert not hidden
-    return other
+    return state.rearranged(hands, pile, stock, aside)
 
 
 def _check_sees_only_its_own(app: Any, view: dict[str, Any], rng: random.Random) -> None:

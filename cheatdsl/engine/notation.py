@@ -271,9 +271,10 @@ def phase_text(state: State) -> str:
         return "the cards are being dealt"
     seat = state.current_player()
     if phase is Phase.RESPOND:
-        claim = state._pile[-1]
-        return (f"seat {seat} is to accept or challenge seat {state._claimant}'s claim of "
-                f"{claim_text(g, claim[2], claim[3])}")
+        play = state.pending_play()
+        assert play is not None
+        return (f"seat {seat} is to accept or challenge seat {state.claimant}'s claim of "
+                f"{claim_text(g, play.claim, play.count)}")
     if phase is Phase.DISCARD:
         return f"seat {seat} is to discard sets or keep them"
     return f"seat {seat} is to play {claims_text(g, state.required_claims())}"
@@ -282,9 +283,9 @@ def phase_text(state: State) -> str:
 def bad_play_text(state: State, action: Play) -> str:
     g = state.game
     n = len(action.cards)
-    if action.claim not in state._required_set:
+    if action.claim not in state.required_claims():
         said = claim_text(g, action.claim) if isinstance(action.claim, int) else repr(action.claim)
-        return f"seat {state._seat} may not claim {said}: the claim must be {claims_text(g, state.required_claims())}"
+        return f"seat {state.current_player()} may not claim {said}: the claim must be {claims_text(g, state.required_claims())}"
     top = "" if g.max_cards is None else f" to {g.max_cards}"
     if n < g.min_cards or (g.max_cards is not None and n > g.max_cards):
         return f"a play holds {g.min_cards}{top} cards, this one holds {n}"
@@ -302,10 +303,11 @@ def bad_cards_text(state: State, action: Play) -> str:
         return f"{cards!r} are not card values of this game"
     if list(cards) != sorted(cards):
         return "the cards of a play are listed in ascending order"
-    hand = state.hand(state._seat)
+    seat = state.current_player()
+    hand = state.hand(seat)
     missing = [c for c in set(cards) if cards.count(c) > hand[c]]
-    return (f"seat {state._seat} does not hold {cards_text(g, sorted(missing))} "
-            f"(holds {cards_text(g, state.hand_cards(state._seat))})")
+    return (f"seat {seat} does not hold {cards_text(g, sorted(missing))} "
+            f"(holds {cards_text(g, state.hand_cards(seat))})")
 
 
 def describe_state(state: State) -> str:

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .actions import Phase
+from .records import RevealRecord
 
 if TYPE_CHECKING:
-    from .state import RevealRecord, State
+    from .state import State
 
 
 @dataclass(frozen=True)
@@ -54,25 +55,24 @@ def observe(state: State, seat: int) -> Observation:
     """`seat`'s observation of `state`."""
     if not 0 <= seat < state.game.players:
         raise ValueError(f"there is no seat {seat}")
-    sizes = state._sizes
-    claims = [ClaimRecord(who, claim, count, len(cards), last) for who, cards, claim, count, last in state._pile]
+    claims = [ClaimRecord(who, claim, count, len(cards), last) for who, cards, claim, count, last in state.pile_plays()]
     return Observation(
         seat=seat,
-        phase=state._phase,
-        to_act=state._seat,
+        phase=state.phase,
+        to_act=state.current_player(),
         hand=state.hand_cards(seat),
-        hand_sizes=tuple(sizes),
-        pile_size=state._pile_n,
-        stock_size=len(state._stock),
-        aside_size=len(state._aside),
+        hand_sizes=tuple(state.sizes),
+        pile_size=state.pile_size(),
+        stock_size=state.stock_size(),
+        aside_size=len(state.aside()),
         claims=tuple(claims),
-        previous=state._previous,
-        leading=state._leading,
-        required=state._required,
-        claimant=state._claimant if state._phase is Phase.RESPOND else None,
-        reveals=tuple(state._reveals),
-        discarded_sets=tuple(state._sets),
-        out=tuple(state._out_order),
-        turns=state._turns,
-        dealer=state._dealer,
+        previous=state.previous,
+        leading=state.leading,
+        required=state.required,
+        claimant=state.claimant,
+        reveals=state.reveals(),
+        discarded_sets=state.discarded_sets(),
+        out=state.order_out(),
+        turns=state.turns,
+        dealer=state.dealer,
     )

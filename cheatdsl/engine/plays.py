@@ -11,6 +11,7 @@ import random
 from typing import TYPE_CHECKING
 
 from .actions import KEEP, PASS, Action, ChanceDealer, DiscardSet, IllegalAction, Phase, Play, TooManyActions
+from .challenge import complete_sets
 
 if TYPE_CHECKING:
     from .state import State
@@ -20,7 +21,7 @@ MAX_LEGAL_ACTIONS = 100_000
 
 def legal_actions(state: State, limit: int | None = None) -> list[Action]:
     """Every legal action in canonical order (`actions.action_key`)."""
-    phase = state._phase
+    phase = state.phase
     g = state.game
     if phase is Phase.RESPOND:
         return list(g.responses)
@@ -34,16 +35,15 @@ def legal_actions(state: State, limit: int | None = None) -> list[Action]:
             out.append(PASS)
         return out
     if phase is Phase.DISCARD:
-        from .challenge import complete_sets
-        return [*(DiscardSet(r) for r in complete_sets(state, state._seat)), KEEP]
-    if phase is Phase.CHANCE and state._dealer is None:
+        return [*(DiscardSet(r) for r in complete_sets(state, state.current_player())), KEEP]
+    if phase is Phase.CHANCE and state.dealer is None:
         return [ChanceDealer(s) for s in range(g.players)]
     return []
 
 
 def _bounds(state: State) -> tuple[int, int]:
     g = state.game
-    held = state._sizes[state._seat]
+    held = state.hand_size(state.current_player())
     top = held if g.max_cards is None else min(g.max_cards, held)
     return g.min_cards, top
 
@@ -61,10 +61,10 @@ def _count_choices(state: State, k: int) -> int:
 
 def _plays(state: State) -> list[Play]:
     low, high = _bounds(state)
-    if high < low or not state._required:
+    if high < low or not state.required:
         return []  # without a claim to make there is no play, whatever cards could be chosen
     g = state.game
-    hand = state._hands[state._seat]
+    hand = state.hand(state.current_player())
     avail = [(v, k) for v, k in enumerate(hand) if k]
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(high + 1)]
 
@@ -81,7 +81,7 @@ def _plays(state: State) -> list[Play]:
 
     walk(0, [])
     out = []
-    for claim in state._required:
+    for claim in state.required:
         for k in range(low, high + 1):
             counts = range(g.min_cards, g.min_cards + _count_choices(state, k)) if not g.exact else [k]
             for count in counts:
@@ -101,22 +101,23 @@ def _ways(hand: list[int], high: int) -> list[int]:
 
 def count_plays(state: State) -> int:
     """How many different plays the seat to play may make."""
-    if state._phase is not Phase.PLAY:
+    if state.phase is not Phase.PLAY:
         return 0
     low, high = _bounds(state)
     if high < low:
         return 0
-    ways = _ways(state._hands[state._seat], high)
+    ways = _ways(state.hand(state.current_player()), high)
     per_claim = sum(ways[k] * _count_choices(state, k) for k in range(low, high + 1))
-    return per_claim * len(state._required)
+    return per_claim * len(state.required)
 
 
 def sample_play(state: State, rng: random.Random) -> Play:
     """A play drawn uniformly from every legal play."""
-    if state._phase is not Phase.PLAY:
+    if state.phase is not Phase.PLAY:
         raise IllegalAction("there is no play to make now")
     low, high = _bounds(state)
-    hand = state._hands[state._seat]
+    seat = state.current_player()
+    hand = state.hand(seat)
     high = max(high, 0)
     values = [v for v, c in enumerate(hand) if c]
     # suffix[i][t]: ways to take t cards from values[i:]; suffix[0] counts whole plays.
@@ -127,9 +128,9 @@ def sample_play(state: State, rng: random.Random) -> Play:
     ways = suffix[0]
     weights = [ways[k] * _count_choices(state, k) if k >= low else 0 for k in range(high + 1)]
     total = sum(weights)
-    if total == 0 or not state._required:
-        raise IllegalAction(f"seat {state._seat} has no play to make")
-    required = state._required
+    required = state.required
+    if total == 0 or not required:
+        raise IllegalAction(f"seat {seat} has no play to make")
     claim = required[rng.randrange(len(required))] if len(required) > 1 else required[0]
     pick = rng.randrange(total)
     k = low

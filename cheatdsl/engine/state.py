@@ -1,20 +1,24 @@
-"""The state of one game and its steps: plays, passes and responses, each a few list operations.
+"""The state of one game: its cards and seats, the common steps (play, accept, pass) and a public interface.
 
-Hands are lists of counts indexed by card value (`Game.card_values`). The pile is a list of plays
-`(seat, cards, claim, count, last_cards)`, newest last; cards already on the table in a position are one
-bundle with no claim. Challenges, set discards and going out are in `challenge.py`.
+Hands are lists of counts indexed by card value (`Game.card_values`). The pile is two lists kept side by
+side, newest last: the `Play` of each claim, and who made it (cards already on the table in a position
+are one bundle with no claim). Only this module reads or writes a state's fields: the rarer steps
+(challenges, set discards, going out: `challenge.py`) and the deal (`deal.py`) go through the named
+operations below, each one thing that happens at a card table (`take_pile`, `draw`, `pass_card`, ...).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from . import challenge as _challenge
+from . import plays as _plays
 from .actions import (
     CHANCE,
+    TERMINAL,
     Accept,
     Action,
     Challenge,
@@ -27,52 +31,35 @@ from .actions import (
     Phase,
     Play,
 )
+from .deal import deal
 from .ending import Ending
+from .notation import bad_cards_text, bad_play_text, describe_state, phase_text
+from .observation import Observation, observe
+from .records import PileEntry, Result, RevealRecord
+from .view import View
 
 if TYPE_CHECKING:
+    from .challenge import Resolution
+    from .context import Facts
     from .game import Game
-    from .observation import Observation
-    from .view import View
 
 _CHANCE, _PLAY, _RESPOND, _DISCARD, _TERMINAL = (Phase.CHANCE, Phase.PLAY, Phase.RESPOND, Phase.DISCARD,
                                                  Phase.TERMINAL)
-PileEntry = tuple  # (seat | None, cards, claim | None, count, emptied the hand)
+_BUNDLE = -1  # who put down a pile entry that is the cards already on the table (no claim)
 
-
-@dataclass(frozen=True)
-class Result:
-    """How a finished game ended; `reason` says it in words for people, `ending` for programs."""
-
-    winner: int | None
-    order_out: tuple[int, ...]
-    loser: int | None
-    capped: bool
-    reason: str
-    ending: Ending
-
-
-class RevealRecord(NamedTuple):
-    """A challenge, in public: what was turned over, the verdict, who lost and how many cards they got.
-
-    `taken` counts every card the loser got; `pile_taken`, those of them that came from the pile
-    because the stock ran short (`challenge.penalty.short_stock: take_pile`).
-    """
-
-    kind: str
-    claimant: int
-    challenger: int
-    claim: int
-    count: int  # type: ignore[assignment]  # a field named like tuple.count, read as record.count
-    revealed: tuple[int, ...]
-    caught: bool
-    loser: int
-    taken: int
-    pile: tuple[int, ...] | None
-    pile_taken: int = 0
+__all__ = ["PileEntry", "Result", "RevealRecord", "State"]
 
 
 class State:
     """One game in progress: OpenSpiel-style `current_player`, `legal_actions`, `apply_action`."""
+
+    __slots__ = (
+        "game", "_phase", "_seat", "_dealer", "_hands", "_sizes", "_pile", "_pile_by", "_pile_n", "_stock",
+        "_aside", "_gone", "_sets", "_in", "_seating", "_in_count", "_out_order", "_next_in", "_prev_in",
+        "_responders_of", "_previous", "_leading", "_required", "_required_set", "_claimant", "_responders",
+        "_ri", "_passes", "_last_player", "_turns", "_history", "_reveals", "_pending", "_winner", "_loser",
+        "_capped", "_reason", "_ending",
+    )
 
     def __init__(self, game: Game) -> None:
         n = game.players
@@ -83,9 +70,10 @@ class State:
         width = game.values + 1
         self._hands = [[0] * width for _ in range(n)]
         self._sizes = [0] * n
-        self._pile: list[PileEntry] = []
+        self._pile: list[Play] = []
+        self._pile_by: list[int] = []  # 2 * seat, plus 1 when the play emptied the hand; _BUNDLE
         self._pile_n = 0
-        self._stock: list[int] = []
+        self._stock: list[int] = []  # top card last
         self._aside: list[int] = []
         self._gone: list[int] = []
         self._sets: list[tuple[int, int, tuple[int, ...]]] = []
@@ -108,8 +96,7 @@ class State:
         self._turns = 0
         self._history: list[Action] = []
         self._reveals: list[RevealRecord] = []
-        self._pending: tuple[int, int, int, int, bool, int] | None = None
-        self._holders: dict[int, int] = {}
+        self._pending: Resolution | None = None
         self._winner: int | None = None
         self._loser: int | None = None
         self._capped = False
@@ -122,9 +109,25 @@ class State:
         """The seat to act, or CHANCE, or TERMINAL."""
         return self._seat
 
-    @property
-    def phase(self) -> Phase:
-        return self._phase
+    # The busiest reads are C getters (no Python frame per read); do not change the lists they return.
+    phase: Phase = property(attrgetter("_phase"), doc="What the game waits for.")  # type: ignore[assignment]
+    to_act: int = property(attrgetter("_seat"), doc="The seat to act (or CHANCE / TERMINAL).")  # type: ignore[assignment]
+    required: tuple[int, ...] = property(attrgetter("_required"),  # type: ignore[assignment]
+                                         doc="The claims allowed for the play to be made (or pending).")
+    sizes: list[int] = property(attrgetter("_sizes"),  # type: ignore[assignment]
+                                doc="How many cards each seat holds (the state's own list: read, never change).")
+    previous: int | None = property(attrgetter("_previous"), doc="The last claim made, or None.")  # type: ignore[assignment]
+    leading: bool = property(attrgetter("_leading"), doc="Whether the play to be made leads a round.")  # type: ignore[assignment]
+    dealer: int | None = property(attrgetter("_dealer"), doc="The dealer's seat (None before the lot).")  # type: ignore[assignment]
+    turns: int = property(attrgetter("_turns"),  # type: ignore[assignment]
+                          doc="Plays and passes made so far (what the turn cap counts).")
+    passes: int = property(attrgetter("_passes"),  # type: ignore[assignment]
+                           doc="Passes in a row since the last play (all of them in a row end a round).")
+    last_player: int | None = property(attrgetter("_last_player"),  # type: ignore[assignment]
+                                       doc="The seat that made the last play, or None before the first.")
+    players_in: int = property(attrgetter("_in_count"), doc="How many seats are still in the game.")  # type: ignore[assignment]
+    seating: tuple[bool, ...] = property(attrgetter("_seating"),  # type: ignore[assignment]
+                                         doc="Whether each seat is still in (a new tuple whenever a seat leaves).")
 
     def is_terminal(self) -> bool:
         return self._phase is _TERMINAL
@@ -136,13 +139,16 @@ class State:
         """Every action applied so far, chance actions included: replaying them rebuilds this state."""
         return list(self._history)
 
+    def history_length(self) -> int:
+        """How many actions have been applied (chance actions included), without copying the history."""
+        return len(self._history)
+
     def legal_actions(self, limit: int | None = None) -> list[Action]:
         """Every legal action in canonical order; raises TooManyActions past `limit` plays.
 
         At the shuffle any seed from 0 up is legal and none is listed: use `chance_outcome(rng)`.
         """
-        from .plays import legal_actions
-        return legal_actions(self, limit)
+        return _plays.legal_actions(self, limit)
 
     def can_pass(self) -> bool:
         """Whether the seat to play may pass now."""
@@ -151,20 +157,18 @@ class State:
             return False
         return g.pass_when is None or bool(g.pass_when(self._turn_facts(self._seat)))
 
-    def _turn_facts(self, seat: int) -> object:
+    def _turn_facts(self, seat: int) -> Facts:
         """The facts of `seat`'s turn, for `turn_start_win` and `passing.when`."""
         return self.game.facts(self, self._dealer or 0, hand=self._sizes[seat], leading=self._leading,
                                required=self._required_set, acting=seat)
 
     def count_play_actions(self) -> int:
         """How many different plays the seat to play may make (without listing them)."""
-        from .plays import count_plays
-        return count_plays(self)
+        return _plays.count_plays(self)
 
     def sample_play(self, rng: random.Random) -> Play:
         """A play drawn uniformly from every legal play, without listing them."""
-        from .plays import sample_play
-        return sample_play(self, rng)
+        return _plays.sample_play(self, rng)
 
     def is_legal(self, action: Action) -> bool:
         """Whether `action` may be applied now."""
@@ -214,12 +218,10 @@ class State:
 
     def observation(self, seat: int) -> Observation:
         """What `seat` may know: its own hand and everything public."""
-        from .observation import observe
         return observe(self, seat)
 
     def view(self, seat: int) -> View:
         """`seat`'s live, read-only view for a bot: its own hand, the public table, its legal choices."""
-        from .view import View
         return View(self, seat)
 
     def chance_outcome(self, rng: random.Random) -> Action:
@@ -233,25 +235,57 @@ class State:
     def clone(self, history: bool = True) -> State:
         """An independent copy (`history=False`: sharing the history list, for a trial step only)."""
         other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
+        for name in _SHARED:
+            setattr(other, name, getattr(self, name))
+        for name in _COPIED:
+            setattr(other, name, list(getattr(self, name)))
         other._hands = [list(h) for h in self._hands]
-        other._sizes = list(self._sizes)
-        other._pile = list(self._pile)
-        other._stock = list(self._stock)
-        other._aside = list(self._aside)
-        other._gone = list(self._gone)
-        other._sets = list(self._sets)
-        other._in = list(self._in)
-        other._out_order = list(self._out_order)
-        other._next_in = list(self._next_in)
-        other._prev_in = list(self._prev_in)
-        other._responders_of = list(self._responders_of)
-        if history:
-            other._history = list(self._history)
-        other._reveals = list(self._reveals)
+        other._history = list(self._history) if history else self._history
         return other
 
-    # -- fast read access for bots and tests (do not mutate what they return) ------------------
+    def rearranged(self, hands: Mapping[int, Sequence[int]] | None = None,
+                   pile: Sequence[Sequence[int]] | None = None, stock: Sequence[int] | None = None,
+                   aside: Sequence[int] | None = None) -> State:
+        """A copy with the same cards in other places (what a seat must not be able to tell apart).
+
+        `hands` maps seats to their new cards (card values), `pile` gives each pile entry's cards
+        bottom first, `stock` its cards top first. Raises ValueError unless every place keeps its size
+        and the table keeps the same cards.
+        """
+        before: list[int] = []
+        after: list[int] = []
+        sizes: list[tuple[int, int]] = []
+        for seat, cards in (hands or {}).items():
+            before += self.hand_cards(seat)
+            after += cards
+            sizes.append((self._sizes[seat], len(cards)))
+        if pile is not None:
+            sizes += [(len(p.cards), len(cards)) for p, cards in zip(self._pile, pile)]
+            sizes.append((len(self._pile), len(pile)))
+            before += self.pile_cards()
+            after += [c for cards in pile for c in cards]
+        for now, new in ((self._stock, stock), (self._aside, aside)):
+            if new is not None:
+                sizes.append((len(now), len(new)))
+                before += now
+                after += new
+        if any(a != b for a, b in sizes) or sorted(before) != sorted(after):
+            raise ValueError("a rearrangement keeps every place's size and the table's cards")
+        other = self.clone()
+        for seat, cards in (hands or {}).items():
+            hand = other._hands[seat]
+            hand[:] = [0] * len(hand)
+            for c in cards:
+                hand[c] += 1
+        if pile is not None:
+            other._pile[:] = [Play(tuple(cards), p.claim, p.count) for p, cards in zip(self._pile, pile)]
+        if stock is not None:
+            other._stock[:] = reversed(stock)
+        if aside is not None:
+            other._aside[:] = aside
+        return other
+
+    # -- reading the table (do not change what these return) -----------------------------------
 
     def hand(self, seat: int) -> list[int]:
         """The count of each card value in `seat`'s hand (the state's own list: read only)."""
@@ -272,42 +306,29 @@ class State:
         return self._required
 
     @property
-    def previous(self) -> int | None:
-        """The last claim made, or None."""
-        return self._previous
-
-    @property
-    def leading(self) -> bool:
-        """Whether the play to be made leads a round."""
-        return self._leading
-
-    @property
-    def dealer(self) -> int | None:
-        return self._dealer
-
-    @property
     def claimant(self) -> int | None:
         """The seat whose claim awaits responses, or None."""
         return self._claimant if self._phase is _RESPOND else None
 
-    @property
-    def passes(self) -> int:
-        """Passes in a row since the last play (all of them in a row clear the pile where the rules say so)."""
-        return self._passes
+    def pending_play(self) -> Play | None:
+        """The play awaiting responses, or None."""
+        return self._pile[-1] if self._phase is _RESPOND else None
 
-    @property
-    def last_player(self) -> int | None:
-        """The seat that made the last play, or None before the first."""
-        return self._last_player
-
-    @property
-    def turns(self) -> int:
-        """Plays and passes made so far (what the turn cap counts)."""
-        return self._turns
+    def pending_emptied(self) -> bool:
+        """Whether the play awaiting responses put down the claimant's last cards."""
+        return self._phase is _RESPOND and self._pile_by[-1] & 1 == 1
 
     def pile_cards(self) -> tuple[int, ...]:
         """Every card in the pile, bottom first."""
-        return tuple(c for entry in self._pile for c in entry[1])
+        return tuple(c for play in self._pile for c in play.cards)
+
+    def pile_plays(self) -> tuple[PileEntry, ...]:
+        """The pile as the table heard it, bottom first: (seat, cards, claim, count, emptied the hand).
+
+        Cards already on the table in a position are one entry with no seat and no claim.
+        """
+        return tuple((None, p.cards, None, p.count, False) if by == _BUNDLE else
+                     (by >> 1, p.cards, p.claim, p.count, by & 1 == 1) for p, by in zip(self._pile, self._pile_by))
 
     def pile_size(self) -> int:
         return self._pile_n
@@ -315,6 +336,9 @@ class State:
     def stock(self) -> tuple[int, ...]:
         """The stock, top card first."""
         return tuple(reversed(self._stock))
+
+    def stock_size(self) -> int:
+        return len(self._stock)
 
     def aside(self) -> tuple[int, ...]:
         return tuple(self._aside)
@@ -327,8 +351,22 @@ class State:
         """Sets put out of the game, in public: (seat, rank, cards)."""
         return tuple(self._sets)
 
+    def set_count(self) -> int:
+        return len(self._sets)
+
+    def discarded_set(self, index: int) -> tuple[int, int, tuple[int, ...]]:
+        """The `index`-th set put out of the game: (seat, rank, cards)."""
+        return self._sets[index]
+
     def reveals(self) -> tuple[RevealRecord, ...]:
         return tuple(self._reveals)
+
+    def reveal_count(self) -> int:
+        return len(self._reveals)
+
+    def reveal(self, index: int) -> RevealRecord:
+        """The `index`-th challenge of the game, in public."""
+        return self._reveals[index]
 
     def seats_in(self) -> tuple[int, ...]:
         return tuple(s for s in range(self.game.players) if self._in[s])
@@ -348,8 +386,179 @@ class State:
         return self._prev_in[seat]
 
     def __str__(self) -> str:
-        from .notation import describe_state
         return describe_state(self)
+
+    # -- what happens at the table: the operations the rarer steps and the deal are made of -----
+
+    def lay_out(self, dealer: int, hands: Sequence[Sequence[int]], pile: Sequence[int] = (),
+                stock: Sequence[int] = (), aside: Sequence[int] = ()) -> None:
+        """Cards go on an empty table: `hands` as counts per card value, the pile as one bundle (bottom
+        first), the stock (top card first) and the cards set aside; `dealer` deals."""
+        self._dealer = dealer
+        for seat, counts in enumerate(hands):
+            self._hands[seat][:] = counts
+            self._sizes[seat] = sum(counts)
+        if pile:
+            self._pile[:] = [Play(tuple(pile), -1, len(pile))]
+            self._pile_by[:] = [_BUNDLE]
+            self._pile_n = len(pile)
+        self._stock[:] = reversed(stock)
+        self._aside[:] = aside
+
+    def open_play(self, previous: int | None, leading: bool, last_player: int | None = None) -> None:
+        """Play starts (or resumes in a position) after the claim `previous`; with `leading`, or before
+        any claim, the next play leads a round. The seat to play comes with `begin_turn`."""
+        self._previous = previous
+        self._leading = leading or previous is None
+        self._last_player = last_player
+        self._required, self._required_set = self.game.required_after(previous, leading)
+
+    def pass_card(self, from_seat: int, to_seat: int, card: int) -> None:
+        """One card goes from one hand to another (a card shown to a Force goes to the loser)."""
+        self._hands[from_seat][card] -= 1
+        self._sizes[from_seat] -= 1
+        self._hands[to_seat][card] += 1
+        self._sizes[to_seat] += 1
+
+    def take_pile(self, seat: int) -> None:
+        """`seat` picks up every card on the pile."""
+        hand = self._hands[seat]
+        for play in self._pile:
+            for c in play.cards:
+                hand[c] += 1
+        self._sizes[seat] += self._pile_n
+        self._pile.clear()
+        self._pile_by.clear()
+        self._pile_n = 0
+
+    def discard_pile(self) -> None:
+        """The pile leaves the game unseen."""
+        for play in self._pile:
+            self._gone.extend(play.cards)
+        self._pile.clear()
+        self._pile_by.clear()
+        self._pile_n = 0
+
+    def draw(self, seat: int, cards: int) -> int:
+        """`seat` draws up to `cards` cards from the top of the stock; returns how many it got."""
+        stock = self._stock
+        drawn = min(cards, len(stock))
+        hand = self._hands[seat]
+        for _ in range(drawn):
+            hand[stock.pop()] += 1
+        self._sizes[seat] += drawn
+        return drawn
+
+    def put_down_set(self, seat: int, rank: int, cards: tuple[int, ...]) -> None:
+        """`seat` shows `cards`, a set of `rank`, and puts them out of the game."""
+        hand = self._hands[seat]
+        for c in cards:
+            hand[c] -= 1
+        self._sizes[seat] -= len(cards)
+        self._sets.append((seat, rank, cards))
+
+    def record_reveal(self, record: RevealRecord) -> None:
+        """A challenge's outcome goes on the public record."""
+        self._reveals.append(record)
+
+    def new_round(self) -> None:
+        """The next play leads a new round."""
+        self._leading = True
+
+    def ask_for_sets(self, seat: int, resolution: Resolution) -> None:
+        """`seat` is to discard sets or keep them; `resolution` is handed back to `challenge` afterwards."""
+        self._phase = _DISCARD
+        self._seat = seat
+        self._pending = resolution
+
+    def leave(self, seat: int, hand_out_of_play: bool) -> None:
+        """`seat` goes out of the game and the turn order closes up; with `hand_out_of_play` the cards it
+        still holds leave the game unseen."""
+        g = self.game
+        self._in[seat] = False
+        self._in_count -= 1
+        self._out_order.append(seat)
+        if hand_out_of_play:
+            hand = self._hands[seat]
+            for v, k in enumerate(hand):
+                if k:
+                    self._gone.extend([v] * k)
+                    hand[v] = 0
+            self._sizes[seat] = 0
+        inside = self._in
+        self._seating = tuple(inside)
+        for s in range(g.players):
+            t = g.succ[s]
+            while not inside[t] and t != s:
+                t = g.succ[t]
+            self._next_in[s] = t
+            t = g.pred[s]
+            while not inside[t] and t != s:
+                t = g.pred[t]
+            self._prev_in[s] = t
+            order = []
+            t = g.succ[s]
+            while t != s:
+                if inside[t]:
+                    order.append(t)
+                t = g.succ[t]
+            self._responders_of[s] = tuple(order)
+
+    def next_turn(self, seat: int) -> None:
+        """The claims allowed follow the last claim (a lead when a round begins); `seat` comes to play."""
+        self._required, self._required_set = self.game.required_after(self._previous, self._leading)
+        self.begin_turn(seat)
+
+    def finish(self, ending: Ending, reason: str, winner: int | None = None, loser: int | None = None) -> None:
+        """The game is over, for `ending` (said in words as `reason`)."""
+        self._phase = _TERMINAL
+        self._seat = TERMINAL
+        self._capped = not ending.finished
+        self._reason = reason
+        self._ending = ending
+        if winner is not None:
+            self._winner = winner
+        if loser is not None:
+            self._loser = loser
+
+    def begin_turn(self, seat: int) -> None:
+        """`seat` comes to play: the turn cap, a turn-start win, or the play phase."""
+        g = self.game
+        win = g.turn_start_win
+        while True:
+            if self._turns >= g.turn_cap:
+                self.finish(Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
+                return
+            if g.emptied_stays_in and not self._sizes[seat]:
+                seat = self._pass_over_empty(seat)
+                if seat < 0:
+                    return
+            if win is None or not win(self._turn_facts(seat)):
+                break
+            _challenge.go_out(self, seat, "won at the start of the turn")
+            if self._phase is _TERMINAL:
+                return
+            seat = self._next_in[seat]
+        self._phase = _PLAY
+        self._seat = seat
+        if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():
+            self.finish(Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action")
+
+    def _pass_over_empty(self, seat: int) -> int:
+        """`emptied_by_sets: stays_in`: the first seat from `seat` on holding cards, whose turn it is;
+        -1, the game stopped, when no seat still in holds a card."""
+        start = seat
+        while not self._sizes[seat]:
+            seat = self._next_in[seat]
+            if seat == start:
+                self.finish(Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action: no seat still in "
+                            "holds a card")
+                return -1
+        return seat
+
+    def _empty_seats_in(self) -> int:
+        """Seats still in holding no cards (passed over at their turns, so not counted among the passes)."""
+        return sum(1 for s, k in enumerate(self._sizes) if not k and self._in[s])
 
     # -- steps ---------------------------------------------------------------------------------
 
@@ -364,7 +573,7 @@ class State:
             n = len(cards)
             if (claim not in self._required_set or not g.min_cards <= n <= g.most_cards
                     or (count != n if g.exact else not g.min_cards <= count <= (g.any_count_cap if g.any_count else n))):
-                raise IllegalAction(self._bad_play(action))
+                raise IllegalAction(bad_play_text(self, action))
         except TypeError:
             raise IllegalAction(f"{action!r} is not a play: cards are a tuple of card values, "
                                 "the claim and the count whole numbers") from None
@@ -384,10 +593,11 @@ class State:
         if taken != n:
             for c in cards[:taken]:
                 hand[c] += 1
-            raise IllegalAction(self._bad_cards(action))
+            raise IllegalAction(bad_cards_text(self, action))
         size = self._sizes[seat] - n
         self._sizes[seat] = size
-        self._pile.append((seat, cards, claim, count, not size))
+        self._pile.append(action)
+        self._pile_by.append(seat + seat + (not size))
         self._pile_n += n
         self._previous = claim
         self._leading = False
@@ -447,6 +657,7 @@ class State:
         self._turns += 1
         self._passes += 1
         if self._passes >= self._in_count - (self._empty_seats_in() if g.emptied_stays_in else 0):
+            self._passes = 0
             _challenge.all_passed(self)
         else:
             self.begin_turn(self._next_in[self._seat])
@@ -454,12 +665,20 @@ class State:
     def _apply_discard(self, action: DiscardSet) -> None:
         if self._phase is not _DISCARD:
             raise IllegalAction(self._not_now("discard a set"))
-        _challenge.discard_chosen_set(self, action.rank)
+        if _challenge.discard_chosen_set(self, self._seat, action.rank):
+            self._resume()
 
     def _apply_keep(self, action: KeepSets) -> None:
         if self._phase is not _DISCARD:
             raise IllegalAction(self._not_now("finish discarding sets"))
-        _challenge.finish_resolution(self)
+        self._resume()
+
+    def _resume(self) -> None:
+        """The set discards after a challenge are over: the challenge's resolution goes on."""
+        resolution = self._pending
+        assert resolution is not None
+        self._pending = None
+        _challenge.finish_resolution(self, resolution)
 
     def _apply_dealer(self, action: ChanceDealer) -> None:
         if self._phase is not _CHANCE or self._dealer is not None:
@@ -473,61 +692,12 @@ class State:
             raise IllegalAction("the deck is not being shuffled now")
         if not isinstance(action.seed, int) or action.seed < 0:
             raise IllegalAction(f"a shuffle seed is a whole number from 0 up, not {action.seed!r}")
-        from .deal import deal
         deal(self, action.seed)
-
-    def begin_turn(self, seat: int) -> None:
-        """`seat` comes to play: the turn cap, a turn-start win, or the play phase."""
-        g = self.game
-        win = g.turn_start_win
-        while True:
-            if self._turns >= g.turn_cap:
-                _challenge.finish(self, Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
-                return
-            if g.emptied_stays_in and not self._sizes[seat]:
-                seat = self._pass_over_empty(seat)
-                if seat < 0:
-                    return
-            if win is None or not win(self._turn_facts(seat)):
-                break
-            _challenge.go_out(self, seat, "won at the start of the turn")
-            if self._phase is _TERMINAL:
-                return
-            seat = self._next_in[seat]
-        self._phase = _PLAY
-        self._seat = seat
-        if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():
-            _challenge.finish(self, Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action")
-
-    def _pass_over_empty(self, seat: int) -> int:
-        """`emptied_by_sets: stays_in`: the first seat from `seat` on holding cards, whose turn it is;
-        -1, the game stopped, when no seat still in holds a card."""
-        start = seat
-        while not self._sizes[seat]:
-            seat = self._next_in[seat]
-            if seat == start:
-                _challenge.finish(self, Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action: no seat still in "
-                                  "holds a card")
-                return -1
-        return seat
-
-    def _empty_seats_in(self) -> int:
-        """Seats still in holding no cards (passed over at their turns, so not counted among the passes)."""
-        return sum(1 for s, k in enumerate(self._sizes) if not k and self._in[s])
 
     # -- messages (built only when an action is refused) ---------------------------------------
 
     def _not_now(self, what: str) -> str:
-        from .notation import phase_text
         return f"cannot {what} now: {phase_text(self)}"
-
-    def _bad_play(self, action: Play) -> str:
-        from .notation import bad_play_text
-        return bad_play_text(self, action)
-
-    def _bad_cards(self, action: Play) -> str:
-        from .notation import bad_cards_text
-        return bad_cards_text(self, action)
 
     def _bad_kind(self, kind: str) -> str:
         g = self.game
@@ -535,6 +705,11 @@ class State:
             return f"the challenge `{kind}` is not allowed with {g.players} players"
         return f"there is no challenge `{kind}`; this game has " + ", ".join(f"`{k}`" for k in g.kind_names)
 
+
+# What `clone` shares (values never changed in place) and what it copies (lists a state changes).
+_COPIED = ("_sizes", "_pile", "_pile_by", "_stock", "_aside", "_gone", "_sets", "_in", "_out_order", "_next_in",
+           "_prev_in", "_responders_of", "_reveals")
+_SHARED = tuple(name for name in State.__slots__ if name not in (*_COPIED, "_hands", "_history"))
 
 _HANDLERS: dict[type, Callable[[State, object], None]] = {
     Play: State._apply_play,  # type: ignore[dict-item]
@@ -546,4 +721,3 @@ _HANDLERS: dict[type, Callable[[State, object], None]] = {
     ChanceDealer: State._apply_dealer,  # type: ignore[dict-item]
     ChanceShuffle: State._apply_shuffle,  # type: ignore[dict-item]
 }
-

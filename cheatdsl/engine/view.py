@@ -31,26 +31,26 @@ class View:
         if not 0 <= seat < state.game.players:
             raise ValueError(f"there is no seat {seat}")
         self._state = state
-        self._hand = state._hands[seat]  # a state changes its lists in place, never replaces them
-        self._sizes = state._sizes
+        self._hand = state.hand(seat)  # a state changes its lists in place, never replaces them
+        self._sizes = state.sizes
         self.seat = seat
         self.game: Game = state.game  # the rules at this table: public
 
     # -- whose turn, and for what ------------------------------------------------------------
     # (the busiest accessors read through C getters: no Python frame per read)
 
-    phase: Phase = property(attrgetter("_state._phase"))  # type: ignore[assignment]
-    to_act: int = property(attrgetter("_state._seat"), doc="The seat to act (or CHANCE / TERMINAL).")  # type: ignore[assignment]
+    phase: Phase = property(attrgetter("_state.phase"))  # type: ignore[assignment]
+    to_act: int = property(attrgetter("_state.to_act"), doc="The seat to act (or CHANCE / TERMINAL).")  # type: ignore[assignment]
 
     @property
     def my_turn(self) -> bool:
-        return self._state._seat == self.seat
+        return self._state.to_act == self.seat
 
     @property
     def responding(self) -> bool:
         """Whether this seat is asked to accept or challenge the pending claim now."""
         s = self._state
-        return s._phase is _RESPOND and s._seat == self.seat
+        return s.phase is _RESPOND and s.to_act == self.seat
 
     # -- own hand ------------------------------------------------------------------------------
 
@@ -87,98 +87,81 @@ class View:
         return tuple(self._sizes)
 
     def is_in(self, seat: int) -> bool:
-        return self._state._in[seat]
+        return self._state.is_in(seat)
 
     @property
     def out(self) -> tuple[int, ...]:
         """Seats gone out, in order."""
-        return tuple(self._state._out_order)
+        return self._state.order_out()
 
-    required: tuple[int, ...] = property(attrgetter("_state._required"),  # type: ignore[assignment]
+    required: tuple[int, ...] = property(attrgetter("_state.required"),  # type: ignore[assignment]
                                          doc="The claims allowed for the play to be made (or pending).")
-
-    @property
-    def previous(self) -> int | None:
-        return self._state._previous
-
-    @property
-    def leading(self) -> bool:
-        return self._state._leading
-
-    @property
-    def turns(self) -> int:
-        return self._state._turns
-
-    @property
-    def dealer(self) -> int | None:
-        return self._state._dealer
-
-    @property
-    def claimant(self) -> int | None:
-        """The seat whose claim awaits responses, or None."""
-        s = self._state
-        return s._claimant if s._phase is _RESPOND else None
+    previous: int | None = property(attrgetter("_state.previous"))  # type: ignore[assignment]
+    leading: bool = property(attrgetter("_state.leading"))  # type: ignore[assignment]
+    turns: int = property(attrgetter("_state.turns"))  # type: ignore[assignment]
+    dealer: int | None = property(attrgetter("_state.dealer"))  # type: ignore[assignment]
+    claimant: int | None = property(attrgetter("_state.claimant"),  # type: ignore[assignment]
+                                    doc="The seat whose claim awaits responses, or None.")
 
     @property
     def pending(self) -> tuple[int, int, int, bool] | None:
         """The claim awaiting responses as (claim, count called, cards put down, the claimant's last cards)."""
         s = self._state
-        if s._phase is not _RESPOND:
+        play = s.pending_play()
+        if play is None:
             return None
-        _, cards, claim, count, last = s._pile[-1]
-        return claim, count, len(cards), last
+        return play.claim, play.count, len(play.cards), s.pending_emptied()
 
     @property
     def claim(self) -> int | None:
         """The pending claim's value, or None."""
-        s = self._state
-        return s._pile[-1][2] if s._phase is _RESPOND else None
+        play = self._state.pending_play()
+        return None if play is None else play.claim
 
     @property
     def claim_count(self) -> int:
         """The number called in the pending claim (0 when none is pending)."""
-        s = self._state
-        return s._pile[-1][3] if s._phase is _RESPOND else 0
+        play = self._state.pending_play()
+        return 0 if play is None else play.count
 
     @property
     def claim_played(self) -> int:
         """Cards actually put down with the pending claim (public: everyone sees the packet)."""
-        s = self._state
-        return len(s._pile[-1][1]) if s._phase is _RESPOND else 0
+        play = self._state.pending_play()
+        return 0 if play is None else len(play.cards)
 
     @property
     def claimant_last(self) -> bool:
         """Whether the pending claim put down the claimant's last cards."""
-        s = self._state
-        return s._phase is _RESPOND and s._pile[-1][4]
+        return self._state.pending_emptied()
 
     @property
     def pile_size(self) -> int:
-        return self._state._pile_n
+        return self._state.pile_size()
 
     @property
     def stock_size(self) -> int:
-        return len(self._state._stock)
+        return self._state.stock_size()
 
     @property
     def reveal_count(self) -> int:
-        return len(self._state._reveals)
+        return self._state.reveal_count()
 
     def reveal(self, index: int) -> RevealRecord:
         """The `index`-th challenge of the game, in public (what was turned over, who took what)."""
-        return self._state._reveals[index]
+        return self._state.reveal(index)
 
     @property
     def reveals(self) -> tuple[RevealRecord, ...]:
-        return tuple(self._state._reveals)
+        return self._state.reveals()
 
     @property
     def set_count(self) -> int:
-        return len(self._state._sets)
+        return self._state.set_count()
 
     def discarded_set(self, index: int) -> tuple[int, int, tuple[int, ...]]:
         """The `index`-th set put out of the game: (seat, rank, cards), shown to all."""
-        return self._state._sets[index]
+        return self._state.discarded_set(index)
 
     # -- the rules of the moment ---------------------------------------------------------------
 
@@ -212,39 +195,39 @@ class View:
     def may_pass(self) -> bool:
         """Whether this seat may pass now (False when it is not this seat's turn to play)."""
         s = self._state
-        return s._seat == self.seat and s.can_pass()
+        return s.to_act == self.seat and s.can_pass()
 
     @property
     def can_play(self) -> bool:
         """Whether this seat has a play to make now (some claim allowed, enough cards)."""
         s = self._state
-        return (s._phase is _PLAY and s._seat == self.seat and bool(s._required)
-                and s._sizes[self.seat] >= self.game.min_cards)
+        return (s.phase is _PLAY and s.to_act == self.seat and bool(s.required)
+                and self._sizes[self.seat] >= self.game.min_cards)
 
     # -- legal choices (this seat's own; empty when it is not this seat's turn) ----------------
 
     def legal_actions(self, limit: int | None = None) -> list[Action]:
         """This seat's legal actions in canonical order (`State.legal_actions`), or [] when not its turn."""
         s = self._state
-        return s.legal_actions(limit) if s._seat == self.seat else []
+        return s.legal_actions(limit) if s.to_act == self.seat else []
 
     def count_play_actions(self) -> int:
         s = self._state
-        return s.count_play_actions() if s._seat == self.seat else 0
+        return s.count_play_actions() if s.to_act == self.seat else 0
 
     def sample_play(self, rng: random.Random) -> Play:
         """A play drawn uniformly from this seat's legal plays."""
         s = self._state
-        if s._seat != self.seat:
+        if s.to_act != self.seat:
             raise IllegalAction(f"it is not seat {self.seat}'s turn to play")
         return s.sample_play(rng)
 
     def snapshot(self) -> tuple[object, ...]:
         """Everything this view can tell, as one comparable value (for tests and logs)."""
         s = self._state
-        return (self.seat, s._phase, s._seat, self.hand_cards(), tuple(s._sizes), tuple(s._in),
-                tuple(s._out_order), s._required, s._previous, s._leading, s._turns, s._dealer, self.claimant,
-                self.pending, s._pile_n, len(s._stock), tuple(s._reveals), tuple(s._sets),
+        return (self.seat, s.phase, s.to_act, self.hand_cards(), tuple(self._sizes), s.seating,
+                s.order_out(), s.required, s.previous, s.leading, s.turns, s.dealer, self.claimant,
+                self.pending, s.pile_size(), s.stock_size(), s.reveals(), s.discarded_sets(),
                 self.may_pass, self.can_play)
 
     def __repr__(self) -> str:

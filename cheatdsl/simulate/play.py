@@ -12,12 +12,10 @@ from hashlib import blake2b
 from typing import Any, NamedTuple
 
 from ..bots import BOTS, make_bot
-from ..engine import Ending, Game, Phase, Play
+from ..engine import Ending, Game, Play
 from ..model import Rulebook
-from .quickplay import Quick, greedy_loop_blocker, run_greedy_turns
 
 DEFAULT_TURN_CAP = 2000
-_PLAY = Phase.PLAY
 
 
 class GameRecord(NamedTuple):
@@ -48,45 +46,31 @@ def bot_options(name: str, challenge_rate: float) -> dict[str, Any]:
     return {"challenge_rate": challenge_rate} if "challenge_rate" in BOTS[name].options else {}
 
 
-def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_rate: float,
-              quick: bool = True) -> GameRecord:
-    """Deal and play game `index` of a run to its end; bots[s] plays seat s.
-
-    With every seat `greedy` (and `quick`), plain turns go through `quickplay`'s loop, which plays
-    them exactly as the bots would, only faster; the other turns are the bots' own.
-    """
+def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_rate: float) -> GameRecord:
+    """Deal and play game `index` of a run to its end, one engine step per decision; bots[s] plays seat s."""
     base = game_seed(seed, index)
     rng = random.Random(base)
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcome(rng))
-    chance = len(state.history())
+    chance = state.history_length()
     n = game.players
-    rngs = [random.Random(game_seed(seed, index, s)) for s in range(n)]
     first = state.current_player()
     plays = forced = 0
-    fast = quick and all(b == "greedy" for b in bots) and greedy_loop_blocker(game) is None
-    randoms = [r.random for r in rngs]
-    played = Quick()
-    # Bots are made only for a game the loop hands back at least once.
-    over = fast and state.phase is _PLAY and run_greedy_turns(state, randoms, challenge_rate, played)
-    players = [] if over else [make_bot(b, s, rngs[s], **bot_options(b, challenge_rate)) for s, b in enumerate(bots)]
-    acts = [p.act for p in players]
-    views = [state.view(s) for s in range(len(players))]
+    acts = [make_bot(b, s, random.Random(game_seed(seed, index, s)), **bot_options(b, challenge_rate)).act
+            for s, b in enumerate(bots)]
+    views = [state.view(s) for s in range(n)]
     apply = state.apply_action
     hands = [state.hand(s) for s in range(n)]
     match = game.count_matching
     simple = not game.wild
     values = game.values
-    current = state.current_player
-    while True:
-        seat = current()
-        if seat < 0:
-            break
+    seat = first
+    while seat >= 0:
         action = acts[seat](views[seat])
         if action.__class__ is Play:
             plays += 1
-            required = state.required_claims()
+            required = state.required
             if len(required) == 1 and simple:
                 c = required[0]
                 if c >= values or not hands[seat][c]:
@@ -94,11 +78,7 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
             elif not match(hands[seat], frozenset(required)):
                 forced += 1
         apply(action)
-        if fast and state.phase is _PLAY and run_greedy_turns(state, randoms, challenge_rate, played):
-            break
-    plays += played.plays
-    forced += played.forced
-    actions = len(state.history()) - chance + played.actions
+        seat = state.to_act
     result = state.result()
     assert result is not None
     capped = result.ending is Ending.TURN_CAP
@@ -107,7 +87,7 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
         first if first >= 0 else -1,
         result.winner if result.winner is not None and not result.capped else -1,
         result.loser if result.loser is not None and not result.capped else -1,
-        capped, result.capped and not capped, state.turns, actions, plays, forced,
+        capped, result.capped and not capped, state.turns, state.history_length() - chance, plays, forced,
         len(reveals), sum(1 for r in reveals if r.caught), tuple(r.taken for r in reveals))
 
 

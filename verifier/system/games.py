@@ -52,7 +52,7 @@ class Found:
 def _key(st: State) -> tuple[Any, ...]:
     """The whole position at the start of a turn, as far as the rest of the game can read it."""
     g = st.game
-    pile = tuple(st._pile)  # noqa: SLF001 - each play on the pile as the interpreter keeps it (who, what, said)
+    pile = st.pile_plays()
     return (st.current_player(), tuple(st.hand_cards(s) for s in range(g.players)), pile, st.stock(),
             st.previous, st.leading, st.required_claims(), tuple(st.seats_in()), st.passes, st.last_player,
             st.gone(), st.aside(), st.discarded_sets(), st.order_out(), st.claimant)
