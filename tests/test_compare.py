@@ -1,9 +1,9 @@
 """`cheatdsl compare`: rulebooks side by side, each rule dimension in a card player's words.
 
-The dimensions are those of section 1 of /work/shared/rules-catalogue.md; seeds are cited as there
-(000 English ascending, 001 the standard sheet, 002 full rules, 003 the practice table, 004 the
-encyclopedia article). The verdict and statistics sections are fed fake data here: they are built
-from one dict per rulebook, whatever fills them.
+The dimensions are the rules catalogue's (`cheatdsl.compare.describe.DIMENSIONS`); seeds are cited by
+number (000 English ascending, 001 the standard sheet, 002 full rules, 003 the practice table, 004 the
+encyclopedia article). The verdict and statistics sections are fed made-up data here: the verifier's
+answer as its dicts, and statistics summed up from made-up games (`tests/played.py`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from cheatdsl.expr import parse_expression
 from cheatdsl.load import compile_rulebook
 from cheatdsl.model import Formula, Rulebook
 from cheatdsl.source import Span
+from tests.played import played
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = ROOT / "rulebooks"
@@ -376,12 +377,8 @@ def test_verdicts_from_the_verify_report() -> None:
     assert verdicts.from_report({"path": "y.yaml", "error": "1 error(s)"}) is None
 
 
-def test_verifier_missing_or_failing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the verifier, or when it answers nonsense, the section says "verifier unavailable"."""
-    monkeypatch.setattr(verdicts, "verifier_available", lambda: False)
-    data, note = verdicts.collect(["a.yaml"], [()])
-    assert data is None and note.startswith("verifier unavailable")
-    monkeypatch.setattr(verdicts, "verifier_available", lambda: True)
+def test_verifier_failing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the verifier's child process answers nonsense, the section says "verifier unavailable"."""
     monkeypatch.setattr(verdicts, "_run", lambda *a, **k: "Traceback")
     data, note = verdicts.collect(["a.yaml"], [()])
     assert data is None and note.startswith("verifier unavailable")
@@ -389,35 +386,20 @@ def test_verifier_missing_or_failing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_verifier_through_the_command(capsys: pytest.CaptureFixture[str]) -> None:
-    """The real verifier, when present, fills a row per property; otherwise the section says why not."""
+    """The real verifier, run in a child process, fills a row per property with a cell per rulebook."""
     code, out, _ = run(capsys, *paths(["english-ascending", "practice-table"]), "--format", "json")
     assert code == 0
     section = json.loads(out)["verdicts"]
-    if section["rows"]:
-        assert {r["key"] for r in section["rows"]} >= {"rank-cycle", "deal"}
-        assert all(len(r["cells"]) == 2 for r in section["rows"])
-    else:
-        assert section["note"].startswith("verifier unavailable")
+    assert {r["key"] for r in section["rows"]} >= {"rank-cycle", "deal"}
+    assert all(len(r["cells"]) == 2 for r in section["rows"])
 
 
-def _turns(values: list[int]) -> dict[str, Any]:
-    """The turns keys `simulate` returns for games of these lengths."""
-    from cheatdsl.simulate.tally import Histogram
-    h = Histogram()
-    for v in values:
-        h.add(v)
-    return {"turns_summary": h.spread(), "turns_histogram": h.pairs()}
-
-
-# In the shape `cheatdsl.simulate.simulate` returns (only the keys the section reads).
-FAKE_STATS: list[dict[str, Any] | None] = [
-    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, **_turns([40, 60, 80, 100]), "unfinished": 1,
-     "capped": 1, "stuck": 0, "turn_cap": 100,
-     "wins_by_seat": [0, 1, 1, 1], "wins_by_position": [1, 1, 1, 0], "challenges": {"caught": 30, "failed": 10},
-     "forced_bluffs": {"per_game": 2.5}, "pickups": {"count": 40, "mean": 3.25}},
-    {"players": 4, "games": 4, "bots": ["honest"] * 4, "seed": 0, **_turns([20, 30, 30, 50]), "unfinished": 0,
-     "wins_by_seat": [1, 1, 0, 2], "wins_by_position": [2, 0, 1, 1], "challenges": {"caught": 5, "failed": 15},
-     "forced_bluffs": {"per_game": 0.25}, "pickups": {"count": 0, "mean": 0.0}},
+# Four games a column at four seats: the first column's last game stopped at the turn cap (100), a
+# challenge per game or more, forced bluffs and pickups in numbers the rows below can be read from.
+FAKE_STATS = [
+    played([40, 60, 80], capped=1, cap=100, players=4, wins=[1, 2, 0], caught=30, failed=10, forced=10,
+           pickups=[3] * 30 + [4] * 10),
+    played([20, 30, 30, 50], players=4, wins=[0, 0, 2, 3], caught=5, failed=15, forced=1),
 ]
 
 
@@ -470,24 +452,6 @@ def test_all_formats_with_every_section() -> None:
     data = as_json(c)
     assert [r["key"] for r in data["verdicts"]["rows"]] == ["rank-cycle", "seat-fairness"]
     assert data["statistics"]["data"][0]["turns_histogram"] == [[40, 1], [60, 1], [80, 1], [100, 1]]
-
-
-def test_simulator_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without `cheatdsl.simulate`, or with one that does not load, the statistics section says so plainly."""
-    def missing(name: str) -> None:
-        raise ModuleNotFoundError(name)
-
-    monkeypatch.setattr(statistics.importlib, "import_module", missing)
-    data, note = statistics.collect([load("standard.yaml")], 10)
-    assert data is None and "not part of this installation" in note
-
-    def broken(name: str) -> None:
-        raise SyntaxError("half written")
-
-    monkeypatch.setattr(statistics.importlib, "import_module", broken)
-    data, note = statistics.collect([load("standard.yaml")], 10)
-    assert data is None and "does not load (SyntaxError)" in note
-    assert statistics.section((), data, note).note == note
 
 
 def test_table_size_for_simulation() -> None:

@@ -1,4 +1,4 @@
-"""Issue 15, point 4: the compare page and its charts stay readable at 900 px and on a phone.
+"""The compare page and its charts stay readable at 900 px and on a phone (the project's layout rule).
 
 One page is written (five profiles with the verifier's verdicts and 10 games each: four that play
 alike and Mogeln, whose games never finish). Chromium lays it out in frames 900 and 360 pixels wide
@@ -20,7 +20,8 @@ from test_html_browser import FLAGS, chromium, read_png
 
 from cheatdsl.cli import main
 from cheatdsl.compare import svg
-from cheatdsl.simulate.tally import Histogram
+from cheatdsl.simulate import Statistics
+from tests.played import played
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["english-ascending", "standard", "full-rules", "standard-big-table", "mogeln"]
@@ -83,12 +84,8 @@ def test_screenshots_at_900_px_and_on_a_phone(written: tuple[Path, list[str]], t
         assert ink / (w * h) >= 0.05, f"at {width} px only {ink / (w * h):.1%} of the page is not white"
 
 
-def _data(lengths: list[int], capped: int = 0, cap: int = 2000) -> dict[str, object]:
-    h = Histogram()
-    for v in lengths + [cap] * capped:
-        h.add(v)
-    return {"games": len(lengths) + capped, "turns_summary": h.spread(), "turns_histogram": h.pairs(),
-            "capped": capped, "stuck": 0, "unfinished": capped, "turn_cap": cap}
+def _data(lengths: list[int], capped: int = 0, cap: int = 2000, caught: int = 0, failed: int = 0) -> Statistics:
+    return played(lengths, capped, cap=cap, caught=caught, failed=failed)
 
 
 def _boxes(drawing: str) -> list[float]:
@@ -120,8 +117,8 @@ def test_turns_chart_leaves_capped_games_out_and_counts_them() -> None:
 
 def test_challenge_chart_draws_no_games_that_never_finished() -> None:
     """A rulebook whose every game was capped gets no bar of challenge outcomes, only a line naming it."""
-    ended = {**_data([30, 40]), "challenges": {"caught": 5, "failed": 5}}
-    capped = {**_data([], capped=3), "challenges": {"caught": 5000, "failed": 10}}
+    ended = _data([30, 40], caught=5, failed=5)
+    capped = _data([], capped=3, caught=5000, failed=10)
     drawing = svg.challenge_outcomes(["ended", "capped"], [ended, capped])
     assert "left out, no game finished: capped" in drawing
     assert len(_boxes(drawing)) == 2 + 2  # the one bar's two parts, and the two legend keys

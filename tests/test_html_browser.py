@@ -25,7 +25,6 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.compare import svg
 from cheatdsl.compare.describe import DIMENSIONS
-from cheatdsl.compare.verdicts import verifier_available
 from cheatdsl.properties import PROPERTY_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,14 +132,13 @@ def test_browser_sees_one_table_with_every_row(rendered: tuple[str, Path]) -> No
     assert dom.head[2:] == NAMES
     assert list(dom.groups) == ["rules", "verdicts", "statistics"]
     assert [key for key, _ in dom.groups["rules"]] == [d.key for d in DIMENSIONS]
-    expected_properties = len(PROPERTY_IDS) if verifier_available() else 0
-    assert len(dom.groups["verdicts"]) == expected_properties
+    assert len(dom.groups["verdicts"]) == len(PROPERTY_IDS)
     assert len(dom.groups["statistics"]) == STATISTICS
     for group in dom.groups.values():
         assert all(cells == 1 + len(NAMES) for _, cells in group)  # the ≠ mark, then a cell per rulebook
-    if expected_properties:  # issue 15: an expected refutation is set apart as expected, not as an alarm
-        assert 'class="v-refuted expected"' in rendered[0] and "refuted, as expected" in rendered[0]
-        assert 'class="v-refuted unexpected"' not in rendered[0]
+    # A refutation the rulebook expects is set apart as expected, not as an alarm.
+    assert 'class="v-refuted expected"' in rendered[0] and "refuted, as expected" in rendered[0]
+    assert 'class="v-refuted unexpected"' not in rendered[0]
 
 
 def test_browser_sees_three_svg_charts(rendered: tuple[str, Path]) -> None:

@@ -4,6 +4,7 @@ yardstick's per-seat mode the speed benchmark compares against."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import sys
@@ -16,7 +17,7 @@ import pytest
 
 from cheatdsl.cli import main
 from cheatdsl.load import load_rulebook
-from cheatdsl.simulate import game_seed, seat_bots, simulate, statistics, wilson
+from cheatdsl.simulate import Statistics, game_seed, seat_bots, simulate, wilson
 from cheatdsl.simulate.tally import Histogram
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,10 +39,10 @@ def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
     rb = load_rulebook(ENGLISH)
     one = simulate(rb, 3, 24, seed=7, bots="greedy,honest,counter", jobs=1)
     two = simulate(rb, 3, 24, seed=7, bots="greedy,honest,counter", jobs=2)
-    assert one.pop("jobs") == 1 and two.pop("jobs") == 2
-    assert one == two
+    assert one.settings.jobs == 1 and two.settings.jobs == 2
+    assert one == dataclasses.replace(two, settings=dataclasses.replace(two.settings, jobs=1))
     other = simulate(rb, 3, 24, seed=8, bots="greedy,honest,counter")
-    assert other["turns_histogram"] != one["turns_histogram"]
+    assert other.turns_histogram != one.turns_histogram
 
 
 def test_statistics_add_up() -> None:
@@ -49,29 +50,32 @@ def test_statistics_add_up() -> None:
     challenges that caught a lie plus those that did not."""
     rb = load_rulebook(ENGLISH)
     s = simulate(rb, 4, 40, seed=1, bots="greedy", turn_cap=60)
-    assert s["games"] == 40 == sum(k for _, k in s["turns_histogram"])
-    assert s["finished"] + s["capped"] + s["stuck"] == 40 and s["capped"] > 0
-    assert sum(s["wins_by_seat"]) == s["decided"] == sum(s["wins_by_position"]) == s["finished"]
-    c = s["challenges"]
-    assert c["caught"] + c["failed"] == c["total"] == s["pickups"]["count"]
-    assert s["turns_summary"]["max"] <= 60 and s["turns_summary"]["p95"] <= 60
-    assert 0 < s["forced_bluffs"]["total"] < s["plays"] <= s["actions"]
-    assert s["first_player"]["fair"] == 0.25 and len(s["win_shares"]) == 4
-    assert "losers_by_seat" not in s
+    assert s.games == 40 == sum(k for _, k in s.turns_histogram)
+    assert s.finished + s.capped + s.stuck == 40 and s.capped > 0
+    assert sum(s.wins_by_seat) == s.decided == sum(s.wins_by_position) == s.finished
+    c = s.challenges
+    assert c.caught + c.failed == c.total == s.pickups.count
+    assert s.turns.most <= 60 and s.turns.p95 <= 60
+    assert 0 < s.forced_bluffs.total < s.plays <= s.actions
+    assert s.first_player.fair == 0.25 and len(s.win_shares) == 4
+    assert s.losers is None and "losers_by_seat" not in s.as_json()
 
 
 def test_a_last_holder_loses_game_reports_the_loser_by_seat() -> None:
     """Mogeln (seed 004): players go out one by one and the last holding cards loses."""
     s = simulate(load_rulebook(str(RULEBOOKS / "mogeln.yaml")), 4, 12, seed=2, bots="greedy")
-    assert sum(s["losers_by_seat"]) == s["finished"] and len(s["loser_shares"]) == 4
+    assert s.losers is not None
+    assert sum(s.losers.by_seat) == s.finished and len(s.losers.shares) == 4
 
 
-def test_the_compare_entry_point_counts_wins_from_the_first_player() -> None:
-    """`cheatdsl compare --simulate` calls statistics(rulebook, games=, players=, seed=)."""
-    rb = load_rulebook(ENGLISH)
-    s = statistics(rb, games=10, players=3, seed=4)
-    assert {"players", "games", "turns_summary", "unfinished", "wins_by_seat", "challenges"} <= set(s)
-    assert s["wins_by_seat"] == s["wins_by_position"] and {"caught", "failed"} <= set(s["challenges"])
+def test_the_json_form_reads_back_to_the_same_statistics() -> None:
+    """`as_json` is what `--format json` prints and a sweep stores; `from_json` reads it back unchanged,
+    losers by seat included."""
+    for name, players in (("english-ascending", 3), ("mogeln", 4)):
+        s = simulate(load_rulebook(str(RULEBOOKS / f"{name}.yaml")), players, 5, seed=3, bots="greedy")
+        text = json.dumps(s.as_json())
+        assert Statistics.from_json(json.loads(text)) == s
+        assert json.dumps(Statistics.from_json(json.loads(text)).as_json()) == text
 
 
 def _histogram(values: Iterable[int]) -> Histogram:
@@ -188,11 +192,11 @@ def test_histogram_statistics_are_the_exact_ones(values: list[int]) -> None:
     import statistics as st
     h = _histogram(values)
     spread = h.spread()
-    assert spread["mean"] == pytest.approx(st.fmean(values)) and spread["median"] == st.median(values)
-    assert (spread["min"], spread["max"]) == (min(values), max(values))
+    assert spread.mean == pytest.approx(st.fmean(values)) and spread.median == st.median(values)
+    assert (spread.least, spread.most) == (min(values), max(values))
     if len(values) > 1:
         q1, _, q3 = st.quantiles(values, n=4, method="inclusive")
-        assert (spread["q1"], spread["q3"]) == (pytest.approx(q1), pytest.approx(q3))
+        assert (spread.q1, spread.q3) == (pytest.approx(q1), pytest.approx(q3))
 
 
 def test_per_game_records_come_in_game_order_whatever_the_jobs() -> None:
@@ -240,4 +244,4 @@ def test_a_table_with_no_claim_left_and_large_plays_ends_at_once(tmp_path: Path)
                     "  cards: 1..\npassing:\n  allowed: true\n  leader_may_pass: true\n"
                     "  all_pass_leader: last_player\n", encoding="utf-8")
     s = simulate(load_rulebook(str(path)), 3, 5, seed=17, bots="random")
-    assert s["games"] == 5 and s["stuck"] + s["capped"] == 5
+    assert s.games == 5 and s.stuck + s.capped == 5

@@ -89,9 +89,9 @@ def run(args: argparse.Namespace) -> int:
             sections.append(verdicts.section(data, note))
         if args.simulate:
             done = 0 if args.no_verify else 1
-            stats, note = statistics.collect(rulebooks, args.simulate, args.seed, seats,
-                                             progress=lambda i, name: bar.update(done + i, label=f"simulating {name}"))
-            sections.append(statistics.section(columns, stats, note))
+            stats = statistics.collect(rulebooks, args.simulate, args.seed, seats,
+                                       progress=lambda i, name: bar.update(done + i, label=f"simulating {name}"))
+            sections.append(statistics.section(columns, stats))
     comparison = Comparison(columns, tuple(sections))
     if args.format == "json":
         output = json.dumps(as_json(comparison), indent=2, ensure_ascii=False) + "\n"

@@ -125,11 +125,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a table the rules cannot deal, for one
         return _usage(str(exc))
     if args.format == "json":
-        print(json.dumps(stats, indent=2))
+        print(json.dumps(stats.as_json(), indent=2))
     else:
         print(render(stats))
-    if args.strict and stats["unfinished"]:
-        print(f"cheatdsl simulate: {stats['unfinished']} of {stats['games']} games did not finish (--strict)",
+    if args.strict and stats.unfinished:
+        print(f"cheatdsl simulate: {stats.unfinished} of {stats.games} games did not finish (--strict)",
               file=sys.stderr)
         return 1
     return 0

@@ -1,28 +1,36 @@
 """The side-by-side comparison as data: a column per rulebook, sections of rows, rows that differ marked.
 
-Every renderer (text, Markdown, HTML, JSON) reads only this, and the verdict and statistics sections
-are built from plain dicts, one per rulebook, so they can be filled by the verifier and the simulator
-or, in tests, by hand.
+Every renderer (text, Markdown, HTML, JSON) reads only this. A section may keep the data it was built
+from, one entry per rulebook: the verifier's verdicts as plain dicts, the simulator's statistics as
+values that know their JSON form (`as_json`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..model import Rulebook
 from .describe import DIMENSIONS, describe
 
 
+class Datum(Protocol):
+    """A section's data for one rulebook that says itself in JSON."""
+
+    def as_json(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Column:
-    """One rulebook being compared."""
+    """One rulebook being compared (`rulebook` is kept for findings that set two columns' rules side by side)."""
 
     name: str
     title: str
     path: str
     variations: tuple[str, ...] = ()
+    rulebook: Rulebook | None = field(default=None, compare=False, repr=False)
 
     @property
     def heading(self) -> str:
@@ -71,7 +79,7 @@ class Section:
     note: str = ""
     findings: tuple[str, ...] = ()
     plots: tuple[Plot, ...] = ()
-    data: tuple[Any, ...] = ()
+    data: tuple[Datum | Mapping[str, Any] | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,7 +110,7 @@ def columns_for(rulebooks: list[Rulebook], requested: list[tuple[str, ...]] | No
         path = "<stdin>" if rb.path == "-" else rb.path
         if names.count((name, used)) > 1:
             name = os.path.basename(path)
-        out.append(Column(name, rb.title, path, used))
+        out.append(Column(name, rb.title, path, used, rb))
     return tuple(out)
 
 
@@ -128,6 +136,6 @@ def as_json(comparison: Comparison) -> dict[str, Any]:
             continue
         entry: dict[str, Any] = {"title": s.title, "note": s.note, "findings": list(s.findings), "rows": rows}
         if s.data:
-            entry["data"] = list(s.data)
+            entry["data"] = [d if d is None or isinstance(d, Mapping) else d.as_json() for d in s.data]
         out[s.key] = entry
     return out

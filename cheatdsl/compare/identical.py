@@ -1,36 +1,38 @@
 """Rulebooks whose simulated games came out identical, and the rules that differ without changing them.
 
-Two columns played identical games when their statistics dicts are equal once names, paths and the
-number of worker processes are left out (every count, every game's length, every seat's wins). The
-rules that differ between them are found as `cheatdsl diff` finds them; a reason is given only where
+Two columns played identical games when their statistics are equal once the rulebook's name, how it
+was named, its variations and the number of worker processes are left out (every count, every game's
+length, every seat's wins). The rules that differ between them are found as `cheatdsl diff` finds them; a reason is given only where
 one can be shown (a range of player counts that holds the table, a table formula with the same value
 at this count); the other differences are said to have changed none of these games.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from ..model import Formula, Rulebook
+from ..simulate import Statistics
 from . import counts
 from .diff import diff
 from .meaning import TABLE_PLACES
 
-NAMES = ("rulebook", "reference", "variations", "jobs", "path")
+if TYPE_CHECKING:
+    from .statistics import Simulated
 
 
-def fingerprint(d: Mapping[str, Any] | None) -> str | None:
-    """The statistics that make the games, as one text; None for a column with no games."""
-    if d is None or "error" in d or not d.get("games"):
+def fingerprint(d: Simulated) -> Statistics | None:
+    """The statistics that make the games, without the names; None for a column with no games."""
+    if not isinstance(d, Statistics) or not d.games:
         return None
-    return json.dumps({k: v for k, v in d.items() if k not in NAMES}, sort_keys=True, default=str)
+    return replace(d, settings=replace(d.settings, rulebook="", reference="", variations=(), jobs=1))
 
 
-def groups(data: Sequence[Mapping[str, Any] | None]) -> list[list[int]]:
+def groups(data: Sequence[Simulated]) -> list[list[int]]:
     """Columns (by index) with identical statistics, in groups of two or more, in column order."""
-    found: dict[str, list[int]] = {}
+    found: dict[Statistics, list[int]] = {}
     for i, d in enumerate(data):
         key = fingerprint(d)
         if key is not None:

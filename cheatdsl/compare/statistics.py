@@ -1,17 +1,7 @@
 """Simulation statistics side by side: `cheatdsl.simulate.simulate(...)` once per rulebook, a row per statistic.
 
-The section keeps each rulebook's dict as `simulate` returns it (JSON carries it whole) and reads
-these keys of it; any may be missing, and its rows then show "-":
-
-    {"players": 4, "games": 200, "bots": ["honest", ...], "seed": 0,
-     "turns_summary": {"mean", "median", "q1", "q3", "p95", "min", "max"},  # plays and passes a game
-     "turns_histogram": [[turns, games], ...], "turn_cap": 2000,
-     "unfinished": 3, "capped": 3, "stuck": 0,  # games stopped by the turn cap or with no legal action
-     "wins_by_position": [52, 47, ...],  # wins counted from the first player to play
-     "wins_by_seat": [...],            # read when wins_by_position is missing
-     "challenges": {"caught": 410, "failed": 380},
-     "forced_bluffs": {"per_game": 3.2},   # plays by a seat holding no card of a claim allowed
-     "pickups": {"count": 790, "mean": 6.1}}  # cards taken at each pickup
+The section keeps each rulebook's `Statistics` (JSON carries it whole, as `cheatdsl simulate --format
+json` prints it), or the `Failure` that stopped its games; a column without statistics shows "-".
 
 Unfinished games are no results: the turns row counts finished games only, the win shares decided
 games only, and the per-game rows say when unfinished games are in them; the section's findings say
@@ -21,18 +11,16 @@ how many did not finish and why (`unfinished.py`), and which columns played iden
 
 from __future__ import annotations
 
-import importlib
-import statistics as stats
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..model import Rulebook
+from ..simulate import Statistics, simulate
 from . import identical, unfinished
 from .grid import Column, Plot, Row, Section
 from .svg import challenge_outcomes, turns_per_game, wins_by_seat
 
-Stats = dict[str, Any]
 TITLE = "Simulation"
 BOTS = ("honest",)
 PREFERRED_PLAYERS = 4
@@ -41,10 +29,17 @@ MEANINGS = ("Turns are plays and passes, of finished games only; unfinished game
             "forced bluff is a play by a seat holding no card of any claim allowed.")
 
 
-class Simulated(dict):  # type: ignore[type-arg]
-    """`simulate`'s dict as it stands (and as JSON prints it), with the rulebook it was played from kept aside."""
+@dataclass(frozen=True)
+class Failure:
+    """A rulebook whose games could not be played, and why."""
 
-    rulebook: Rulebook | None = None
+    error: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"error": self.error}
+
+
+Simulated = Statistics | Failure | None  # one column's games; None where there are none to show
 
 
 class TableSizeError(ValueError):
@@ -70,138 +65,109 @@ def seats_for(rulebooks: list[Rulebook], players: int | None) -> list[int]:
     return [players] * len(rulebooks)
 
 
-def _simulator() -> tuple[Callable[..., Mapping[str, Any]] | None, str]:
-    try:
-        module = importlib.import_module("cheatdsl.simulate")
-    except ModuleNotFoundError:
-        return None, "statistics unavailable: `cheatdsl simulate` is not part of this installation yet"
-    except Exception as exc:  # a half-written simulator must not take the comparison down
-        return None, f"statistics unavailable: cheatdsl.simulate does not load ({type(exc).__name__})"
-    run = getattr(module, "simulate", None)
-    if not callable(run):
-        return None, "statistics unavailable: cheatdsl.simulate has no `simulate(rulebook, players, games, seed, bots)`"
-    return run, ""
-
-
 def collect(rulebooks: list[Rulebook], games: int, seed: int = 0, players: list[int] | None = None,
-            progress: Callable[[int, str], None] | None = None) -> tuple[list[Stats | None] | None, str]:
-    """Statistics of `games` games per rulebook between honest bots, or None and a plain reason.
+            progress: Callable[[int, str], None] | None = None) -> list[Statistics | Failure]:
+    """Statistics of `games` games per rulebook between honest bots; a rulebook the simulator refuses is a Failure.
 
-    `players[i]` seats rulebook i (default: `table_size`). Raises TableSizeError for a count a rulebook refuses.
-    `progress(i, name)` is called as rulebook i is simulated, and as its games finish.
+    `players[i]` seats rulebook i (default: `table_size`). `progress(i, name)` is called as rulebook i is
+    simulated, and as its games finish.
     """
-    run, why = _simulator()
-    if run is None:
-        return None, why
     seats = players if players is not None else table_size(rulebooks)
-    out: list[Stats | None] = []
+    out: list[Statistics | Failure] = []
     for i, (rb, n) in enumerate(zip(rulebooks, seats)):
-        extra: dict[str, Any] = {}
+        tick = None
         if progress is not None:
             progress(i, rb.name)
-            extra["progress"] = lambda done, total, i=i, name=rb.name: progress(i, name)
+            tick = _ticker(progress, i, rb.name)
         try:
-            found = Simulated(run(rb, players=n, games=games, seed=seed, bots=BOTS, **extra))
-            found.rulebook = rb
-            out.append(found)
-        except Exception as exc:  # one rulebook failing leaves its column empty, not the section
-            out.append({"error": f"{type(exc).__name__}: {exc}"})
-    return out, ""
+            out.append(simulate(rb, players=n, games=games, seed=seed, bots=BOTS, progress=tick))
+        except ValueError as exc:  # one rulebook the table cannot take leaves its column empty, not the section
+            out.append(Failure(f"{type(exc).__name__}: {exc}"))
+    return out
 
 
-def settings(data: Sequence[Stats | None]) -> str:
+def _ticker(progress: Callable[[int, str], None], i: int, name: str) -> Callable[[int, int], None]:
+    """`simulate`'s progress (games done, of all) as the comparison's: rulebook i is being simulated."""
+    def tick(done: int, total: int) -> None:
+        progress(i, name)
+    return tick
+
+
+def settings(data: Sequence[Simulated]) -> str:
     """One line saying how the games were played, when every rulebook was played the same way."""
-    good = [d for d in data if d is not None and "error" not in d]
+    good = [d for d in data if isinstance(d, Statistics)]
     if not good:
         return ""
-    seen = {(d.get("games"), d.get("players"), tuple(d.get("bots", ())), d.get("seed")) for d in good}
+    seen = {(d.games, d.settings.players, d.settings.bots, d.settings.seed) for d in good}
     if len(seen) != 1:
         return ""
     games, players, bots, seed = seen.pop()
-    if games is None:
-        return ""
-    text = f"{games} games{' per rulebook' if len(good) > 1 else ''}" + (f" at {players} players" if players is not None else "")
+    text = f"{games} games{' per rulebook' if len(good) > 1 else ''} at {players} players"
     if bots:
         text += f" between {bots[0] if len(set(bots)) == 1 else ', '.join(bots)} bots"
-    return text + (f", seed {seed}" if seed is not None else "") + "."
-
-
-def wins(d: Mapping[str, Any]) -> list[int]:
-    """Wins by seat counted from the first player to play (the seat numbers' own order if that is missing)."""
-    found = d.get("wins_by_position")
-    return list(found if found is not None else d["wins_by_seat"])
+    return text + f", seed {seed}."
 
 
 def _pct(part: float, whole: float) -> str:
     return f"{round(100 * part / whole)}%" if whole else "-"
 
 
-def _rows(data: list[Stats | None]) -> list[Row]:
-    def each(fn: Callable[[Stats], str]) -> tuple[str, ...]:
-        cells = []
-        for d in data:
-            try:
-                cells.append(fn(d) if d is not None and "error" not in d else "-")
-            except (KeyError, TypeError, ValueError, ZeroDivisionError, stats.StatisticsError):
-                cells.append("-")
-        return tuple(cells)
+def _rows(data: Sequence[Simulated]) -> list[Row]:
+    def each(fn: Callable[[Statistics], str]) -> tuple[str, ...]:
+        return tuple(fn(d) if isinstance(d, Statistics) else "-" for d in data)
 
-    def none_finished(d: Stats) -> bool:
-        return unfinished.counts(d)[2] >= d["games"] > 0
-
-    def per_game(fn: Callable[[Stats], str]) -> Callable[[Stats], str]:
+    def per_game(fn: Callable[[Statistics], str]) -> Callable[[Statistics], str]:
         """A statistic of every game: none when no game finished, marked when unfinished games are in it."""
-        def cell(d: Stats) -> str:
-            if none_finished(d):
+        def cell(d: Statistics) -> str:
+            if not d.games:
+                return "-"
+            if d.unfinished >= d.games:
                 return "no game finished"
-            left = unfinished.counts(d)[2]
-            return fn(d) + (f" (with {left} unfinished)" if left else "")
+            return fn(d) + (f" (with {d.unfinished} unfinished)" if d.unfinished else "")
         return cell
 
-    def games(d: Stats) -> str:
-        return f"{d['games']} at {d['players']} players"
+    def games(d: Statistics) -> str:
+        return f"{d.games} at {d.settings.players} players"
 
-    def turns(d: Stats) -> str:
-        capped, stuck, left = unfinished.counts(d)
+    def turns(d: Statistics) -> str:
         t = unfinished.finished_turns(d)
         if t is None:
-            return f"no game finished: all {d['games']} stopped" + (f" at the cap of {d['turn_cap']}"
-                                                                   if capped == d["games"] and "turn_cap" in d else "")
-        text = f"mean {t['mean']:.0f}, median {t['median']:g}, {t['min']:g} to {t['max']:g}"
-        if capped:
-            text += f" (of {d['games'] - capped} finished)"
-        if stuck:
-            text += f" (with {stuck} stuck)"
+            at_cap = f" at the cap of {d.settings.turn_cap}" if d.capped == d.games else ""
+            return f"no game finished: all {d.games} stopped{at_cap}"
+        text = f"mean {t.mean:.0f}, median {t.median:g}, {t.least:g} to {t.most:g}"
+        if d.capped:
+            text += f" (of {d.games - d.capped} finished)"
+        if d.stuck:
+            text += f" (with {d.stuck} stuck)"
         return text
 
-    def left(d: Stats) -> str:
-        capped, stuck, n = unfinished.counts(d)
-        if not n:
+    def left(d: Statistics) -> str:
+        if not d.unfinished:
             return "0 (0%)"
-        why = [f"{capped} at the turn cap" if capped else "", f"{stuck} with no legal action" if stuck else ""]
-        return f"{n} ({_pct(n, d['games'])}): " + ", ".join(w for w in why if w)
+        why = [f"{d.capped} at the turn cap" if d.capped else "", f"{d.stuck} with no legal action" if d.stuck else ""]
+        return f"{d.unfinished} ({_pct(d.unfinished, d.games)}): " + ", ".join(w for w in why if w)
 
-    def seats(d: Stats) -> str:
-        w = wins(d)
+    def seats(d: Statistics) -> str:
+        w = d.wins_by_position
         if not sum(w):
             return "no game won"
         shares = " ".join(_pct(x, sum(w)) for x in w)
-        return shares + (f" (of {sum(w)} won)" if unfinished.counts(d)[2] else "")
+        return shares + (f" (of {sum(w)} won)" if d.unfinished else "")
 
-    def challenges(d: Stats) -> str:
-        c = d["challenges"]
-        return f"{(c['caught'] + c['failed']) / d['games']:.1f}"
+    def challenges(d: Statistics) -> str:
+        c = d.challenges
+        return f"{(c.caught + c.failed) / d.games:.1f}"
 
-    def caught(d: Stats) -> str:
-        c = d["challenges"]
-        return _pct(c["caught"], c["caught"] + c["failed"])
+    def caught(d: Statistics) -> str:
+        c = d.challenges
+        return _pct(c.caught, c.caught + c.failed)
 
-    def forced(d: Stats) -> str:
-        return f"{d['forced_bluffs']['per_game']:.1f}"
+    def forced(d: Statistics) -> str:
+        return f"{d.forced_bluffs.per_game:.1f}"
 
-    def pickup(d: Stats) -> str:
-        p = d["pickups"]
-        return f"mean {p['mean']:.1f}" if p["count"] else "no pickups"
+    def pickup(d: Statistics) -> str:
+        p = d.pickups
+        return f"mean {p.cards.mean:.1f}" if p.count else "no pickups"
 
     return [
         Row("games", "games played", each(games)),
@@ -215,34 +181,26 @@ def _rows(data: list[Stats | None]) -> list[Row]:
     ]
 
 
-def plots(names: Sequence[str], data: Sequence[Mapping[str, Any] | None]) -> tuple[Plot, ...]:
+def plots(names: Sequence[str], data: Sequence[Simulated]) -> tuple[Plot, ...]:
     """The charts the data allows: turns per game, wins by seat, challenge outcomes."""
-    shaped: list[Mapping[str, Any] | None] = []
-    for d in data:
-        if d is None or "error" in d:
-            shaped.append(None)
-            continue
-        try:
-            shaped.append({**d, "wins_by_seat": wins(d)})
-        except (KeyError, TypeError):
-            shaped.append(d)
+    shown = [d if isinstance(d, Statistics) else None for d in data]
     out = []
     for key, title, draw in (("turns", "Turns per game", turns_per_game), ("wins", "Wins by seat", wins_by_seat),
                              ("challenges", "Challenge outcomes", challenge_outcomes)):
-        svg = draw(names, shaped)
+        svg = draw(names, shown)
         if svg:
             out.append(Plot(key, title, svg))
     return tuple(out)
 
 
-def findings(columns: tuple[Column, ...], data: Sequence[Stats | None],
+def findings(columns: tuple[Column, ...], data: Sequence[Simulated],
              found: Sequence[Mapping[str, Any] | None] | None = None, ran: bool = True) -> tuple[str, ...]:
     """Unfinished games and why (beside the verifier's verdicts in `found`, a dict per column), then identical games."""
     out: list[str] = []
     same = identical.groups(data)
     told: set[int] = set()
     for i, d in enumerate(data):
-        if d is None or "error" in d or i in told:
+        if not isinstance(d, Statistics) or i in told:
             continue
         verdict = found[i] if found and i < len(found) else None
         group = next((g for g in same if g[0] == i), [i])
@@ -252,11 +210,10 @@ def findings(columns: tuple[Column, ...], data: Sequence[Stats | None],
         out += unfinished.sentences(heading, d, verdict, ran, each=len(alike) > 1)
     for group in same:
         first = data[group[0]]
-        assert first is not None
-        bots = sorted(set(first.get("bots", ()))) or ["the same"]
-        out.append(identical.sentence([columns[i].heading for i in group],
-                                      [getattr(data[i], "rulebook", None) for i in group],
-                                      int(first.get("players", 0)), ", ".join(bots)))
+        assert isinstance(first, Statistics)
+        bots = sorted(set(first.settings.bots)) or ["the same"]
+        out.append(identical.sentence([columns[i].heading for i in group], [columns[i].rulebook for i in group],
+                                      first.settings.players, ", ".join(bots)))
     return tuple(out)
 
 
@@ -266,12 +223,12 @@ def _termination(found: Sequence[Mapping[str, Any] | None] | None, i: int) -> An
     return None if not entry else (entry.get("termination"), entry.get("no-deadlock"))
 
 
-def section(columns: tuple[Column, ...], data: list[Stats | None] | None, note: str = "",
+def section(columns: tuple[Column, ...], data: Sequence[Simulated] | None, note: str = "",
             found: Sequence[Mapping[str, Any] | None] | None = None, ran: bool = True) -> Section:
     """The statistics section with its findings and plots; `data` None leaves only the note."""
     if data is None:
         return Section("statistics", TITLE, note=note)
-    failures = [f"{c.heading}: {d['error']}" for c, d in zip(columns, data) if d is not None and "error" in d]
+    failures = [f"{c.heading}: {d.error}" for c, d in zip(columns, data) if isinstance(d, Failure)]
     if failures and not note:
         note = "simulation failed for " + "; ".join(failures)
     if not note:
@@ -288,6 +245,7 @@ def linked(columns: tuple[Column, ...], sections: tuple[Section, ...]) -> tuple[
     s, v = sections[keys.index("statistics")], sections[keys.index("verdicts")]
     if not s.data:
         return sections
-    found = list(v.data) if v.data else None
-    new = replace(s, findings=findings(columns, list(s.data), found, ran=bool(v.data)))
+    data = [d if isinstance(d, (Statistics, Failure)) else None for d in s.data]
+    found = [d if isinstance(d, Mapping) else None for d in v.data] if v.data else None
+    new = replace(s, findings=findings(columns, data, found, ran=bool(v.data)))
     return tuple(new if x is s else x for x in sections)

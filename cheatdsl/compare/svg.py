@@ -1,15 +1,17 @@
 """Small inline SVG charts of simulation data, drawn by hand: no plotting library, no fonts, no scripts.
 
-Each chart takes the column names and one statistics dict per rulebook (None where there is none)
-and returns the `<svg>` text, or "" when no rulebook has the data it needs.
+Each chart takes the column names and one rulebook's `Statistics` per column (None where there are
+none) and returns the `<svg>` text, or "" when no rulebook has the data it needs.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from html import escape
-from typing import Any
+
+from ..simulate import Statistics
+from ..simulate.stats import Spread
 
 COLOURS = ("#1f6feb", "#d9480f", "#2f9e44", "#9c36b5", "#e8590c", "#0c8599", "#c2255c", "#5c940d", "#495057")
 # Challenge outcomes in greys, so that they are never mistaken for a rulebook's own colour.
@@ -17,7 +19,7 @@ CAUGHT, TRUE_PLAY = "#343a40", "#ced4da"
 WIDTH = 600
 FONT = 'font-family="sans-serif" font-size="11"'
 
-Data = Sequence[Mapping[str, Any] | None]
+Data = Sequence[Statistics | None]
 
 
 def colour(i: int) -> str:
@@ -48,17 +50,6 @@ def _legend(names: Sequence[str], shown: Sequence[int], y: float) -> list[str]:
     return out
 
 
-def _usable(data: Data, key: str) -> list[int]:
-    out = []
-    for i, d in enumerate(data):
-        try:
-            if d is not None and d.get(key):
-                out.append(i)
-        except AttributeError:
-            continue
-    return out
-
-
 def _ticks(high: float, most: int = 6) -> list[float]:
     """Round tick values from 0 to at least `high`: steps of 1, 2 or 5 times a power of ten."""
     raw = max(high, 1) / most
@@ -82,14 +73,12 @@ def _log_ticks(low: float, high: float) -> list[float]:
     return out[first:last + 1]
 
 
-def _turns(d: Mapping[str, Any]) -> tuple[Mapping[str, Any] | None, int]:
-    """The turns summary of finished games, and how many games the turn cap stopped."""
-    from .unfinished import counts, finished_turns  # unfinished reads the simulator's histogram
-    capped = counts(d)[0]
+def _turns(d: Statistics) -> Spread | None:
+    """The turns summary of finished games (of every game when the histogram leaves none but the cap did not
+    stop them all)."""
+    from .unfinished import finished_turns
     found = finished_turns(d)
-    if found is None and capped < d["games"]:
-        found = d["turns_summary"]
-    return found, capped
+    return d.turns if found is None and d.capped < d.games else found
 
 
 def turns_per_game(names: Sequence[str], data: Data) -> str:
@@ -98,14 +87,15 @@ def turns_per_game(names: Sequence[str], data: Data) -> str:
     Games stopped by the turn cap are counted at the row's end, not drawn; when one rulebook's games
     run ten times longer than another's the axis is logarithmic and says so.
     """
-    shown = [i for i in _usable(data, "turns_summary") if data[i]["games"]]  # type: ignore[index]
+    stats = {i: d for i, d in enumerate(data) if d is not None and d.games}
+    shown = list(stats)
     if not shown:
         return ""
-    turns = {i: _turns(data[i]) for i in shown}  # type: ignore[arg-type]
-    drawn = [t for t, _ in turns.values() if t is not None]
-    low = min((t["min"] for t in drawn), default=1)
-    high = max((t["max"] for t in drawn), default=1)
-    medians = [t["median"] for t in drawn if t["median"] > 0]
+    turns = {i: _turns(d) for i, d in stats.items()}
+    drawn = [t for t in turns.values() if t is not None]
+    low = min((t.least for t in drawn), default=1)
+    high = max((t.most for t in drawn), default=1)
+    medians = [t.median for t in drawn if t.median > 0]
     log = bool(medians) and high / max(min(medians), 1) > 20
     ticks = _log_ticks(low, high) if log else _ticks(high)
     left, right, row = 160.0, WIDTH - 110.0, 26.0
@@ -125,8 +115,7 @@ def turns_per_game(names: Sequence[str], data: Data) -> str:
     axis = "turns in a finished game (plays and passes)" + ("; log scale" if log else "")
     body.append(_text((left + right) / 2, bottom + 28, axis, "middle"))
     for k, i in enumerate(shown):
-        t, capped = turns[i]
-        games = data[i]["games"]  # type: ignore[index]
+        t, capped, games = turns[i], stats[i].capped, stats[i].games
         y = top + k * row
         mid = y + row / 2
         body.append(_text(left - 6, mid + 4, _short(names[i], left - 10), "end"))
@@ -134,8 +123,8 @@ def turns_per_game(names: Sequence[str], data: Data) -> str:
             body.append(_text(left + 4, mid + 4, f"no game finished: all {games} stopped by the turn cap",
                               extra=' fill="#b42318"'))
             continue
-        q1, median, q3 = t["q1"], t["median"], t["q3"]
-        least, most = t["min"], t["max"]
+        q1, median, q3 = t.q1, t.median, t.q3
+        least, most = t.least, t.most
         tip = (f"<title>{escape(names[i])}: {games - capped} finished games, least {least}, "
                f"quartiles {q1:g} / {median:g} / {q3:g}, most {most}"
                + (f"; {capped} stopped by the turn cap, not drawn" if capped else "") + "</title>")
@@ -154,17 +143,19 @@ def turns_per_game(names: Sequence[str], data: Data) -> str:
 
 
 def wins_by_seat(names: Sequence[str], data: Data) -> str:
-    """Bars of each seat's share of the wins, a group per rulebook, a dashed line at a fair share."""
-    shown = [i for i in _usable(data, "wins_by_seat") if sum(data[i]["wins_by_seat"]) > 0]  # type: ignore[index]
+    """Bars of each seat's share of the wins, counted from the first player to play, a group per rulebook,
+    a dashed line at a fair share."""
+    counted = {i: d.wins_by_position for i, d in enumerate(data) if d is not None and d.wins_by_position}
+    shown = [i for i, w in counted.items() if sum(w) > 0]
     if not shown:
         return ""
     left, right, top, bottom = 50.0, WIDTH - 20.0, 20.0, 180.0
     group = (right - left) / len(shown)
-    peak = max(max(w) / sum(w) for w in (data[i]["wins_by_seat"] for i in shown))  # type: ignore[index]
+    peak = max(max(counted[i]) / sum(counted[i]) for i in shown)
     body = [f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#888"/>',
             _text(left - 4, top + 4, f"{round(100 * peak)}%", "end"), _text(left - 4, bottom, "0%", "end")]
     for g, i in enumerate(shown):
-        wins = data[i]["wins_by_seat"]  # type: ignore[index]
+        wins = counted[i]
         total = sum(wins)
         x0 = left + g * group + 6
         bar = (group - 12) / len(wins)
@@ -181,7 +172,7 @@ def wins_by_seat(names: Sequence[str], data: Data) -> str:
                     'stroke="#333" stroke-dasharray="4 3"/>')
         body.append(_text(x0 + (group - 12) / 2, bottom + 26, _short(names[i], group - 12), "middle"))
     body.append(_text(left, bottom + 44, "bars: seats 1, 2, ... from the first player on; dashed: an equal share"))
-    idle = [names[i] for i in _usable(data, "wins_by_seat") if i not in shown]
+    idle = [names[i] for i in counted if i not in shown]
     if idle:
         body.append(_text(left, bottom + 60, _short("no game won: " + ", ".join(idle), right - left)))
     return _svg(int(bottom + (70 if idle else 54)), "Wins by seat", body)
@@ -189,22 +180,21 @@ def wins_by_seat(names: Sequence[str], data: Data) -> str:
 
 def challenge_outcomes(names: Sequence[str], data: Data) -> str:
     """A bar per rulebook split into challenges that caught a lie and challenges that found the play true."""
-    from .unfinished import counts  # games that never finished are no result to draw
-    shown: list[int] = []
+    shown: list[tuple[int, Statistics]] = []
     idle: list[int] = []
-    for i in _usable(data, "challenges"):
-        c = data[i]["challenges"]  # type: ignore[index]
-        if isinstance(c, Mapping) and c.get("caught", 0) + c.get("failed", 0) > 0:
-            unfinished, games = counts(data[i])[2], data[i].get("games", 0)  # type: ignore[union-attr, arg-type]
-            (idle if games and unfinished >= games else shown).append(i)
+    for i, d in enumerate(data):
+        if d is not None and d.challenges.caught + d.challenges.failed > 0:
+            if d.games and d.unfinished >= d.games:  # games that never finished are no result to draw
+                idle.append(i)
+            else:
+                shown.append((i, d))
     if not shown:
         return ""
     left, right, row = 160.0, WIDTH - 20.0, 22.0
     body = []
     y = 10.0
-    for i in shown:
-        c = data[i]["challenges"]  # type: ignore[index]
-        caught, failed = c.get("caught", 0), c.get("failed", 0)
+    for i, d in shown:
+        caught, failed = d.challenges.caught, d.challenges.failed
         total = caught + failed
         split = left + (right - left) * caught / total
         body.append(_text(left - 6, y + 14, _short(names[i], left - 10), "end"))

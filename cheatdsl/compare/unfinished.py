@@ -1,7 +1,7 @@
 """Unfinished games as a finding: how many, why, and which verifier command explains them.
 
 A game stopped by the turn cap or left with no legal action has no result, so its length is kept
-out of the turns of finished games (read from the simulated dict's histogram) and its seats out of
+out of the turns of finished games (read from the statistics' histogram) and its seats out of
 the win shares; what stopped it is said in words, beside the verifier's verdict on the rules.
 """
 
@@ -11,33 +11,22 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from ..simulate import Statistics
+from ..simulate.stats import Spread
 from ..simulate.tally import Histogram
 
 
-def counts(d: Mapping[str, Any]) -> tuple[int, int, int]:
-    """(capped, stuck, unfinished) games; a dict without the split counts every unfinished game as capped."""
-    unfinished = int(d.get("unfinished", 0) or 0)
-    capped = int(d.get("capped", unfinished) or 0)
-    stuck = int(d.get("stuck", 0) or 0)
-    return capped, stuck, max(unfinished, capped + stuck)
-
-
-def finished_turns(d: Mapping[str, Any]) -> dict[str, float] | None:
+def finished_turns(d: Statistics) -> Spread | None:
     """The turns summary of the games that ended without the turn cap, or None when none did.
 
     Capped games all sit at the cap in the histogram; games stuck with no legal action cannot be told
-    apart from finished ones there and stay in (the rows say so). Without a histogram: the summary as given.
+    apart from finished ones there and stay in (the rows say so).
     """
-    capped, _, _ = counts(d)
-    pairs = d.get("turns_histogram")
-    if not capped:
-        return dict(d["turns_summary"]) if d.get("games") else None
-    if not pairs:
-        return None
-    counter: Counter[int] = Counter({int(v): int(k) for v, k in pairs})
-    cap = d.get("turn_cap")
-    at = int(cap) if cap is not None else max(counter)
-    counter[at] -= min(capped, counter[at])
+    if not d.capped:
+        return d.turns if d.games else None
+    counter: Counter[int] = Counter(dict(d.turns_histogram))
+    at = d.settings.turn_cap
+    counter[at] -= min(d.capped, counter[at])
     kept = Histogram(+counter)
     return kept.spread() if kept.total else None
 
@@ -64,21 +53,18 @@ def _why(found: Mapping[str, Any] | None, pid: str, ref: str, ran: bool) -> str:
     return f"The verifier's verdict on {pid} is {verdict}: {summary}. {command} tries again."
 
 
-def sentences(heading: str, d: Mapping[str, Any], found: Mapping[str, Any] | None = None,
+def sentences(heading: str, d: Statistics, found: Mapping[str, Any] | None = None,
               ran: bool = True, each: bool = False) -> list[str]:
     """The finding for one rulebook's games (`each`: for several that played them alike), in plain words; [] when every game finished."""
-    capped, stuck, unfinished = counts(d)
-    games = int(d.get("games", 0) or 0)
+    capped, stuck, unfinished, games = d.capped, d.stuck, d.unfinished, d.games
     if not unfinished or not games:
         return []
-    ref = str(d.get("reference") or d.get("rulebook") or heading)
+    ref = d.settings.reference or d.settings.rulebook or heading
     share = f"{round(100 * unfinished / games)}%"
     out = [f"{heading}: {unfinished} of {games} games ({share}){' each' if each else ''} did not finish, so they have no result: "
            "their turns and seats are left out of the turns per game and the win shares, and counted apart."]
     if capped:
-        cap = d.get("turn_cap")
-        at = f"the turn cap of {cap} turns" if cap is not None else "the turn cap"
-        out.append(f"{capped} reached {at} without a winner. " + _why(found, "termination", ref, ran))
+        out.append(f"{capped} reached the turn cap of {d.settings.turn_cap} turns without a winner. " + _why(found, "termination", ref, ran))
     if stuck:
         out.append(f"{stuck} stopped with a seat that had no legal action. " + _why(found, "no-deadlock", ref, ran))
     return [" ".join(out)]

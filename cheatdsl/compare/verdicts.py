@@ -12,7 +12,6 @@ game (a refutation too), one it does not expect stands out.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -28,14 +27,6 @@ from .grid import Row, Section
 Verdicts = dict[str, dict[str, str]]
 TIMEOUT_SECONDS = 600.0
 TITLE = "Verifier verdicts"
-
-
-def verifier_available() -> bool:
-    """True when the `verifier` package can be imported."""
-    try:
-        return importlib.util.find_spec("verifier") is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def _environment() -> dict[str, str]:
@@ -98,8 +89,6 @@ def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float 
     Paths are read from `cwd` (the current directory by default), and printed as given; `-` is passed
     the rulebook read from standard input. `tick` is called while the verifier runs.
     """
-    if not verifier_available():
-        return None, "verifier unavailable: the `verifier` package is not installed"
     found: dict[int, Mapping[str, Any]] = {}
     groups: dict[tuple[str, ...], list[int]] = {}
     for i, used in enumerate(variations):

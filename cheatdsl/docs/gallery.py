@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +29,7 @@ from ..diagnostics import Diagnostics
 from ..load import compile_rulebook
 from ..model import Rulebook
 from ..properties import PROPERTY_IDS
+from ..simulate import Statistics
 from .shell import ROOT
 
 RULEBOOKS = Path("rulebooks")
@@ -140,31 +141,32 @@ def _changes(found: Diff, base: str) -> list[str]:
     return out + [""]
 
 
-def _section(profile: Profile, data: Mapping[str, Any] | None, note: str,
+def _section(profile: Profile, data: statistics.Simulated, note: str,
              found: Mapping[str, Any] | None = None) -> Section:
-    column = Column(profile.name, profile.rulebook.title, profile.path, profile.rulebook.active_variations)
+    column = Column(profile.name, profile.rulebook.title, profile.path, profile.rulebook.active_variations,
+                    profile.rulebook)
     read = None if found is None else [verdicts.from_report(found)]
-    return statistics.section((column,), None if data is None else [dict(data)], note, read, found is not None)
+    return statistics.section((column,), None if data is None else [data], note, read, found is not None)
 
 
-def charts(profile: Profile, data: Mapping[str, Any] | None, note: str = "") -> dict[str, tuple[str, str]]:
+def charts(profile: Profile, data: statistics.Simulated, note: str = "") -> dict[str, tuple[str, str]]:
     """The page's charts, as `cheatdsl compare --format html` draws them: file name to (title, SVG)."""
     return {f"{CHARTS}/{profile.name}-{plot.key}.svg": (plot.title, plot.svg + "\n")
             for plot in _section(profile, data, note).plots}
 
 
-def same_as_base(profile: Profile, based: tuple[str, Rulebook] | None, data: Mapping[str, Any] | None,
-                 base_data: Mapping[str, Any] | None) -> str:
+def same_as_base(profile: Profile, based: tuple[str, Rulebook] | None, data: statistics.Simulated,
+                 base_data: statistics.Simulated) -> str:
     """A finding when a house rule's games came out identical to those of the rulebook it extends, else ""."""
-    if based is None or data is None:
+    if based is None or not isinstance(data, Statistics):
         return ""
     if identical.fingerprint(data) is None or identical.fingerprint(data) != identical.fingerprint(base_data):
         return ""
-    bots = ", ".join(sorted(set(data.get("bots", ())))) or "the same"
-    return identical.sentence([profile.name, based[0]], [profile.rulebook, based[1]], int(data["players"]), bots)
+    bots = ", ".join(sorted(set(data.settings.bots))) or "the same"
+    return identical.sentence([profile.name, based[0]], [profile.rulebook, based[1]], data.settings.players, bots)
 
 
-def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, note: str,
+def _simulation(profile: Profile, players: int, data: statistics.Simulated, note: str,
                 found: Mapping[str, Any] | None = None, same: str = "") -> list[str]:
     section = _section(profile, data, note, found)
     command = f"cheatdsl simulate {profile.path} --players {players} --games {GAMES} --seed {SEED}"
@@ -182,7 +184,7 @@ def _simulation(profile: Profile, players: int, data: Mapping[str, Any] | None, 
 
 
 def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[str, Any] | None, verify_note: str,
-         players: int, stats: Mapping[str, Any] | None, stats_note: str, same: str = "") -> str:
+         players: int, stats: statistics.Simulated, stats_note: str, same: str = "") -> str:
     """One profile's page."""
     rb = profile.rulebook
     files = ", ".join(_link(f) for f in profile.forms)
@@ -226,20 +228,20 @@ def _tally(found: Mapping[str, Any] | None) -> str:
     return ", ".join(said)
 
 
-def _finished(stats: Mapping[str, Any]) -> tuple[str, str]:
+def _finished(stats: Statistics) -> tuple[str, str]:
     """The index's cells: the median turns of finished games, and the unfinished share with why."""
-    capped, stuck, left = unfinished.counts(stats)
+    capped, stuck, left = stats.capped, stats.stuck, stats.unfinished
     turns = unfinished.finished_turns(stats)
-    median = "no game finished" if turns is None else f"{turns['median']:g}"
+    median = "no game finished" if turns is None else f"{turns.median:g}"
     if not left:
         return median, "0%"
     why = ", ".join(w for w in (f"{capped} at the turn cap" if capped else "",
                                 f"{stuck} with no legal action" if stuck else "") if w)
-    return median, f"**{round(100 * left / stats['games'])}%** ({why})"
+    return median, f"**{round(100 * left / stats.games)}%** ({why})"
 
 
-def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, Any] | None, Mapping[str, Any] | None]],
-          ) -> str:
+def index(rows: Sequence[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, Any] | None,
+                              statistics.Simulated]]) -> str:
     """The gallery's front page: profiles first, then the house rules and variants built on them."""
     out = ["# Gallery of shipped profiles", "",
            f"A page per rulebook in `{RULEBOOKS}/`: its rules in plain words, what it changes in the rulebook it "
@@ -261,7 +263,7 @@ def index(rows: list[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, An
             rb = profile.rulebook
             parent = f"[{based[0]}]({based[0]}.md)" if based else ""
             turns = left = "-"
-            if stats is not None and stats.get("games") and "error" not in stats:
+            if isinstance(stats, Statistics) and stats.games:
                 turns, left = _finished(stats)
             out.append(f"| [{rb.name}]({rb.name}.md) | {_cell(rb.title)} | {_players(rb)} | {parent} | {_tally(found)} | "
                        f"{turns} | {left} |")
@@ -276,21 +278,18 @@ def build(root: Path = ROOT) -> dict[str, str]:
     with ThreadPoolExecutor(max_workers=1) as pool:  # the verifier runs in its own process meanwhile
         verifying = pool.submit(verdicts.reports, paths, [() for _ in paths], verdicts.TIMEOUT_SECONDS, str(root))
         seats = [statistics.table_size([p.rulebook])[0] for p in found]
-        simulated: list[tuple[Mapping[str, Any] | None, str]] = []
-        for profile, n in zip(found, seats):
-            data, note = statistics.collect([profile.rulebook], GAMES, SEED, [n])
-            simulated.append((None if data is None else data[0], note))
+        simulated = [statistics.collect([p.rulebook], GAMES, SEED, [n])[0] for p, n in zip(found, seats)]
         entries, verify_note = verifying.result()
     files: dict[str, str] = {}
     rows = []
-    by_name = {p.name: simulated[i][0] for i, p in enumerate(found)}
+    by_name = {p.name: simulated[i] for i, p in enumerate(found)}
     for i, profile in enumerate(found):
         based = base_of(profile, root)
         entry = entries[i] if entries is not None else None
-        stats, stats_note = simulated[i]
+        stats = simulated[i]
         same = same_as_base(profile, based, stats, by_name.get(based[0]) if based else None)
-        files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, stats_note, same)
-        files.update((name, svg) for name, (_, svg) in charts(profile, stats, stats_note).items())
+        files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, "", same)
+        files.update((name, svg) for name, (_, svg) in charts(profile, stats).items())
         rows.append((profile, based, entry, stats))
     files[INDEX] = index(rows)
     return files

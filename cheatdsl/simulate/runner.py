@@ -10,6 +10,7 @@ from ..bots import BOTS
 from ..model import EndStyle, Rulebook
 from ..profiles import command_name
 from .play import GameRecord, Table
+from .stats import Settings, Statistics
 from .summary import summarise
 from .tally import Tally
 
@@ -35,13 +36,14 @@ def seat_bots(bots: Sequence[str] | str, players: int) -> tuple[str, ...]:
 
 def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequence[str] | str = DEFAULT_BOTS,
              turn_cap: int | None = None, jobs: int = 1, challenge_rate: float = 0.15,
-             progress: Progress | None = None, record: Recorder | None = None) -> dict[str, Any]:
-    """Play `games` games of `rulebook` at `players` seats and return their statistics as a plain dict.
+             progress: Progress | None = None, record: Recorder | None = None) -> Statistics:
+    """Play `games` games of `rulebook` at `players` seats and return their statistics.
 
     Game i is seeded from (seed, i) alone, and results are merged in game order, so the numbers are
     the same for any `jobs`. Games are counted as they end (memory does not grow with `games`);
-    `record(i, game)` is called for each game, in game order, where per-game records are wanted. `turn_cap` None stops a game after DEFAULT_TURN_CAP turns (or the
-    rulebook's own cap, if lower). Raises ValueError for settings the table cannot take.
+    `record(i, game)` is called for each game, in game order, where per-game records are wanted.
+    `turn_cap` None stops a game after DEFAULT_TURN_CAP turns (or the rulebook's own cap, if lower).
+    Raises ValueError for settings the table cannot take.
     """
     if games < 0:
         raise ValueError(f"the number of games cannot be negative ({games})")
@@ -54,26 +56,9 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
     names = seat_bots(bots, players)
     table = Table(rulebook, players, names, seed, turn_cap, challenge_rate)
     tally = _run(table, rulebook, games, jobs, progress, record)
-    out: dict[str, Any] = {
-        "rulebook": rulebook.name,
-        "reference": command_name(rulebook.path),
-        "variations": list(rulebook.active_variations),
-        "players": players,
-        "bots": list(names),
-        "seed": seed,
-        "turn_cap": table.game.turn_cap,
-        "challenge_rate": challenge_rate,
-        "jobs": jobs,
-    }
-    out.update(summarise(tally, players, rulebook.ending.style is EndStyle.FIRST_OUT))
-    return out
-
-
-def statistics(rulebook: Rulebook, games: int, players: int, seed: int = 0) -> dict[str, Any]:
-    """`cheatdsl compare --simulate`'s entry point: honest bots; wins counted from the first player to play."""
-    out = simulate(rulebook, players, games, seed)
-    out["wins_by_seat"] = out["wins_by_position"]
-    return out
+    settings = Settings(rulebook.name, command_name(rulebook.path), tuple(rulebook.active_variations), players, names,
+                        seed, table.game.turn_cap, challenge_rate, jobs)
+    return summarise(tally, settings, rulebook.ending.style is EndStyle.FIRST_OUT)
 
 
 def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:

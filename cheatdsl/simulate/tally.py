@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .play import GameRecord
+from .stats import EMPTY, Spread
 
 
 @dataclass
@@ -31,9 +32,9 @@ class Histogram:
     def total(self) -> int:
         return sum(self.counts.values())
 
-    def pairs(self) -> list[list[int]]:
-        """[[value, times seen], ...] in value order (the JSON form)."""
-        return [[v, self.counts[v]] for v in sorted(self.counts)]
+    def pairs(self) -> tuple[tuple[int, int], ...]:
+        """(value, times seen) in value order."""
+        return tuple((v, self.counts[v]) for v in sorted(self.counts))
 
     def nth(self, index: int) -> int:
         """The value at `index` (from 0) of the values in order, as if they were listed one by one."""
@@ -79,13 +80,12 @@ class Histogram:
             out.append((low * (4 - delta) + high * delta) / 4)
         return out[0], out[1], out[2]
 
-    def spread(self) -> dict[str, float]:
+    def spread(self) -> Spread:
         """Mean, median, quartiles, 95th percentile, least and most."""
         if not self.counts:
-            return {"mean": 0.0, "median": 0.0, "q1": 0.0, "q3": 0.0, "p95": 0, "min": 0, "max": 0}
+            return EMPTY
         q1, median, q3 = self.quartiles()
-        return {"mean": self.mean(), "median": median, "q1": q1, "q3": q3, "p95": self.percentile(95),
-                "min": min(self.counts), "max": max(self.counts)}
+        return Spread(self.mean(), median, q1, q3, self.percentile(95), min(self.counts), max(self.counts))
 
 
 @dataclass

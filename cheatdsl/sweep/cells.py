@@ -180,9 +180,9 @@ def expand(spec: Spec, skipped: list[str] | None = None) -> list[Cell]:
             for players in counts:
                 mixes = spec.bots if spec.games and players is not None else ("",)
                 for mix in mixes:
-                    if mix:
+                    if mix and players is not None:
                         try:
-                            seat_bots(mix, players)  # type: ignore[arg-type]
+                            seat_bots(mix, players)
                         except ValueError:
                             notes.append(f"bots {mix} skipped at {players} players")
                             continue

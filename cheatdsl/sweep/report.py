@@ -12,6 +12,7 @@ from typing import Any
 
 from ..compare import svg
 from ..compare.page import CSS as COMPARE_CSS
+from ..simulate import Statistics
 from .cells import Cell
 
 VERDICT_COLOURS = {"proved": "#2f9e44", "refuted": "#e03131", "bounded": "#f59f00", "unknown": "#adb5bd",
@@ -38,9 +39,10 @@ def _svg(height: float, title: str, body: list[str]) -> str:
             f'viewBox="0 0 {svg.WIDTH} {int(height)}"><title>{escape(title)}</title>' + "".join(body) + "</svg>")
 
 
-def win_shares(names: Sequence[str], data: Sequence[Mapping[str, Any] | None]) -> str:
+def win_shares(names: Sequence[str], data: Sequence[Statistics | None]) -> str:
     """Per cell a row: each seat's win share as a dot on its 95% interval, the fair share dashed."""
-    shown = [i for i, d in enumerate(data) if d is not None and d.get("decided")]
+    decided = {i: d for i, d in enumerate(data) if d is not None and d.decided}
+    shown = list(decided)
     if not shown:
         return ""
     left, right, row, top = 200.0, svg.WIDTH - 20.0, 24.0, 10.0
@@ -55,7 +57,7 @@ def win_shares(names: Sequence[str], data: Sequence[Mapping[str, Any] | None]) -
         body.append(_text(x(tick), bottom + 14, f"{round(tick * 100)}%", "middle"))
     seats = 0
     for k, i in enumerate(shown):
-        shares = data[i]["win_shares"]  # type: ignore[index]
+        shares = decided[i].win_shares
         seats = max(seats, len(shares))
         y = top + k * row
         body.append(_text(left - 6, y + row / 2 + 4, _short(names[i], left - 10), "end"))
@@ -63,14 +65,14 @@ def win_shares(names: Sequence[str], data: Sequence[Mapping[str, Any] | None]) -
         body.append(f'<line x1="{fair:.1f}" y1="{y + 2:.1f}" x2="{fair:.1f}" y2="{y + row - 2:.1f}" stroke="#333" '
                     'stroke-dasharray="3 2"/>')
         for w in shares:
-            seat = w["seat"]
+            seat = w.seat
             mid = y + 4 + (row - 8) * (seat + 0.5) / len(shares)
-            tip = (f"<title>{escape(names[i])}, seat {seat}: {w['count']} wins, {w['share']:.1%} "
-                   f"(95% {w['low']:.1%} to {w['high']:.1%})</title>")
+            tip = (f"<title>{escape(names[i])}, seat {seat}: {w.count} wins, {w.share:.1%} "
+                   f"(95% {w.low:.1%} to {w.high:.1%})</title>")
             body.append(f'<g stroke="{svg.colour(seat)}" fill="{svg.colour(seat)}">{tip}'
-                        f'<line x1="{x(w["low"]):.1f}" y1="{mid:.1f}" x2="{x(w["high"]):.1f}" y2="{mid:.1f}" '
+                        f'<line x1="{x(w.low):.1f}" y1="{mid:.1f}" x2="{x(w.high):.1f}" y2="{mid:.1f}" '
                         'stroke-width="2"/>'
-                        f'<circle cx="{x(w["share"]):.1f}" cy="{mid:.1f}" r="3"/></g>')
+                        f'<circle cx="{x(w.share):.1f}" cy="{mid:.1f}" r="3"/></g>')
     body.append(_text((left + right) / 2, bottom + 28, "share of decided games won, with its 95% interval; "
                                                        "dashed: an equal share", "middle"))
     legend_y = bottom + 46
@@ -127,7 +129,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
     witnesses = witnesses or {}
     names = [c.label for c in cells]
     got = [results.get(c.key) or {} for c in cells]
-    sims = [r.get("simulate") for r in got]
+    sims = [Statistics.from_json(r["simulate"]) if "simulate" in r else None for r in got]
     verdicts = [{v["id"]: v["verdict"] for v in r.get("verify", [])} for r in got]
     ids = [p for p in _property_order() if any(p in v for v in verdicts)]
     done = sum(1 for r in got if r.get("status") == "done")
@@ -144,12 +146,12 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
         status = result.get("status", "missing")
         why = result.get("reason") or failed.get(cell.key, "")
         turns = first = caught = ""
-        if sim:
-            mean, low, high = mean_interval(sim.get("turns_histogram", []))
+        if sim is not None:
+            mean, low, high = mean_interval(sim.turns_histogram)
             turns = f"{mean:.1f} ({low:.1f} to {high:.1f})"
-            fp = sim["first_player"]
-            first = f"{fp['share']:.1%} ({fp['low']:.1%} to {fp['high']:.1%})"
-            caught = f"{sim['challenges']['caught_share']:.1%} of {sim['challenges']['total']}"
+            fp = sim.first_player
+            first = f"{fp.share:.1%} ({fp.low:.1%} to {fp.high:.1%})"
+            caught = f"{sim.challenges.caught_share:.1%} of {sim.challenges.total}"
         cols = [cell.rulebook, "+".join(cell.variations) or "(as written)", _fmt(cell.players) or "verifier's",
                 cell.bots, str(cell.games), status, turns, first, caught]
         out.append(f'<tr data-key="{cell.key}"' + (f' title="{escape(why)}"' if why else "") + ">")

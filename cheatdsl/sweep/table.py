@@ -12,7 +12,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..simulate.summary import Z95, wilson
+from ..simulate import Statistics
+from ..simulate.stats import Share
+from ..simulate.summary import Z95, shares, wilson
 from .cells import Cell
 
 # (column, kind): kinds are "str", "int" and "float".
@@ -42,8 +44,8 @@ SEAT_COLUMNS = (("win_count_seat", "int"), ("win_share_seat", "float"), ("win_lo
 Row = dict[str, Any]
 
 
-def mean_interval(histogram: Sequence[Sequence[int]]) -> tuple[float, float, float]:
-    """The mean of a histogram ([[value, times], ...]) and its 95% normal interval."""
+def mean_interval(histogram: Sequence[tuple[int, int]]) -> tuple[float, float, float]:
+    """The mean of a histogram ((value, times), ...) and its 95% normal interval."""
     n = sum(times for _, times in histogram)
     if not n:
         return 0.0, 0.0, 0.0
@@ -55,47 +57,43 @@ def mean_interval(histogram: Sequence[Sequence[int]]) -> tuple[float, float, flo
     return mean, mean - half, mean + half
 
 
-def _simulation(s: dict[str, Any]) -> Row:
-    games = s["games"]
-    capped = wilson(s["capped"], games)
-    c, f = s["challenges"], s["forced_bluffs"]
-    caught = wilson(c["caught"], c["total"])
-    forced = wilson(f["total"], s["plays"])
-    mean, low, high = mean_interval(s.get("turns_histogram", []))
-    t, p, first = s["turns_summary"], s["pickups"], s["first_player"]
+def _simulation(s: Statistics) -> Row:
+    games = s.games
+    capped = wilson(s.capped, games)
+    c, f = s.challenges, s.forced_bluffs
+    caught = wilson(c.caught, c.total)
+    forced = wilson(f.total, s.plays)
+    mean, low, high = mean_interval(s.turns_histogram)
+    t, p, first = s.turns, s.pickups, s.first_player
     row: Row = {
-        "games_played": games, "finished": s["finished"], "stuck": s["stuck"], "capped": s["capped"],
-        "unfinished": s["unfinished"], "capped_share": s["capped"] / games if games else 0.0,
-        "capped_low": capped[0], "capped_high": capped[1], "decided": s["decided"], "actions": s["actions"],
-        "actions_per_game": s["actions_per_game"], "plays": s["plays"],
+        "games_played": games, "finished": s.finished, "stuck": s.stuck, "capped": s.capped,
+        "unfinished": s.unfinished, "capped_share": s.capped / games if games else 0.0,
+        "capped_low": capped[0], "capped_high": capped[1], "decided": s.decided, "actions": s.actions,
+        "actions_per_game": s.actions_per_game, "plays": s.plays,
         "turns_mean": mean, "turns_mean_low": low, "turns_mean_high": high,
-        "challenges": c["total"], "challenges_per_game": c["per_game"], "caught": c["caught"],
-        "challenges_failed": c["failed"], "caught_share": c["caught_share"], "caught_low": caught[0],
-        "caught_high": caught[1], "forced_bluffs": f["total"], "forced_per_game": f["per_game"],
-        "forced_share": f["share_of_plays"], "forced_low": forced[0], "forced_high": forced[1],
-        "pickups": p["count"], "first_wins": first["wins"], "first_share": first["share"], "first_low": first["low"],
-        "first_high": first["high"], "first_fair": first["fair"], "first_advantage": first["advantage"],
+        "challenges": c.total, "challenges_per_game": c.per_game, "caught": c.caught,
+        "challenges_failed": c.failed, "caught_share": c.caught_share, "caught_low": caught[0],
+        "caught_high": caught[1], "forced_bluffs": f.total, "forced_per_game": f.per_game,
+        "forced_share": f.share_of_plays, "forced_low": forced[0], "forced_high": forced[1],
+        "pickups": p.count, "first_wins": first.wins, "first_share": first.share, "first_low": first.low,
+        "first_high": first.high, "first_fair": first.fair, "first_advantage": first.advantage,
     }
-    for key in ("median", "q1", "q3", "p95"):
-        row[f"turns_{key}"] = float(t.get(key, 0))
-        row[f"pickup_{key}"] = float(p.get(key, 0))
-    row.update(turns_min=t["min"], turns_max=t["max"], pickup_mean=float(p["mean"]), pickup_min=p["min"],
-               pickup_max=p["max"])
-    _seats(row, "win", "seat", s["win_shares"])
-    _seats(row, "win", "position", [{"count": k, **_share(k, s["decided"])} for k in s["wins_by_position"]])
-    _seats(row, "lose", "seat", s.get("loser_shares", []))
+    for name, spread in (("turns", t), ("pickup", p.cards)):
+        row.update({f"{name}_median": float(spread.median), f"{name}_q1": float(spread.q1),
+                    f"{name}_q3": float(spread.q3), f"{name}_p95": float(spread.p95)})
+    row.update(turns_min=t.least, turns_max=t.most, pickup_mean=float(p.cards.mean), pickup_min=p.cards.least,
+               pickup_max=p.cards.most)
+    _seats(row, "win", "seat", s.win_shares)
+    _seats(row, "win", "position", shares(s.wins_by_position, s.decided))
+    _seats(row, "lose", "seat", s.losers.shares if s.losers is not None else ())
     return row
 
 
-def _share(count: int, trials: int) -> dict[str, float]:
-    low, high = wilson(count, trials)
-    return {"share": count / trials if trials else 0.0, "low": low, "high": high}
-
-
-def _seats(row: Row, what: str, by: str, shares: Sequence[dict[str, Any]]) -> None:
-    for seat, w in enumerate(shares):
-        for part in ("count", "share", "low", "high"):
-            row[f"{what}_{part}_{by}{seat}"] = w[part]
+def _seats(row: Row, what: str, by: str, seats: Sequence[Share]) -> None:
+    for w in seats:
+        key = f"{by}{w.seat}"
+        row.update({f"{what}_count_{key}": w.count, f"{what}_share_{key}": w.share, f"{what}_low_{key}": w.low,
+                    f"{what}_high_{key}": w.high})
 
 
 def rows(cells: Sequence[Cell], results: dict[str, dict[str, Any]]) -> list[Row]:
@@ -108,7 +106,7 @@ def rows(cells: Sequence[Cell], results: dict[str, dict[str, Any]]) -> list[Row]
                     "games": cell.games, "seed": cell.seed, "cell_seed": cell.cell_seed,
                     "status": result.get("status", "missing"), "reason": result.get("reason", "")}
         if "simulate" in result:
-            row.update(_simulation(result["simulate"]))
+            row.update(_simulation(Statistics.from_json(result["simulate"])))
         for verdict in result.get("verify", []):
             row[f"verdict_{verdict['id']}"] = verdict["verdict"]
         out.append(row)

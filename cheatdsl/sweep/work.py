@@ -10,6 +10,7 @@ import multiprocessing
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,10 @@ def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None) -> 
     rulebook = _rulebook(cell.source, cell.variations)
     if cell.games and cell.players is not None:
         from ..simulate import simulate
-        out["simulate"] = simulate(rulebook, cell.players, cell.games, cell.cell_seed, cell.bots,
-                                   turn_cap=cell.turn_cap, challenge_rate=cell.challenge_rate, progress=progress)
-        out["simulate"]["reference"] = cell.rulebook  # as the spec names it, wherever the worker runs
+        stats = simulate(rulebook, cell.players, cell.games, cell.cell_seed, cell.bots, turn_cap=cell.turn_cap,
+                         challenge_rate=cell.challenge_rate, progress=progress)
+        # The rulebook as the spec names it, wherever the worker runs.
+        out["simulate"] = replace(stats, settings=replace(stats.settings, reference=cell.rulebook)).as_json()
     if cell.verify is not None:
         from verifier.runner import verify
         counts = (cell.players,) if cell.players is not None else None
