@@ -1,4 +1,4 @@
-"""Fuzz inputs for the readers (issue 13): mutations of the shipped rulebooks and scenarios, and garbage.
+"""Fuzz inputs for the readers: mutations of the shipped rulebooks and scenarios, and garbage.
 
 Shared by tests/test_fuzz.py and benchmarks/fuzz_campaign.py. Every input is made from a seed file and a
 `random.Random`, so the campaign's input number N is the same file on every run. Three kinds:

@@ -1,4 +1,4 @@
-"""Hostile files for the readers (issue 13): each is under the size limit and must be refused or read cheaply.
+"""Hostile files for the readers: each is under the size limit and must be refused or read cheaply.
 
 Shared by tests/test_input_cost.py (each is refused with its code), tests/test_fuzz.py and
 benchmarks/input_cost.py (what each costs in CPU time and memory). A case is a file name, the command

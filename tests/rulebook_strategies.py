@@ -1,4 +1,4 @@
-"""Generated rulebooks over every field and value of the language (issue 12).
+"""Generated rulebooks over every field and value of the language.
 
 One builder, two sources of choices: a hypothesis strategy (`rulebooks()`, for the suite) and a plain
 generator (`generate(seed)`, for long campaigns in benchmarks/generated_campaign.py). Each draws a
@@ -54,7 +54,7 @@ def build(c: Chooser, name: str = "generated", safe: bool = False) -> dict[str, 
     """One rulebook as YAML data, every field drawn from its values. `safe` leaves out the one combination
     that hangs the interpreter today: a sequence that stops (`after_last: nothing`) with plays of any size
     (`cards: 1..` or `1..8`); once the seat to play may claim nothing, listing its plays walks every subset
-    of its hand (reported with issue 12)."""
+    of its hand."""
     rb: dict[str, Any] = {"rulebook": name, "title": f"Generated table {name}", "source": "tests/rulebook_strategies.py"}
     lo = c.integer(2, 5)
     hi = lo + c.integer(0, 3)

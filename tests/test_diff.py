@@ -1,7 +1,7 @@
 """`cheatdsl diff BASE VARIANT`: what a house rule changes, in sentences, and when two files are one game.
 
-Seeds as in /work/shared/rules-catalogue.md; the standard sheet is seed 001, whose "Variations"
-rows 2-8 and "Table rulings" rows 1 and 7 ship as the house-rule files standard-*.yaml.
+Seeds are cited by number; the standard sheet is seed 001, whose "Variations" rows 2-8 and "Table
+rulings" rows 1 and 7 ship as the house-rule files standard-*.yaml.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzzing the command line (issue 13, point 5): no input gives a traceback, every refusal is located.
+"""Fuzzing the command line: no input gives a traceback, every refusal is located.
 
 A small run of what benchmarks/fuzz_campaign.py does at length: structural and byte-level mutations of
 the shipped rulebooks and scenarios (tests/fuzzing.py), garbage bytes and text drawn by hypothesis, each

@@ -131,7 +131,7 @@ def test_stale_missing_and_left_over_pages_are_told_apart(tmp_path: Path) -> Non
 
 
 def test_unfinished_games_are_stated_with_why_not_as_results(built: dict[str, str]) -> None:
-    """Issue 15: a page whose games hit the turn cap says how many and why, beside the verifier's refutation.
+    """A page whose games hit the turn cap says how many and why, beside the verifier's refutation.
 
     Mogeln's honest games never finish: its page states it, names the command that replays the loop, and
     shows no turn count or challenge rate of those games; the index shows no median turns for it.
@@ -152,7 +152,7 @@ def test_unfinished_games_are_stated_with_why_not_as_results(built: dict[str, st
 
 
 def test_verdicts_sit_beside_expectations(built: dict[str, str]) -> None:
-    """Issue 15: an expected refutation reads "as expected"; the index says the refutations are expected."""
+    """An expected refutation reads "as expected"; the index says the refutations are expected."""
     standard = built["standard.md"]
     assert "| termination | refuted, as expected | refuted |" in standard
     assert "known property of the game" in standard
@@ -161,7 +161,7 @@ def test_verdicts_sit_beside_expectations(built: dict[str, str]) -> None:
 
 
 def test_house_rules_that_play_alike_are_flagged(built: dict[str, str]) -> None:
-    """Issue 15: a house rule whose games are identical to its base's says so, and why its rules do not matter here."""
+    """A house rule whose games are identical to its base's says so, and why its rules do not matter here."""
     big = built["standard-big-table.md"]
     assert "> **Finding.** standard-big-table and standard played identical games here" in big
     assert "`deck.packs` differs only at other player counts" in big

@@ -1,4 +1,4 @@
-"""Generated rulebooks (issue 12): for each, check accepts it, fmt round-trips it, simulate runs it, verify
+"""Generated rulebooks: for each, check accepts it, fmt round-trips it, simulate runs it, verify
 has no internal error, and what verify proves (conservation, turn order, winner, no-deadlock) holds in
 every game played of it; a game stuck or back at a position is refuted by verify. A sample here; the
 campaign of 1,000 and more is benchmarks/generated_campaign.py."""

@@ -1,4 +1,4 @@
-"""Bounded reading (issue 13, point 4): the readers refuse a file at the first value past a limit.
+"""Bounded reading: the readers refuse a file at the first value past a limit.
 
 The limits are in cheatdsl/syntax/limits.py; what the hostile files cost in time and memory is measured
 by benchmarks/input_cost.py, never here. These tests check what each file gets: the code, the place,
@@ -41,7 +41,7 @@ def dsl_codes(text: str) -> tuple[object, list[tuple[str, int, int]]]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_hostile_file_gets_its_code(tmp_path: Path, case: Hostile, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 13: each hostile file under the size limit is refused with its code (or read, when within limits)."""
+    """Each hostile file under the size limit is refused with its code (or read, when within limits)."""
     path = tmp_path / case.filename
     path.write_bytes(case.make())
     status = main(case.argv(str(path)))
@@ -89,7 +89,7 @@ def test_yaml_nesting_past_libyamls_own_limit_is_e013() -> None:
 ], ids=["python object", "python name", "local tag", "verbatim tag", "non-specific tag", "set", "binary",
         "timestamp", "tag inside a list", "tag on a key"])
 def test_unknown_yaml_tags_are_refused_where_they_stand(value: str, where: tuple[int, int]) -> None:
-    """Issue 13: a tag other than YAML's own for the value's kind is refused (E017) at the tagged value."""
+    """A tag other than YAML's own for the value's kind is refused (E017) at the tagged value."""
     tree, found = yaml_codes(f"players: 3..6\ntitle: {value}\n")
     assert ("E017", *where) in found
 

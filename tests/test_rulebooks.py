@@ -1,8 +1,7 @@
 """The shipped rulebooks: each checks clean and compiles to the facts its source states.
 
-Seeds are cited by number and section as in /work/shared/rules-catalogue.md: 000 English ascending,
-001 the standard sheet and its companions, 002 full rules, 003 the practice table, 004 the
-encyclopedia article.
+Seeds are cited by number and section: 000 English ascending, 001 the standard sheet and its
+companions, 002 full rules, 003 the practice table, 004 the encyclopedia article.
 """
 
 from __future__ import annotations

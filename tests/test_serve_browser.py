@@ -1,9 +1,9 @@
 """`cheatdsl serve` in a real browser: Chromium driven by Selenium clicks through the seed 003 lessons and
 whole games to the end screen, and the tests keep screenshots of what it drew.
 
-Seed 003: "Three prepared lessons, then a full game with Robin and Alex"; issue 9: a whole lesson and a
-whole game on English ascending and on at least two other profiles (one with passing or sets), a narrow
-(phone) layout, playable with the keyboard alone. Without Chromium and its driver the tests are skipped,
+Seed 003: "Three prepared lessons, then a full game with Robin and Alex"; the project's choices for the
+browser table: a whole lesson and a whole game on English ascending and on at least two other profiles
+(one with passing or sets), a narrow (phone) layout, playable with the keyboard alone. Without Chromium and its driver the tests are skipped,
 unless the CI variable is set: then a missing browser is a failure.
 """
 
@@ -207,7 +207,7 @@ def _game_to_the_end(driver: object, tmp_path: Path, name: str) -> int:
                                           ("verish-ne-verish", 20)])
 def test_a_whole_game_reaches_the_end_screen(server: tuple[str, object], driver: object, tmp_path: Path,
                                              profile: str, seed: int) -> None:
-    """Issue 9: a whole game to the end screen with every hand count, on three profiles (one with sets)."""
+    """A whole game to the end screen with every hand count, on three profiles (one with sets)."""
     from selenium.webdriver.support.ui import Select
     url, app = server
     _open(driver, url)
@@ -227,8 +227,8 @@ def test_a_whole_game_reaches_the_end_screen(server: tuple[str, object], driver:
 
 def test_keyboard_alone_narrow_layout_and_labels(server: tuple[str, object], driver: object,
                                                  tmp_path: Path) -> None:
-    """Issue 9: playable with the keyboard alone, with labels a screen reader can read, and in a narrow
-    (phone) layout."""
+    """Playable with the keyboard alone, with labels a screen reader can read, and in a narrow (phone)
+    layout."""
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
     url, _ = server
@@ -273,8 +273,8 @@ def test_keyboard_alone_narrow_layout_and_labels(server: tuple[str, object], dri
 
 @pytest.mark.parametrize("profile", ["practice-table", "canadian-bluff"])
 def test_the_quick_reference_prints_on_one_page(server: tuple[str, object], driver: object, profile: str) -> None:
-    """Issue 9: a printable quick reference generated from the rulebook, with a print stylesheet so the
-    browser's print window gives a one-page sheet."""
+    """A printable quick reference generated from the rulebook, with a print stylesheet so the browser's
+    print window gives a one-page sheet."""
     import base64
 
     from selenium.webdriver.common.print_page_options import PrintOptions

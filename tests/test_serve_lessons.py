@@ -1,8 +1,8 @@
 """The seed 003 lessons, each played as a test: every step's move is legal and expected, a move the lesson
 does not expect is refused with the step's hint, and the lesson ends where its words say.
 
-Seed 003: "Learn to make a claim, spot a bluff and challenge wisely. Three prepared lessons"; issue 9:
-"Each lesson also runs as a test."
+Seed 003: "Learn to make a claim, spot a bluff and challenge wisely. Three prepared lessons"; the
+project's choice: each lesson also runs as a test.
 """
 
 from __future__ import annotations
