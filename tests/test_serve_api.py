@@ -1,11 +1,11 @@
 """`cheatdsl serve`'s JSON API played whole through httpx (Starlette's TestClient), and its refusals.
 
-Issue 9: "What the server sends for a seat is that seat's observation and nothing more: never another
-hand, a face-down pile card, an unchallenged play, or anything that reveals the deal while the game
-runs." Every response of whole games on several profiles is checked two ways: the cards it names are
-the seat's own hand and the cards a challenge turned up; and the response is unchanged when every card
-the seat cannot see (the other hands, the pile's face-down cards, the stock, the cards set aside) is
-dealt out again at random, which only holds if nothing hidden reaches it.
+The project's rule for the browser table: what the server sends for a seat is that seat's observation
+and nothing more, never another hand, a face-down pile card, an unchallenged play, or anything that
+reveals the deal while the game runs. Every response of whole games on several profiles is checked two
+ways: the cards it names are the seat's own hand and the cards a challenge turned up; and the response
+is unchanged when every card the seat cannot see (the other hands, the pile's face-down cards, the
+stock, the cards set aside) is dealt out again at random, which only holds if nothing hidden reaches it.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def _my_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_whole_games_send_a_seat_only_what_it_may_see(app: Any, client: TestClient, profile: str) -> None:
-    """Issue 9: the server sends a seat its observation and nothing more, on every response of a game."""
+    """The server sends a seat its observation and nothing more, on every response of a game."""
     entry = next(i for i, e in enumerate(app.state.catalog.entries) if e.rulebook.name == profile)
     rng = random.Random(profile)
     for seed in range(1 if profile == "mogeln" else 2):
@@ -133,7 +133,7 @@ def _new(client: TestClient, **fields: Any) -> dict[str, Any]:
 
 
 def test_another_games_id_a_stale_or_illegal_action_and_malformed_requests_are_refused(client: TestClient) -> None:
-    """Issue 9: another game's id, a stale or illegal action, or a malformed request gets a 4xx with a clear
+    """Another game's id, a stale or illegal action, or a malformed request gets a 4xx with a clear
     message and changes nothing."""
     view = _new(client)
     url = f"/api/games/{view['id']}/act"
@@ -170,7 +170,7 @@ def test_another_games_id_a_stale_or_illegal_action_and_malformed_requests_are_r
 
 
 def test_new_game_options_are_checked(client: TestClient) -> None:
-    """Issue 9: the page chooses among the server's rulebooks by index, never a path; bots by name."""
+    """The page chooses among the server's rulebooks by index, never a path; bots by name."""
     for body, word in [({"entry": "rulebooks/mogeln.yaml"}, "index"), ({"entry": 99}, "index"),
                        ({"entry": 0, "players": 7}, "players"), ({"entry": 0, "bots": ["nobody"]}, "bots"),
                        ({"entry": 0, "seed": -1}, "seed"), ({"entry": 0, "variations": ["../x"]}, "variations"),
@@ -180,14 +180,14 @@ def test_new_game_options_are_checked(client: TestClient) -> None:
 
 
 def test_same_seed_deals_the_same_cards_and_every_bot_can_be_chosen(client: TestClient) -> None:
-    """Issue 9: same seed again; any bot can be chosen per seat; ids are unguessable and distinct."""
+    """Same seed again; any bot can be chosen per seat; ids are unguessable and distinct."""
     a, b = _new(client, seed=11, bots=["random", "counter"]), _new(client, seed=11, bots=["random", "counter"])
     assert a["hand"] == b["hand"] and a["id"] != b["id"] and len(a["id"]) >= 22
     assert [s["bot"] for s in a["seats"] if not s["you"]] == ["random", "counter"]
 
 
 def test_idle_games_are_dropped() -> None:
-    """Issue 9: idle games are dropped after a while."""
+    """Idle games are dropped after a while."""
     app = create_app(build_catalog(["practice-table"]), idle=0.0)
     client = TestClient(app)
     view = client.post("/api/games", json={"entry": 0, "seed": 1}).json()
@@ -195,7 +195,7 @@ def test_idle_games_are_dropped() -> None:
 
 
 def test_a_rulebook_with_errors_is_refused_with_the_checkers_diagnostics(tmp_path: Any) -> None:
-    """Issue 9: one with errors is refused with the checker's diagnostics, on the page."""
+    """A rulebook with errors is refused with the checker's diagnostics, on the page."""
     bad = tmp_path / "house.yaml"
     bad.write_text("rulebook: house\ntitle: House\nextends: practice-table\nclaim:\n  cards: 0..4\n")
     app = create_app(build_catalog(["practice-table", str(bad)]))
@@ -208,7 +208,7 @@ def test_a_rulebook_with_errors_is_refused_with_the_checkers_diagnostics(tmp_pat
 
 
 def test_the_page_and_its_files_come_from_the_package(client: TestClient) -> None:
-    """Issue 9: everything the page needs is served from the installed package: no CDN, no network."""
+    """Everything the page needs is served from the installed package: no CDN, no network."""
     page = client.get("/").text
     assert "http://" not in page and "https://" not in page
     for name in ("table.js", "table.css"):
@@ -217,7 +217,7 @@ def test_the_page_and_its_files_come_from_the_package(client: TestClient) -> Non
 
 
 def test_rules_panel_uses_compares_words(client: TestClient) -> None:
-    """Issue 9: a rules panel generated from the rulebook in the same plain words as `compare`."""
+    """A rules panel generated from the rulebook in the same plain words as `compare`."""
     from cheatdsl.compare.describe import describe
     rules = client.get("/api/rules?entry=0").json()
     catalog = client.app.state.catalog  # type: ignore[attr-defined]
@@ -246,7 +246,7 @@ def test_a_fault_of_ours_is_a_plain_500_without_a_traceback(app: Any, client: Te
 
 def test_serve_refuses_a_rulebook_with_errors_on_the_command_line(tmp_path: Any,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 9: a user's rulebook with errors is refused with the checker's diagnostics on the command line."""
+    """A user's rulebook with errors is refused with the checker's diagnostics on the command line."""
     from cheatdsl.cli import main
     bad = tmp_path / "house.yaml"
     bad.write_text("rulebook: house\ntitle: House\nextends: practice-table\nclaim:\n  cards: 0..4\n")
@@ -257,7 +257,7 @@ def test_serve_refuses_a_rulebook_with_errors_on_the_command_line(tmp_path: Any,
 
 
 def test_serve_prints_its_url_and_serves_the_page() -> None:
-    """Issue 9: `cheatdsl serve` starts a local web server on 127.0.0.1 and prints its URL."""
+    """`cheatdsl serve` starts a local web server on 127.0.0.1 and prints its URL."""
     import signal
     import subprocess
     import sys
@@ -282,7 +282,7 @@ def test_serve_prints_its_url_and_serves_the_page() -> None:
 @pytest.mark.parametrize("profile", ["mogeln", "one-rank-a-round"])
 def test_the_response_window_uses_the_rulebooks_own_calls_in_its_order(app: Any, client: TestClient,
                                                                        profile: str) -> None:
-    """Issue 9: the response window with Accept and the rulebook's own call ("Cheat!", "Gemogelt!", ...) in
+    """The response window with Accept and the rulebook's own call ("Cheat!", "Gemogelt!", ...) in
     the order the rules give."""
     entry = next(i for i, e in enumerate(app.state.catalog.entries) if e.rulebook.name == profile)
     rulebook = app.state.catalog.entries[entry].rulebook
