@@ -108,6 +108,10 @@ class HonestBot(Bot):
     def _play(self, view: View) -> Action:
         t = self._t
         required = view.required
+        if t.simple and len(required) == 1:
+            held = self._hand[required[0]]
+            if held:
+                return t.naturals[required[0]][held if held < self._cap else self._cap]
         if not required or view.hand_size < t.min_cards:
             return PASS
         hand = self._hand

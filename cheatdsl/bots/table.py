@@ -48,6 +48,9 @@ class Tables:
         self.copies = [copies_of(game, c) for c in range(game.values + 1)]
         # Whether every play has a single claim to make (else a responder weighs the claimant's choice).
         self.one_choice = all(len(claims) <= 1 for claims in (game.first, game.lead_none, *game.follow, *game.lead))
+        # With `simple`: naturals[claim][n] is n cards of `claim` claimed as they are.
+        self.naturals = [[play_of((claim,) * n, claim, n) for n in range(game.deck_counts[claim] + 1)]
+                         for claim in range(game.values)] if self.simple else []
         self.lies: dict[LieKey, float] = {}
         self.truths: dict[tuple[int, int, int], Play] = {}
         self.bluffs: dict[tuple[int, int], Play] = {}
