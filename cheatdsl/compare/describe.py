@@ -102,8 +102,12 @@ class Describer:
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def values(self, formula: Formula, place: str) -> dict[int, object] | None:
-        return counts.values(self.rb, formula, place)
+    def values(self, formula: Formula, place: str) -> dict[int, int] | None:
+        """A table formula's whole-number value at each player count; None when one cannot be worked out."""
+        found = counts.values(self.rb, formula, place)
+        if found is None or not all(isinstance(v, int) for v in found.values()):
+            return None
+        return found
 
     def claims(self, formula: Formula) -> str:
         return words.claims(formula.expr, self.v)
@@ -121,9 +125,9 @@ class Describer:
             return f"{unit}s: {words.number(formula.expr, self.v)}"
         pieces = counts.runs(by)
         first = pieces[0]
-        text = plural(int(first[2]), unit, words=True)  # type: ignore[call-overload]
+        text = plural(first[2], unit, words=True)
         for low, _, value in pieces[1:]:
-            text += f", {plural(int(value), unit, words=True)} from {low} players"  # type: ignore[call-overload]
+            text += f", {plural(value, unit, words=True)} from {low} players"
         return text
 
     def _ranks_in_play(self) -> dict[int, int]:
@@ -185,9 +189,9 @@ class Describer:
             text = f"{words.number(deck.packs.expr, self.v)} {kind}s{span}"
         else:
             pieces = counts.runs(packs)
-            text = f"{plural(int(pieces[0][2]), kind, words=True)}{span}"  # type: ignore[call-overload]
+            text = f"{plural(pieces[0][2], kind, words=True)}{span}"
             for low, _, value in pieces[1:]:
-                text += f", {plural(int(value), 'pack', words=True)} from {low} players"  # type: ignore[call-overload]
+                text += f", {plural(value, 'pack', words=True)} from {low} players"
         if deck.jokers == 0:
             text += ", no jokers"
         else:
@@ -390,7 +394,7 @@ class Describer:
         fixed = counts.constant(size)
         is_copies = isinstance(sets.size.expr, Name) and sets.size.expr.name == "copies"
         if fixed is not None:
-            amount = f"all {fixed}" if is_copies else number_word(int(fixed))  # type: ignore[call-overload]
+            amount = f"all {fixed}" if is_copies else number_word(fixed)
         else:
             amount = words.number(sets.size.expr, self.v)
         natural = " natural" if sets.naturals_only and self.rb.deck.jokers else ""
