@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as Bar
+    from rich.progress import TaskID
 
 DELAY_SECONDS = 1.0
 REFRESH_SECONDS = 0.1
@@ -26,8 +30,8 @@ class Progress:
         self.enabled = force or _is_terminal(self.stream)
         self.started = time.monotonic()
         self.drawn = 0.0
-        self.bar: Any = None
-        self.task: Any = None
+        self.bar: Bar | None = None
+        self.task: TaskID | None = None
         self.label = ""
 
     def __enter__(self) -> Progress:
@@ -47,28 +51,24 @@ class Progress:
         now = time.monotonic()
         if now - self.started < self.delay or now - self.drawn < REFRESH_SECONDS:
             return
-        if self.bar is None and not self._start():
-            return
+        if self.bar is None or self.task is None:
+            self.bar, self.task = self._start()
         self.total = total if total is not None else self.total
         self.bar.update(self.task, completed=done, total=self.total, label=self.label)
         self.bar.refresh()
         self.drawn = now
 
-    def _start(self) -> bool:
-        try:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-            from rich.progress import Progress as Bar
-        except ImportError:  # rich is a dependency, but a bar is not worth failing for
-            self.enabled = False
-            return False
+    def _start(self) -> tuple[Bar, TaskID]:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as Bar
         console = Console(file=self.stream, force_terminal=True if self.stream is not sys.stderr else None)
-        self.bar = Bar(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                       TextColumn("{task.fields[label]}"), console=console, transient=True, auto_refresh=False)
-        self.task = self.bar.add_task(self.what, total=self.total, label="")
-        self.bar.tasks[-1].start_time = self.started  # the time shown counts from the start of the work
-        self.bar.start()
-        return True
+        bar = Bar(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[label]}"), console=console, transient=True, auto_refresh=False)
+        task = bar.add_task(self.what, total=self.total, label="")
+        bar.tasks[-1].start_time = self.started  # the time shown counts from the start of the work
+        bar.start()
+        return bar, task
 
 
 def _is_terminal(stream: TextIO) -> bool:
