@@ -257,7 +257,7 @@ def play_checked(game: Any, seed: int, bots: str, proved: set[str], turns: int =
     from strategies import cards_everywhere, deck_of
 
     from cheatdsl.bots import make_bot
-    from cheatdsl.engine import Phase
+    from cheatdsl.engine import Ending, Phase
     from verifier.system.witness import dealt
     n = game.players
     st_ = dealt(game, seed, seed % n if game.dealer_by_lot else 0)
@@ -284,7 +284,7 @@ def play_checked(game: Any, seed: int, bots: str, proved: set[str], turns: int =
         if out:
             return out
     r = st_.result()
-    if "no-deadlock" in proved and r is not None and r.capped and "no legal action" in r.reason:
+    if "no-deadlock" in proved and r is not None and r.ending is Ending.NO_LEGAL_ACTION:
         out.append(f"no-deadlock proved, but game {seed} ({bots}) ends with {r.reason}")
     return out
 

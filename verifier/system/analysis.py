@@ -13,7 +13,7 @@ from typing import Any
 
 import z3
 
-from cheatdsl.engine import Game, Phase, State
+from cheatdsl.engine import Ending, Game, Phase, State
 from cheatdsl.model import Rulebook
 
 from ..solver import ask, fresh_context, new_solver
@@ -257,7 +257,7 @@ def winner_at(a: Analysis, budget: Budget) -> Result:
 
 def _stuck(st: State) -> bool:
     r = st.result()
-    return st.phase is Phase.TERMINAL and r is not None and r.capped and "no legal action" in r.reason
+    return st.phase is Phase.TERMINAL and r is not None and r.ending is Ending.NO_LEGAL_ACTION
 
 
 def no_deadlock_at(a: Analysis, budget: Budget) -> Result:

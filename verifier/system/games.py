@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cheatdsl.bots import BOTS, make_bot
-from cheatdsl.engine import Challenge, DiscardSet, Game, Pass, Phase, Play, State
+from cheatdsl.engine import Challenge, DiscardSet, Ending, Game, Pass, Phase, Play, State
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.engine.notation import action_text, card_text, cards_text, claim_text, rank_words
 
@@ -118,7 +118,7 @@ class _Run:
 
 def _stuck(st: State) -> bool:
     r = st.result()
-    return st.phase is Phase.TERMINAL and r is not None and r.capped and "no legal action" in r.reason
+    return st.phase is Phase.TERMINAL and r is not None and r.ending is Ending.NO_LEGAL_ACTION
 
 
 def _winner(st: State) -> int | None:
