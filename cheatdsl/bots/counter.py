@@ -19,20 +19,24 @@ from typing import Any
 
 from ..engine import ACCEPT, Action, Game, Phase, Play, RevealRecord, View
 from ..model import ChallengeTest
-from .base import cards_to_match, copies_of, count_is_a_lie
-from .honest import HonestBot, chance_of_lie, hand_odds
+from .honest import HonestBot
 
 
 class Memory:
-    """What one seat has seen: lower bounds on other hands, known pile cards and known discards."""
+    """What one seat has seen: lower bounds on other hands, known pile cards and known discards,
+    each kept with its running total so that a look at the table is a few additions."""
 
     def __init__(self, game: Game, seat: int, sizes: tuple[int, ...]) -> None:
         width = game.values + 1
         self.game = game
         self.seat = seat
+        self.hand_test = {name for name, kind in game.kinds.items() if kind.test is ChallengeTest.HAND}
         self.known = [[0] * width for _ in range(game.players)]
+        self.known_total = [0] * game.players
         self.pile = [0] * width
+        self.pile_total = 0
         self.gone = [0] * width
+        self.gone_total = 0
         self.sizes = list(sizes)
         self.received = [0] * game.players
         self.reveals = 0
@@ -47,17 +51,21 @@ class Memory:
             _, _, cards = view.discarded_set(self.sets)
             for c in cards:
                 self.gone[c] += 1
+            self.gone_total += len(cards)
             self.sets += 1
-        for s in range(self.game.players):
-            now = view.size_of(s)
-            out = self.sizes[s] + self.received[s] - now
-            self.sizes[s] = now
-            self.received[s] = 0
-            if s != self.seat and out > 0:
+        sizes, received, known_total, me = self.sizes, self.received, self.known_total, self.seat
+        for s, now in enumerate(view.hand_sizes):
+            out = sizes[s] + received[s] - now
+            sizes[s] = now
+            received[s] = 0
+            if out > 0 and known_total[s] and s != me:
                 known = self.known[s]
+                total = 0
                 for v, k in enumerate(known):
                     if k:
-                        known[v] = k - out if k > out else 0
+                        known[v] = k = k - out if k > out else 0
+                        total += k
+                known_total[s] = total
 
     def reveal(self, r: RevealRecord) -> None:
         """A challenge, as the table saw it."""
@@ -65,18 +73,21 @@ class Memory:
         self.reveals += 1
         g = self.game
         me = self.seat
-        if g.kinds[r.kind].test is ChallengeTest.HAND:
+        if r.kind in self.hand_test:
             if not r.caught and r.revealed:
                 self.received[r.loser] += 1  # the card shown goes to the wrong challenger
                 if r.loser != me:
                     self.known[r.loser][r.revealed[0]] += 1
+                    self.known_total[r.loser] += 1
         elif r.pile is not None:
             self.pile = [0] * len(self.pile)
             for c in r.pile:
                 self.pile[c] += 1
+            self.pile_total = len(r.pile)
         elif r.claimant != me:
             for c in r.revealed:
                 self.pile[c] += 1
+            self.pile_total += len(r.revealed)
         self.received[r.loser] += r.taken
         if g.take_pile or r.pile_taken:
             if r.loser != me:
@@ -84,16 +95,23 @@ class Memory:
                 for v, k in enumerate(self.pile):
                     if k:
                         known[v] += k
-            self.pile = [0] * len(self.pile)
+                self.known_total[r.loser] += self.pile_total
+            self._clear_pile()
         elif g.pile_after_discarded:
             for v, k in enumerate(self.pile):
                 self.gone[v] += k
-            self.pile = [0] * len(self.pile)
+            self.gone_total += self.pile_total
+            self._clear_pile()
+
+    def _clear_pile(self) -> None:
+        self.pile = [0] * len(self.pile)
+        self.pile_total = 0
 
     def played(self, play: Play) -> None:
         """Its own cards went onto the pile."""
         for c in play.cards:
             self.pile[c] += 1
+        self.pile_total += len(play.cards)
 
     def elsewhere(self, value: int, claimant: int) -> int:
         """Cards of `value` known to be outside the claimant's hand (and outside its own)."""
@@ -104,10 +122,11 @@ class Memory:
         return n
 
     def elsewhere_total(self, claimant: int) -> int:
-        n = sum(self.pile) + sum(self.gone)
-        for s, known in enumerate(self.known):
+        """Cards known to be outside the claimant's hand (and outside its own), of any value."""
+        n = self.pile_total + self.gone_total
+        for s, total in enumerate(self.known_total):
             if s != claimant and s != self.seat:
-                n += sum(known)
+                n += total
         return n
 
 
@@ -153,26 +172,28 @@ class CounterBot(HonestBot):
 
     def _unmatched(self, view: View, claimant: int, claim: int) -> int:
         """Cards passing as `claim` that could be in the claimant's hand or among those just played."""
-        g = view.game
+        t = self._t
         memory = self.memory
         assert memory is not None
-        out = view.matching(claim)
-        if 0 <= claim < g.values:
+        out = t.matching(self._hand, claim)
+        if 0 <= claim < t.values:
             out += memory.elsewhere(claim, claimant)
-        if g.wild:
-            out += memory.elsewhere(g.joker, claimant)
-        return copies_of(g, claim) - out
+        if t.wild:
+            out += memory.elsewhere(t.joker, claimant)
+        return t.copies[claim] - out
 
     def chance_of_lie(self, view: View, claimant: int, claim: int, count: int, played: int) -> float:
-        g = view.game
-        if count_is_a_lie(g, count, played):
+        if view is not self._view:
+            self._meet(view)
+        t = self._t
+        if t.count_judged and count != played:
             return 1.0
         memory = self.memory
         assert memory is not None
         matching = self._unmatched(view, claimant, claim)
-        need = cards_to_match(g, played)
-        if need > matching:
+        if (played if t.reveal_all else 1) > matching:
             return 1.0
-        pool = self._deck - view.hand_size - memory.elsewhere_total(claimant)
-        odds = hand_odds(pool, matching, view.size_of(claimant) + played)
-        return chance_of_lie(odds, played, need, self._cap, len(view.required))
+        key = (self._deck - view.hand_size - memory.elsewhere_total(claimant), matching,
+               view.size_of(claimant) + played, played, 1 if t.one_choice else len(view.required))
+        lie = t.lies.get(key)
+        return lie if lie is not None else t.lie(key)
