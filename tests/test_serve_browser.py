@@ -3,8 +3,8 @@ whole games to the end screen, and the tests keep screenshots of what it drew.
 
 Seed 003: "Three prepared lessons, then a full game with Robin and Alex"; the project's choices for the
 browser table: a whole lesson and a whole game on English ascending and on at least two other profiles
-(one with passing or sets), a narrow (phone) layout, playable with the keyboard alone. Without Chromium and its driver the tests are skipped,
-unless the CI variable is set: then a missing browser is a failure.
+(one with passing or sets), a narrow (phone) layout, playable with the keyboard alone. Without Chromium
+and its driver the tests are skipped, unless the CI variable is set: then a missing browser is a failure.
 """
 
 from __future__ import annotations
