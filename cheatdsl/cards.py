@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from .expr.context import TableFacts
 from .model import AfterLast, ClaimKind, DealStyle, Rulebook
 
 JOKER = 10_000
@@ -27,13 +28,13 @@ class Table:
 
     @cached_property
     def packs(self) -> int:
-        return int(self.rulebook.deck.packs.code(_Facts(self.players)))
+        return int(self.rulebook.deck.packs.code(TableFacts(self.players)))
 
     @cached_property
     def ranks_in_play(self) -> tuple[int, ...]:
         """Indexes of the ranks actually in the deck at this table, in claim order."""
         used = self.rulebook.deck.ranks_used
-        n = self.rank_count if used is None else int(used.code(_Facts(self.players)))
+        n = self.rank_count if used is None else int(used.code(TableFacts(self.players)))
         return tuple(range(max(0, min(n, self.rank_count))))
 
     @cached_property
@@ -57,7 +58,7 @@ class Table:
 
     @cached_property
     def set_aside(self) -> int:
-        return int(self.rulebook.deal.set_aside.code(_Facts(self.players, cards=len(self.deck))))
+        return int(self.rulebook.deal.set_aside.code(TableFacts(self.players, cards=len(self.deck))))
 
     def hand_sizes(self) -> tuple[tuple[int, ...], int] | str:
         """Cards dealt to each seat (from the dealer's left) and cards left over, or why it cannot deal."""
@@ -74,26 +75,18 @@ class Table:
         if deal.style is DealStyle.EQUAL:
             each = available // n
             if deal.hand_size is not None:
-                each = min(each, int(deal.hand_size.code(_Facts(n, cards=available))))
+                each = min(each, int(deal.hand_size.code(TableFacts(n, cards=available))))
             if each < deal.minimum_hand:
                 return (f"{available} cards give {n} players {each} each, fewer than the minimum of "
                         f"{deal.minimum_hand}")
             return (each,) * n, available - each * n
         assert deal.hand_size is not None
-        each = int(deal.hand_size.code(_Facts(n, cards=available)))
+        each = int(deal.hand_size.code(TableFacts(n, cards=available)))
         if each * n > available:
             return f"{n} hands of {each} need {each * n} cards, the deck has {available}"
         if each < 1:
             return f"a hand of {each} cards"
         return (each,) * n, available - each * n
-
-
-class _Facts:
-    """The context for formulas that depend only on the player count."""
-
-    def __init__(self, players: int, cards: int = 0) -> None:
-        self.players = players
-        self.cards = cards
 
 
 class ClaimSpace:

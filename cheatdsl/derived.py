@@ -39,6 +39,11 @@ class DealError(ValueError):
         self.reason = reason
 
 
+def turn_step(rb: Rulebook) -> int:
+    """How play passes round the table: from seat s to seat s + step (1 clockwise, -1 anticlockwise)."""
+    return 1 if rb.setup.direction is Direction.CLOCKWISE else -1
+
+
 def allowed_kinds(rb: Rulebook, players: int) -> tuple[ChallengeKind, ...]:
     """The kinds of challenge that may be made at `players` seats (`allowed_when`), by name."""
     facts = TableFacts(players)
@@ -95,7 +100,7 @@ class TableRules:
         self.stock_count = self.surplus if to_stock else 0
         # Cards that never reach a hand or the stock: those set aside, and a surplus with no stock.
         self.aside_count = self.table.set_aside + (0 if to_stock else self.surplus)
-        self.step = 1 if rb.setup.direction is Direction.CLOCKWISE else -1
+        self.step = turn_step(rb)
         self.dealer_by_lot = rb.setup.dealer is DealerChoice.LOT
 
     def _cards(self, rb: Rulebook) -> None:

@@ -323,10 +323,11 @@ def test_seat_counts_from_the_dealer_as_the_interpreter_reads_it(tmp_path: Path)
     from verifier.facts import SeatFacts
 
     rb = load_rulebook(str(FIXTURES / "leaderless-round.yaml"))
-    table = facts_class(Game(rb, 4))
+    game = Game(rb, 4)
+    table = facts_class(game)
     for dealer in range(4):
         for k in range(9):
-            assert SeatFacts(4, dealer=dealer).seat(k) == table(None, dealer).seat(k)
+            assert SeatFacts(4, game.step, dealer=dealer).seat(k) == table(None, dealer).seat(k)
     text = (FIXTURES / "leaderless-round.yaml").read_text().replace("holder(king of hearts)", "seat(4)")
     (tmp_path / "seat-four-leads.yaml").write_text(text)
     r = {t.result.id: t.result for t in verify(load_rulebook(str(tmp_path / "seat-four-leads.yaml")),

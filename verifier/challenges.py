@@ -14,7 +14,7 @@ from typing import Any
 
 import z3
 
-from cheatdsl.derived import allowed_kinds, claim_set
+from cheatdsl.derived import allowed_kinds, claim_set, turn_step
 from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd
 
@@ -135,7 +135,7 @@ def _named(subject: Subject, n: int, formula: Formula, **facts: Any) -> set[int 
     """Every seat `formula` names after a round that ended so, whoever deals and holds the cards it names."""
     out: set[int | None] = set()
     for holders in _holders(subject, n, formula):
-        out |= seats_of(formula, n, holders=holders, **facts)
+        out |= seats_of(formula, n, step=turn_step(subject.rb), holders=holders, **facts)
     return out
 
 

@@ -11,6 +11,7 @@ from math import gcd
 
 import z3
 
+from cheatdsl.derived import turn_step
 from cheatdsl.model import EndStyle
 
 from .facts import NotConcrete, seats_of
@@ -201,6 +202,7 @@ def _seat_word(offset: int) -> str:
 def _drifts(subject: Subject, n: int) -> list[int] | str:
     """How far a challenge or a pass moves the turn off the claim sequence, as seat offsets mod n."""
     rb = subject.rb
+    step = turn_step(rb)
     out: set[int] = set()
     for claimant in range(n):
         for challenger in range(n):
@@ -209,14 +211,14 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
             for caught in (False, True):
                 winner, loser = (challenger, claimant) if caught else (claimant, challenger)
                 try:
-                    named = seats_of(rb.challenge.next_player, n, claimant=claimant, challenger=challenger,
+                    named = seats_of(rb.challenge.next_player, n, step=step, claimant=claimant, challenger=challenger,
                                      caught=caught, winner=winner, loser=loser)
                 except NotConcrete as exc:
                     return f"who plays after a challenge depends on {exc}"
                 for nxt in named:
                     if nxt is None:
                         return "who plays after a challenge is not always a seat (see round-rank)"
-                    out.add((nxt - claimant - 1) % n)
+                    out.add(((nxt - claimant) * step - 1) % n)
     if rb.passing.allowed:
         out.add(1)
     return sorted(out - {0})

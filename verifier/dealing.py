@@ -13,6 +13,7 @@ from typing import Any
 
 import z3
 
+from cheatdsl.derived import turn_step
 from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind, Surplus
 
 from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
@@ -187,7 +188,8 @@ def _leaders(subject: Subject, n: int, cards: tuple[int, ...],
     for dealer in dealers:
         for held in product(*options):
             try:
-                seat = seat_of(rb.setup.first_player, n, dealer=dealer, holders=dict(zip(cards, held)))
+                seat = seat_of(rb.setup.first_player, n, step=turn_step(rb), dealer=dealer,
+                               holders=dict(zip(cards, held)))
             except NotConcrete as exc:
                 return f"first_player depends on {exc}"
             rows.append((dealer, held, seat))

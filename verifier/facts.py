@@ -1,71 +1,61 @@
 """Concrete contexts for rule formulas: the compiled closures run on one claim or one seating at a time.
 
 The verifier never reads formula text: it calls `formula.code(context)` for every value a fact can take
-and hands the resulting finite tables to Z3.
+and hands the resulting finite tables to Z3. The contexts implement `cheatdsl.expr.FormulaContext`,
+with seats numbered as the interpreter numbers them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from cheatdsl.cards import ClaimSpace, as_claims
-from cheatdsl.expr import ast
+from cheatdsl.expr import ClaimFacts, FactUnavailable, TableFacts, ast
 from cheatdsl.model import Formula, Rulebook
 
 
-class NotConcrete(Exception):
+class NotConcrete(FactUnavailable):
     """A formula asked for a fact this stage of the verifier does not model (a hand, a seat in a claim rule)."""
 
 
-class _Base:
-    def _missing(self, what: str) -> Any:
-        raise NotConcrete(what)
+class SeatFacts(TableFacts):
+    """Facts for a seat formula at one seating, read as the interpreter reads them (`FormulaContext`).
 
-    def holds(self, claims: Any) -> Any:
-        return self._missing("cards held in a hand")
+    Seats are numbered round the table and play passes from seat s to s + `step`; `left` and `right`
+    skip the seats in `out` (those that have left the game). `seat(k)` counts k seats on from the
+    dealer, so a formula calling it needs the `dealer` among the facts (`seats_of` tries each)."""
 
-
-class ClaimFacts(_Base):
-    """Facts for claim formulas (`first`, `follow`, `lead`): the player count and the previous claim."""
-
-    def __init__(self, space: ClaimSpace, players: int, previous: int | None = None) -> None:
-        self.players = players
-        self.previous = previous
-        self.all_claims = space.all_claims
-        self.next_claim = space.next_claim
-        self.prev_claim = space.prev_claim
-        self.above = space.above
-        self.below = space.below
-
-    def left(self, seat: Any) -> Any:
-        return self._missing("seats in a claim rule")
-
-    right = seat = holder = dealt = left
-
-
-class SeatFacts(_Base):
-    """Facts for seat formulas with every seat in the game; seats are numbered in turn order.
-
-    `seat(k)` is the seat k places after the dealer, as the interpreter reads it (`cheatdsl/engine/
-    context.py`), so a formula calling it needs the `dealer` among the facts (`seats_of` tries each)."""
-
-    def __init__(self, players: int, holders: dict[int, int | None] | None = None, **values: Any) -> None:
-        self.players = players
+    def __init__(self, players: int, step: int, out: Collection[int] = (), holders: dict[int, int | None] | None = None,
+                 **values: Any) -> None:
+        super().__init__(players)
+        self._step = step
+        self._out = frozenset(out)
         self.holders = holders or {}
         for name, v in values.items():
             setattr(self, name, v)
 
+    def _around(self, seat: int | None, step: int) -> int | None:
+        if seat is None:
+            return None
+        s = seat % self.players
+        for i in range(1, self.players):
+            t = (s + step * i) % self.players
+            if t not in self._out:
+                return t
+        return s
+
     def left(self, seat: int | None) -> int | None:
-        return None if seat is None else (seat + 1) % self.players
+        return self._around(seat, self._step)
 
     def right(self, seat: int | None) -> int | None:
-        return None if seat is None else (seat - 1) % self.players
+        return self._around(seat, -self._step)
 
     def seat(self, number: int) -> int:
         dealer = getattr(self, "dealer", None)
         if dealer is None:
             raise NotConcrete("the dealer")
-        return (dealer + number) % self.players
+        return (dealer + self._step * number) % self.players
 
     def holder(self, card: int) -> int | None:
         if card not in self.holders:
@@ -75,28 +65,40 @@ class SeatFacts(_Base):
     def dealt(self, card: int) -> bool:
         return self.holder(card) is not None
 
+    def holds(self, claims: frozenset[int]) -> int:
+        raise NotConcrete("cards held in a hand")
+
+    def _unavailable(self, what: str) -> FactUnavailable:
+        return NotConcrete(what)
+
 
 def claims_of(formula: Formula, space: ClaimSpace, players: int, previous: int | None = None) -> frozenset[int]:
-    """The claims a claim formula allows."""
-    return as_claims(formula.code(ClaimFacts(space, players, previous)))
+    """The claims a claim formula allows (those outside the deck too)."""
+    try:
+        return as_claims(formula.code(ClaimFacts(space, players, previous)))
+    except NotConcrete:
+        raise
+    except FactUnavailable as exc:
+        raise NotConcrete(str(exc)) from None
 
 
-def seat_of(formula: Formula, players: int, **values: Any) -> int | None:
-    """The seat a seat formula names, or None where it names none (or one outside the table)."""
-    v = formula.code(SeatFacts(players, **values))
+def seat_of(formula: Formula, players: int, *, step: int, out: Collection[int] = (), **values: Any) -> int | None:
+    """The seat a seat formula names, or None where it names none (or one outside the table); play
+    passes by `step` (`cheatdsl.derived.turn_step`) and the seats in `out` have left the game."""
+    v = formula.code(SeatFacts(players, step, out, **values))
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < players else None
 
 
-def seats_of(formula: Formula, players: int, **values: Any) -> set[int | None]:
+def seats_of(formula: Formula, players: int, *, step: int, out: Collection[int] = (), **values: Any) -> set[int | None]:
     """Every seat a seat formula names with these facts, whoever deals (when it counts from the dealer)."""
     if "dealer" in values:
-        return {seat_of(formula, players, **values)}
+        return {seat_of(formula, players, step=step, out=out, **values)}
     try:
-        return {seat_of(formula, players, **values)}
+        return {seat_of(formula, players, step=step, out=out, **values)}
     except NotConcrete as exc:
         if str(exc) != "the dealer":
             raise
-    return {seat_of(formula, players, dealer=d, **values) for d in range(players)}
+    return {seat_of(formula, players, step=step, out=out, dealer=d, **values) for d in range(players)}
 
 
 def holder_cards(formula: Formula, rb: Rulebook, functions: tuple[str, ...] = ("holder", "dealt")) -> tuple[int, ...]:
@@ -143,4 +145,4 @@ def _children(e: ast.Expr) -> tuple[ast.Expr, ...]:
 def facts_for(formula: Formula | None, players: int, cards: int = 0, copies: int = 0) -> int:
     """A number formula that depends only on the player count (and cards or copies where it stands)."""
     assert formula is not None
-    return int(formula.code(SeatFacts(players, cards=cards, copies=copies)))
+    return int(formula.code(TableFacts(players, cards=cards, copies=copies)))

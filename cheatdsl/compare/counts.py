@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from ..cards import Table
+from ..expr import TableFacts
 from ..model import Formula, Rulebook
 
 T = TypeVar("T")
@@ -13,23 +14,16 @@ T = TypeVar("T")
 PLACES = ("deck", "set_aside", "hand_size", "sets", "players")
 
 
-class _Facts:
-    def __init__(self, players: int, cards: int = 0, copies: int = 0) -> None:
-        self.players = players
-        self.cards = cards
-        self.copies = copies
-
-
-def facts(rulebook: Rulebook, players: int, place: str) -> _Facts:
+def facts(rulebook: Rulebook, players: int, place: str) -> TableFacts:
     """The facts a formula at `place` reads at a table of `players`."""
     if place in ("deck", "players"):
-        return _Facts(players)
+        return TableFacts(players)
     table = Table(rulebook, players)
     if place == "set_aside":
-        return _Facts(players, cards=len(table.deck))
+        return TableFacts(players, cards=len(table.deck))
     if place == "hand_size":
-        return _Facts(players, cards=len(table.deck) - table.set_aside)
-    return _Facts(players, copies=table.copies)
+        return TableFacts(players, cards=len(table.deck) - table.set_aside)
+    return TableFacts(players, copies=table.copies)
 
 
 def values(rulebook: Rulebook, formula: Formula, place: str,

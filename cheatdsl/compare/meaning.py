@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import ClaimSpace, Table, as_claims
+from ..expr import ClaimFacts
 from ..expr.ast import Expr, Logic, SetOf, unparse
 from ..model import ClaimKind, Formula, Rulebook
 from . import counts
@@ -42,17 +43,6 @@ def _rebuild(expr: Expr) -> Expr:
     return replace(expr, **fields) if fields else expr
 
 
-class _ClaimFacts:
-    def __init__(self, space: ClaimSpace, players: int, previous: int | None) -> None:
-        self.players = players
-        self.previous = previous
-        self.all_claims = space.all_claims
-        self.next_claim = space.next_claim
-        self.prev_claim = space.prev_claim
-        self.above = space.above
-        self.below = space.below
-
-
 def _name(rb: Rulebook, value: int) -> str:
     """A claim value as the rank's symbol (or the card's rank and suit), the same in any rulebook."""
     r = len(rb.deck.ranks)
@@ -74,8 +64,8 @@ def _same_claims(a_rb: Rulebook, a: Formula, b_rb: Rulebook, b: Formula, players
                     [_name(a_rb, v) for v in sa.order] != [_name(b_rb, v) for v in sb.order]:
                 return None
             for prev_a, prev_b in [(None, None), *zip(sa.order, sb.order)]:
-                if _claim_names(a_rb, a.code(_ClaimFacts(sa, n, prev_a))) != \
-                        _claim_names(b_rb, b.code(_ClaimFacts(sb, n, prev_b))):
+                if _claim_names(a_rb, a.code(ClaimFacts(sa, n, prev_a))) != \
+                        _claim_names(b_rb, b.code(ClaimFacts(sb, n, prev_b))):
                     return False
         except Exception:  # a formula that cannot be worked out without a game: no verdict by value
             return None

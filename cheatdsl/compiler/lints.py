@@ -9,19 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..cards import Table
+from ..derived import allowed_kinds
 from ..diagnostics import Diagnostics
+from ..expr import TableFacts
 from ..model import ClaimKind, DealStyle, PenaltyKind, Rulebook
 from ..syntax.tree import MapNode
 
 # W503 builds the rules again for each variation; past this many it looks no further (bounded cost).
 LINTED_VARIATIONS = 200
-
-
-class _Facts:
-    def __init__(self, players: int, copies: int) -> None:
-        self.players = players
-        self.copies = copies
-        self.cards = 0
 
 
 def _counts(counts: list[int]) -> str:
@@ -46,8 +41,7 @@ def lint_rulebook(rb: Rulebook, d: Diagnostics) -> None:
 
 
 def _allowed(rb: Rulebook, n: int, t: Table) -> list[str]:
-    return [k.name for k in rb.challenge.kinds
-            if k.allowed_when is None or k.allowed_when.code(_Facts(n, t.copies))]
+    return [k.name for k in allowed_kinds(rb, n)]
 
 
 def _challenges(rb: Rulebook, d: Diagnostics, counts: list[int], tables: dict[int, Table]) -> None:
@@ -60,7 +54,7 @@ def _challenges(rb: Rulebook, d: Diagnostics, counts: list[int], tables: dict[in
     if none == counts and len(rb.challenge.kinds) == 1:
         return  # W501 says it all
     for k in rb.challenge.kinds:
-        if k.allowed_when is not None and not any(k.allowed_when.code(_Facts(n, tables[n].copies)) for n in counts):
+        if k.allowed_when is not None and not any(k.allowed_when.code(TableFacts(n)) for n in counts):
             d.warning(k.span_of("allowed_when"), "W504", f"the challenge `{k.name}` is allowed at no player count "
                       f"this rulebook allows ({_counts(counts)}): `allowed_when: {k.allowed_when.text}`",
                       "change `allowed_when`, or drop this kind of challenge")

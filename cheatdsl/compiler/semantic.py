@@ -4,18 +4,9 @@ from __future__ import annotations
 
 from ..cards import ClaimSpace, Table, as_claims
 from ..diagnostics import Diagnostics
+from ..expr import ClaimFacts, TableFacts
 from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
 from ..syntax.limits import MAX_DECK_CARDS
-
-
-class _FirstClaimFacts:
-    def __init__(self, players: int, space: ClaimSpace) -> None:
-        self.players = players
-        self.all_claims = space.all_claims
-        self.next_claim = space.next_claim
-        self.prev_claim = space.prev_claim
-        self.above = space.above
-        self.below = space.below
 
 
 def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
@@ -54,8 +45,8 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
             d.error(deck.packs.span, "E413", f"with {n} players the deck has {table.deck_size:,} cards; "
                     f"at most {MAX_DECK_CARDS:,} are supported", "use fewer packs")
             break
-        if deck.ranks_used is not None and not 1 <= len(table.ranks_in_play) == int(deck.ranks_used.code(_Only(n))):
-            d.error(deck.ranks_used.span, "E411", f"with {n} players {int(deck.ranks_used.code(_Only(n)))} ranks "
+        if deck.ranks_used is not None and not 1 <= len(table.ranks_in_play) == int(deck.ranks_used.code(TableFacts(n))):
+            d.error(deck.ranks_used.span, "E411", f"with {n} players {int(deck.ranks_used.code(TableFacts(n)))} ranks "
                     f"are used, but the deck lists {len(deck.ranks)}")
             continue
         sizes = table.hand_sizes()
@@ -64,21 +55,14 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
                     "narrow `players`, or change the deck or the deal")
             continue
         if rb.sets is not None:
-            size = int(rb.sets.size.code(_Only(n, copies=table.copies)))
+            size = int(rb.sets.size.code(TableFacts(n, copies=table.copies)))
             most = table.copies + (0 if rb.sets.naturals_only else deck.jokers)
             if not 2 <= size <= most:
                 d.error(rb.sets.size.span, "E414", f"with {n} players a set is {size} cards of one rank; "
                         f"it must be between 2 and the {most} that can be held")
         space = ClaimSpace(table)
-        if not as_claims(claim.first.code(_FirstClaimFacts(n, space))):
+        if not as_claims(claim.first.code(ClaimFacts(space, n))):
             d.error(claim.first.span, "E412", f"with {n} players the first claim `{claim.first.text}` names no card "
                     "in the deck")
     from .lints import lint_rulebook  # author's warnings (W5xx), once the rules are known to be sound
     lint_rulebook(rb, d)
-
-
-class _Only:
-    def __init__(self, players: int, copies: int = 0) -> None:
-        self.players = players
-        self.cards = 0
-        self.copies = copies

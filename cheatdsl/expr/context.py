@@ -21,7 +21,11 @@ class FormulaContext(Protocol):
     """The facts and built-in functions a formula may use (its place's variables aside)."""
 
     players: int
-    all_claims: frozenset[int]
+
+    @property
+    def all_claims(self) -> frozenset[int]:
+        """`any`: every claim that can be made at this table."""
+        ...
 
     def next_claim(self, claim: int | None) -> int | None:
         """The claim after this one in the claim order, wrapping round."""
@@ -67,7 +71,8 @@ class FormulaContext(Protocol):
 class ClaimOrder(Protocol):
     """The claims that can be made at a table, in claim order (`cheatdsl.cards.ClaimSpace`)."""
 
-    all_claims: frozenset[int]
+    @property
+    def all_claims(self) -> frozenset[int]: ...
 
     def next_claim(self, claim: int | None) -> int | None: ...
 
@@ -92,7 +97,12 @@ class TableFacts(FormulaContext):
         self.copies = copies
 
     def _unavailable(self, what: str) -> FactUnavailable:
-        return FactUnavailable(f"{what}, which a formula here cannot read")
+        """The error for a formula reading `what` (a phrase: "the seats"), which this context cannot give."""
+        return FactUnavailable(what)
+
+    @property
+    def all_claims(self) -> frozenset[int]:
+        raise self._unavailable("the claim order")
 
     def next_claim(self, claim: int | None) -> int | None:
         raise self._unavailable("the claim order")
@@ -128,8 +138,11 @@ class ClaimFacts(TableFacts):
     def __init__(self, space: ClaimOrder, players: int, previous: int | None = None) -> None:
         super().__init__(players)
         self.previous = previous
-        self.all_claims = space.all_claims
         self._space = space
+
+    @property
+    def all_claims(self) -> frozenset[int]:
+        return self._space.all_claims
 
     def next_claim(self, claim: int | None) -> int | None:
         return self._space.next_claim(claim)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from cheatdsl.cards import ClaimSpace
+from cheatdsl.expr import ClaimFacts
 
 MAX_RUNS = 40_000
 
@@ -113,8 +114,9 @@ def evaluate(tree: Tree, answer: Callable[[tuple[Any, ...]], Any]) -> Any:
     return tree.value
 
 
-class Facts:
-    """The context a closure runs in: facts are read lazily, each read a branch point of the tree.
+class Facts(ClaimFacts):
+    """The context a closure runs in (a `FormulaContext`): facts are read lazily, each read a branch
+    point of the tree.
 
     `domains` gives the answers each named fact can have; `seats_out` says whether any seat can be
     out while the formula is read (if not, `left` and `right` never branch); `hand_max` bounds
@@ -132,12 +134,7 @@ class Facts:
         self._hand_max = hand_max
         self._holder_answers = holder_answers
         self._step = step
-        self.players = players
-        self.all_claims = space.all_claims
-        self.next_claim = space.next_claim
-        self.prev_claim = space.prev_claim
-        self.above = space.above
-        self.below = space.below
+        super().__init__(space, players)
 
     def _ask(self, query: tuple[Any, ...], answers: Sequence[Any]) -> Any:
         if query in self._answers:
