@@ -1,0 +1,125 @@
+"""The interpreter (`Game`) and the verifier (`Spec`) read the same tables of what the rules imply.
+
+Project's choice: a rule's consequence at a table (the count cap, the claims allowed after each claim,
+the challenges allowed, the set size, what a short stock or a hand emptied by sets does) is worked out
+once (`cheatdsl.derived.TableRules`). These tests compare every table the two back ends keep, for every
+shipped rulebook and fixture at every player count it allows, so a back end that derived one of them
+again, differently, fails here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cheatdsl.engine import Game
+from cheatdsl.engine.game import NO_CAP
+from cheatdsl.load import load_rulebook
+from cheatdsl.model import ChallengeTest, Rulebook, Surplus
+from verifier.system.spec import Spec, SpecError, build_spec
+from verifier.system.tabulate import Tree, evaluate
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted([*(ROOT / "rulebooks").glob("*.yaml"), *(ROOT / "rulebooks").glob("*.cheat"),
+                *(ROOT / "tests" / "fixtures").rglob("*.yaml")])
+
+
+def _tables(path: Path) -> list[tuple[Rulebook, int]]:
+    rb = load_rulebook(str(path))
+    return [(rb, n) for n in rb.players.counts()]
+
+
+CASES = [pytest.param(rb, n, id=f"{path.stem}-{n}") for path in FILES for rb, n in _tables(path)]
+
+
+def _claims(spec: Spec, req: int) -> frozenset[int]:
+    """A set of claims the spec asks for, as claim values."""
+    return frozenset(spec.claims[i] for i in spec.req_sets[req])
+
+
+def _seat(tree: Tree, facts: dict[str, object]) -> object:
+    """A tabulated formula's value with every seat in the game."""
+    def answer(query: tuple[object, ...]) -> object:
+        if query[0] == "in":
+            return True
+        assert query[0] == "fact", f"{query} is not read by a seat formula with every seat in"
+        return facts[str(query[1])]
+    return evaluate(tree, answer)
+
+
+def test_every_shipped_rulebook_and_fixture_is_compared() -> None:
+    """A rulebook missing from the comparison is a table nobody checks."""
+    names = {p.stem for p in FILES}
+    assert {"english-ascending", "bluffstopp", "canadian-bluff", "emptied-stays-in", "anticlockwise"} <= names
+    assert len(CASES) > len(FILES)
+
+
+@pytest.mark.parametrize(("rb", "n"), CASES)
+def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
+    try:
+        game = Game(rb, n)
+    except ValueError:
+        with pytest.raises(SpecError):
+            build_spec(rb, n)
+        return
+    spec = build_spec(rb, n)
+    assert spec.players == game.players and spec.step == game.step
+    # Cards: values, the deck, wild jokers, and which claim each card passes as.
+    assert (spec.by_rank, spec.rank_count, spec.values, spec.wild) == (game.by_rank, game.rank_count, game.values,
+                                                                       game.wild)
+    assert {v: spec.deck[i] for i, v in enumerate(spec.live)} == {v: k for v, k in enumerate(game.deck_counts) if k}
+    assert spec.claims == tuple(game.claim_order)
+    for i, v in enumerate(spec.live):
+        passes = {spec.claims[c] for c in spec.matches[i]}
+        assert passes == {c for c in game.claim_order if game.count_matching(_one(game, v), frozenset([c]))}
+    assert spec.ranks_in_play == game.ranks_in_play
+    # Claims: the first claim, a lead with nothing before it, and follow and lead after each claim.
+    assert _claims(spec, spec.first) == game.required_after(None, False)[1]
+    assert _claims(spec, spec.lead_none) == game.required_after(None, True)[1]
+    for i, prev in enumerate(spec.claims):
+        assert _claims(spec, spec.follow[i]) == game.required_after(prev, False)[1]
+        assert _claims(spec, spec.lead[i]) == game.required_after(prev, True)[1]
+    assert (spec.min_cards, spec.max_cards, spec.exact, spec.any_count, spec.count_cap) == \
+        (game.min_cards, game.max_cards, game.exact, game.any_count, game.count_cap)
+    assert (spec.count_judged, spec.reveal_all) == (game.count_judged, game.reveal_all)
+    assert (spec.round_ends_challenge, spec.round_ends_all_pass) == \
+        (game.round_ends_on_challenge, game.round_ends_on_all_pass)
+    assert (spec.may_pass, spec.leader_may_pass, spec.all_pass_discards) == \
+        (game.may_pass, game.leader_may_pass, game.all_pass_discards)
+    # Challenges and penalties.
+    assert tuple(name for name, _ in spec.kinds) == game.kind_names
+    assert all(by_hand == (game.kinds[name].test is ChallengeTest.HAND) for name, by_hand in spec.kinds)
+    assert (spec.take_pile, spec.draw, spec.pile_discarded, spec.short_stock_takes_pile) == \
+        (game.take_pile, game.draw, game.pile_after_discarded, game.short_stock_takes_pile)
+    # Sets and the end.
+    assert (spec.set_size, spec.sets_forced, spec.sets_naturals_only) == \
+        (game.set_size, game.sets_forced, game.sets_naturals_only)
+    assert (spec.first_out, spec.at_once, spec.emptied_stays_in) == (game.first_out, game.at_once,
+                                                                     game.emptied_stays_in)
+    if rb.ending.turn_cap is None:
+        assert spec.turn_cap is None and game.turn_cap == NO_CAP
+    else:
+        assert spec.turn_cap == game.turn_cap
+    # The deal.
+    assert spec.hand_sizes == tuple(game.hand_sizes) and spec.dealer_by_lot == game.dealer_by_lot
+    to_stock = rb.deal.surplus is Surplus.STOCK
+    assert spec.stock_count == (game.surplus if to_stock else 0)
+    assert spec.aside_count == game.table.set_aside + (0 if to_stock else game.surplus)
+    # Who plays after a challenge, with every seat in: the tabulated formula and the interpreter's agree.
+    for claimant in range(n):
+        for challenger in (s for s in range(n) if s != claimant):
+            for caught in (False, True):
+                winner, loser = (challenger, claimant) if caught else (claimant, challenger)
+                facts = {"claimant": claimant, "challenger": challenger, "winner": winner, "loser": loser,
+                         "caught": caught}
+                for dealer in range(n):
+                    assert _seat(spec.next_player, {**facts, "dealer": dealer}) == \
+                        game.next_player(game.facts(None, dealer, **facts))
+
+
+def _one(game: Game, value: int) -> list[int]:
+    """A hand holding one card of `value`."""
+    hand = [0] * (game.values + 1)
+    hand[value] = 1
+    return hand
