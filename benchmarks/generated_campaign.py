@@ -1,4 +1,4 @@
-"""A campaign over generated rulebooks (issue 12): check, fmt, simulate and verify each, and hold verify's proofs
+"""A campaign over generated rulebooks: check, fmt, simulate and verify each, and hold verify's proofs
 against played games.
 
 Run: python benchmarks/generated_campaign.py [--count N] [--start S] [--workers W] [--timeout T] [--json FILE]

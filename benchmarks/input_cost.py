@@ -4,7 +4,7 @@ Run: python benchmarks/input_cost.py [--json] [--only WORD]
 Each file of tests/hostile.py (CASES, then COSTLY) is written to a fresh temporary folder and read by
 the command line's `main()` in a fresh interpreter (`check FILE` or `scenario FILE`). Reported: the call's CPU time (user + system), how much
 the process's peak resident memory grew during the call, the exit status and the diagnostic codes.
-The targets (issue 13): every file accepted or refused within 1 s and 100 MB.
+The targets: every file accepted or refused within 1 s and 100 MB.
 """
 
 from __future__ import annotations
