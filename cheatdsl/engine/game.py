@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..cards import JOKER, ClaimSpace, Table
+from ..cards import ClaimSpace, Table
 from ..derived import DealError, TableRules
 from ..model import ChallengeKind, Rulebook
 from .actions import ACCEPT, Action, Challenge
@@ -73,9 +73,7 @@ class Game:
 
     def card_value(self, card: int) -> int:
         """The game's value for a physical card (`cards.py` numbering: suit * ranks + rank, or JOKER)."""
-        if card == JOKER:
-            return self.joker
-        return card % self.rank_count if self.by_rank else card
+        return self.rules.card_value(card)
 
     @property
     def card_values(self) -> range:
