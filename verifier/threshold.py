@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 import z3
 
+from cheatdsl.derived import set_size
 from cheatdsl.model import SetMode
 
-from .facts import facts_for
 from .registry import register
 from .solver import ask, new_optimize, new_solver, num
 from .subject import Subject
@@ -42,7 +42,7 @@ def _rules(subject: Subject, n: int, naturals: z3.ArithRef, jokers: z3.ArithRef,
         rules[f"cards per play: at most {rb.claim.max_cards} ({rb.claim.span})"] = k <= rb.claim.max_cards
     sets = rb.sets
     if sets is not None and sets.mode is SetMode.FORCED:
-        size = facts_for(sets.size, n, copies=copies)
+        size = set_size(rb, n, t.copies) or 0
         held = naturals if sets.naturals_only else naturals + jokers
         rules[f"forced sets: {size} {'natural ' if sets.naturals_only else ''}cards of a rank leave at once "
               f"({sets.size.span})"] = held <= size - 1
@@ -123,7 +123,7 @@ def claim_threshold(subject: Subject) -> Result:
     by: dict[int, Result] = {}
     for n in subject.counts:
         t = subject.table(n)
-        key = (PID, t.packs, t.copies, subject.rb.sets is not None and facts_for(subject.rb.sets.size, n, copies=t.copies))
+        key = (PID, t.packs, t.copies, set_size(subject.rb, n, t.copies))
         if key not in subject.cache:
             # The game showing the claim is played at the smallest count with this threshold, and stands
             # for the counts that share it.
