@@ -124,6 +124,13 @@ class TableRules:
             return self.values
         return card % self.rank_count if self.by_rank else card
 
+    def passes_as(self, value: int) -> frozenset[int]:
+        """The claims a card of `value` passes as: its own value if that is a claim, every claim for a
+        wild joker."""
+        if value == self.values:
+            return self.space.all_claims if self.wild else frozenset()
+        return frozenset([value]) if value in self.space.position else frozenset()
+
     def _claims(self, rb: Rulebook) -> None:
         claim, space, n = rb.claim, self.space, self.players
         self.claim_order = space.order

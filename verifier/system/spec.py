@@ -162,8 +162,7 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     live = tuple(v for v, count in enumerate(rules.deck_counts) if count)
     claims = tuple(rules.claim_order)
     index = {v: i for i, v in enumerate(claims)}
-    matches = tuple(frozenset(range(len(claims))) if v == values and rules.wild
-                    else frozenset([index[v]]) if v in index else frozenset() for v in live)
+    matches = tuple(frozenset(index[c] for c in rules.passes_as(v)) for v in live)
     step = rules.step
 
     sets: list[frozenset[int]] = []
