@@ -102,6 +102,7 @@ class TableRules:
         self.aside_count = self.table.set_aside + (0 if to_stock else self.surplus)
         self.step = turn_step(rb)
         self.dealer_by_lot = rb.setup.dealer is DealerChoice.LOT
+        self.first_player = rb.setup.first_player
 
     def _cards(self, rb: Rulebook) -> None:
         self.rank_count = self.table.rank_count
@@ -152,10 +153,14 @@ class TableRules:
         self.may_pass = passing.allowed
         self.leader_may_pass = passing.allowed and passing.leader_may_pass
         self.all_pass_discards = passing.all_pass_pile is PileAfter.DISCARDED
+        # The seat formulas in force: a rule about passing only where passing is allowed.
+        self.pass_when = passing.when if passing.allowed else None
+        self.all_pass_leader = passing.all_pass_leader if passing.allowed else None
 
     def _challenges(self, rb: Rulebook) -> None:
         penalty = rb.challenge.penalty
         self.kinds = allowed_kinds(rb, self.players)
+        self.next_player = rb.challenge.next_player
         self.take_pile = penalty.kind is PenaltyKind.TAKE_PILE
         self.draw = penalty.draw
         self.pile_after_discarded = penalty.pile_after is PileAfter.DISCARDED
@@ -169,6 +174,7 @@ class TableRules:
         # A seat left with no cards by its sets stays in, and its turns pass it by while it holds none.
         self.emptied_stays_in = self.set_size is not None and end.emptied_by_sets is EmptiedBySets.STAYS_IN
         self.turn_cap = end.turn_cap
+        self.turn_start_win = end.turn_start_win
 
     def required_after(self, previous: int | None, leading: bool) -> frozenset[int]:
         """The claims allowed next: the first claim of the game, a lead, or a follow of `previous`."""

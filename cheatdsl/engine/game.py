@@ -106,7 +106,7 @@ class Game:
         self.pred = [(s - self.step) % n for s in range(n)]
         self.responders_of = tuple(tuple(self.seat_after(s, i) for i in range(1, n)) for s in range(n))
         self.dealer_by_lot = rules.dealer_by_lot
-        self.first_player = rb.setup.first_player.code
+        self.first_player = rules.first_player.code
 
     def seat_after(self, seat: int, places: int = 1) -> int:
         """The seat `places` seats on in turn order, every seat counted."""
@@ -143,13 +143,12 @@ class Game:
         self.lead_none = tuple(sorted(self.lead_none_set))
         self.round_ends_on_challenge = rules.round_ends_on_challenge
         self.round_ends_on_all_pass = rules.round_ends_on_all_pass
-        passing = rb.passing
         self.may_pass = rules.may_pass
-        self.pass_when = passing.when.code if passing.allowed and passing.when is not None else None
-        self.pass_when_text = passing.when.text if passing.when is not None else ""
+        self.pass_when = rules.pass_when.code if rules.pass_when is not None else None
+        self.pass_when_text = rb.passing.when.text if rb.passing.when is not None else ""
         self.leader_may_pass = rules.leader_may_pass
         self.all_pass_discards = rules.all_pass_discards
-        self.all_pass_leader = passing.all_pass_leader.code if passing.all_pass_leader else None
+        self.all_pass_leader = rules.all_pass_leader.code if rules.all_pass_leader is not None else None
 
     def required_after(self, previous: int | None, leading: bool) -> tuple[tuple[int, ...], frozenset[int]]:
         """The claims allowed next: the first claim of the game, a lead, or a follow of `previous`."""
@@ -172,16 +171,15 @@ class Game:
         self.draw = rules.draw
         self.pile_after_discarded = rules.pile_after_discarded
         self.short_stock_takes_pile = rules.short_stock_takes_pile
-        self.next_player = ch.next_player.code
+        self.next_player = rules.next_player.code
         self.next_player_memo: dict[tuple[object, ...], int] = {}
 
     # -- ending --------------------------------------------------------------------------------
 
     def _ending(self, rules: TableRules, turn_cap: int | None) -> None:
-        end = self.rulebook.ending
         self.first_out = rules.first_out
         self.at_once = rules.at_once
-        self.turn_start_win = end.turn_start_win.code if end.turn_start_win else None
+        self.turn_start_win = rules.turn_start_win.code if rules.turn_start_win is not None else None
         self.emptied_stays_in = rules.emptied_stays_in
         caps = [c for c in (rules.turn_cap, turn_cap) if c is not None]
         self.turn_cap = min(caps) if caps else NO_CAP

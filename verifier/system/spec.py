@@ -189,20 +189,19 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
 
     seats = range(n)
     turn_domains = {"hand": range(hand_max + 1), "leading": (False, True), "required": required_values}
-    next_player = seat_tree(rb.challenge.next_player.code,
+    next_player = seat_tree(rules.next_player.code,
                             {"claimant": seats, "challenger": seats, "winner": seats, "loser": seats,
                              "caught": (False, True), "dealer": seats}, not first_out)
-    passing = rb.passing
     all_pass_leader = None
-    if passing.allowed and passing.all_pass_leader is not None:
-        all_pass_leader = seat_tree(passing.all_pass_leader.code, {"last_player": seats, "dealer": seats},
+    if rules.all_pass_leader is not None:
+        all_pass_leader = seat_tree(rules.all_pass_leader.code, {"last_player": seats, "dealer": seats},
                                     not first_out)
     pass_when = None
-    if passing.allowed and passing.when is not None:
-        pass_when = seat_tree(passing.when.code, {**turn_domains, "dealer": seats}, not first_out)
+    if rules.pass_when is not None:
+        pass_when = seat_tree(rules.pass_when.code, {**turn_domains, "dealer": seats}, not first_out)
     tsw = None
-    if rb.ending.turn_start_win is not None:
-        tsw = seat_tree(rb.ending.turn_start_win.code, {**turn_domains, "dealer": seats}, not first_out)
+    if rules.turn_start_win is not None:
+        tsw = seat_tree(rules.turn_start_win.code, {**turn_domains, "dealer": seats}, not first_out)
     undealt = t.set_aside + rules.surplus > 0
 
     def holder_answers(card: int) -> list[int | None]:
@@ -212,7 +211,7 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
             out.append(None)
         return out
 
-    first_player = tabulate(rb.setup.first_player.code, n, step, space, {"dealer": seats}, seats_out=False,
+    first_player = tabulate(rules.first_player.code, n, step, space, {"dealer": seats}, seats_out=False,
                             hand_max=hand_max, holder_answers=holder_answers)
     return Spec(
         players=n, step=step, by_rank=rules.by_rank, rank_count=rules.rank_count, values=values, live=live,
