@@ -1,21 +1,31 @@
-"""The interpreter's states in the verifier's terms: a played position as constant Z3 facts.
+"""The interpreter's states and turns in the verifier's terms: a played position as constant Z3 facts,
+a turn as the encoding's step.
 
-Used to start a search from a real deal, to test whether a dealt state lies in a recurrent set,
-and by the tests that check every interpreter step against the transition relation.
+Used to start a search from a real deal, to test whether a dealt state lies in a recurrent set, and
+by the agreement checks: every interpreter turn is a step of the transition relation giving the
+interpreter's next state (`step_problems`), and every step the relation allows from a played state
+is a turn the interpreter allows (`encoding_moves`, `replay_move`).
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
-from cheatdsl.engine import Ending, Game, Phase
+from cheatdsl.engine import ACCEPT as ACCEPT_ACTION
+from cheatdsl.engine import KEEP, Challenge, DiscardSet, Ending, Game, IllegalAction, Pass, Phase, Play
+from cheatdsl.engine import PASS as PASS_ACTION
+from cheatdsl.engine import Action as EngineAction
 from cheatdsl.engine import State as EngineState
 
 from .spec import FIRST, FOLLOW, LEAD, Spec
-from .state import State
+from .state import State, Term, fresh, hand, num, total
+from .transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 
 Values = dict[str, Any]
 
@@ -67,10 +77,10 @@ def read(spec: Spec, st: EngineState) -> Values:
     out["dealer"] = st.dealer or 0
     result = st.result()
     order = st.order_out()
-    if result is not None:
+    if result is not None and not result.capped:
         out["winner"] = -1 if result.winner is None else result.winner
         out["loser"] = -1 if result.loser is None else result.loser
-    else:
+    else:  # the encoding's winner is the first seat out, also in a game stopped before its end
         out["winner"] = order[0] if order and not g.first_out else -1
         out["loser"] = -1
     out["leading"] = st.leading
@@ -83,14 +93,14 @@ def read(spec: Spec, st: EngineState) -> Values:
         out["passes"], out["last"] = 0, -1
     if spec.turn_cap is None:
         out["turns"] = 0
-    if spec.first_out:
+    if spec.first_out:  # the first seat out ends the game, so no seat leaves one that goes on
         out["loser"] = -1
+        out.update({f"inn{seat}": True for seat in range(n)})
     return out
 
 
 def constant(spec: Spec, values: Values) -> State:
     """A state whose every fact is the constant in `values`."""
-    from .state import fresh
     template = fresh(spec, "c")
     s = template.copy()
     flat = {}
@@ -123,3 +133,291 @@ def merged_values(full: Spec, merged: Spec, keep: tuple[int, ...], values: Value
     if merged.claims != full.claims:
         out["prev"] = -1 if values["prev"] < 0 else 0
     return out
+
+
+# -- turns as steps ------------------------------------------------------------------------------------
+
+@dataclass
+class Turn:
+    """One interpreter turn as the encoding's step: a pass, or a play accepted by all, or a play challenged
+    by `challenger` with the kind named `test`; the cards the loser drew from the stock and the sets it
+    chose to discard (by rank)."""
+
+    kind: int
+    play: Play | None = None
+    challenger: int = 0
+    test: str = ""
+    drawn: Counter[int] = field(default_factory=Counter)
+    discards: Counter[int] = field(default_factory=Counter)
+
+
+def play_turn(st: EngineState, choose: Callable[[EngineState], EngineAction]) -> Turn:
+    """Play one turn from the play phase, each action `choose(st)` (a chance action too, where the rules
+    draw lots during a turn), up to the next play phase or the end."""
+    if st.phase is not Phase.PLAY:
+        raise ValueError(f"a turn starts in the play phase, not {st.phase.value}")
+    stock, reveals = Counter(st.stock()), st.reveal_count()
+    first = choose(st)
+    st.apply_action(first)
+    turn = Turn(PASS) if isinstance(first, Pass) else Turn(ACCEPT, play=first)  # type: ignore[arg-type]
+    while st.phase is not Phase.PLAY and st.phase is not Phase.TERMINAL:
+        action = choose(st)
+        st.apply_action(action)
+        if isinstance(action, DiscardSet):
+            turn.discards[action.rank] += 1
+    if st.reveal_count() > reveals:
+        record = st.reveal(reveals)
+        turn.kind, turn.challenger, turn.test = CHALLENGE, record.challenger, record.kind
+    turn.drawn = stock - Counter(st.stock())
+    return turn
+
+
+def action_of(spec: Spec, turn: Turn) -> Action:
+    """The encoding's choices for `turn`, as Z3 numerals."""
+    zeros = [num(0)] * spec.width
+    no_sets = [num(0)] * len(spec.ranks_in_play)
+    if turn.play is None:
+        return Action(num(turn.kind), zeros, num(0), num(0), num(0), num(0), zeros, no_sets)
+    cards = Counter(turn.play.cards)
+    names = [name for name, _ in spec.kinds]
+    test = names.index(turn.test) if turn.kind == CHALLENGE else 0
+    return Action(num(turn.kind), [num(cards.get(v, 0)) for v in spec.live], num(spec.claim_index[turn.play.claim]),
+                  num(turn.play.count), num(turn.challenger), num(test),
+                  [num(turn.drawn.get(v, 0)) for v in spec.live],
+                  [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
+
+
+# Facts that describe the turn to come, not the game: once the game is over they mean nothing.
+TURN_FACTS = ("actor", "prev", "mode", "passes", "last", "leading", "dealer")
+
+
+class Steps:
+    """The encoding's step at one table, built once over variables, against which interpreter turns are
+    checked by evaluating it on their values (no solving): `problems(before, turn, after)`."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.s, self.t = fresh(spec, "before"), fresh(spec, "after")
+        self.a = fresh_action(spec, "turn")
+        b = Builder(spec, name_terms=False)
+        self.steps: dict[int, tuple[Term, State]] = {}
+        self.checks: dict[int, Term] = {}
+        over = self.t.over
+        for kind in (ACCEPT, CHALLENGE, PASS):
+            legal, after = b.step_kind(self.s, self.a, kind)
+            same = [z3.Or(over, eq) if fact in TURN_FACTS else eq
+                    for fact, eq in _equalities(self.t, after) if fact != "nodef"]
+            self.steps[kind] = (legal, after)
+            self.checks[kind] = z3.And(legal, *same)
+        assert not b.defs, "the unnamed full step defines no terms"
+        self.model = z3.Model()
+        self.ctx = z3.main_ctx().ref()
+        # Each fact as (name, the declaration of its variable or None, whether it is a truth value, the
+        # encoding's constant when it is not a variable); declarations and values as Z3's own pointers,
+        # since a turn of a large table gives the model hundreds of values.
+        self.facts = {id(st): [(name, term.decl().ast if _variable(term) else None, z3.is_bool(term),
+                                None if _variable(term) else _plain(term)) for _, name, term in st.items()]
+                      for st in (self.s, self.t)}
+        self.choices = [(var.decl().ast, i) for i, var in enumerate(_action_terms(self.a)) if _variable(var)]
+        self.kept: list[Term] = []  # the values whose pointers are used, kept alive
+        self.numbers: dict[int, Any] = {}
+        self.truths = [self._pointer(z3.BoolVal(False)), self._pointer(z3.BoolVal(True))]
+        self.solver: z3.Solver | None = None  # the whole step over the same variables, made when first asked
+
+    def _pointer(self, term: Term) -> Any:
+        self.kept.append(term)
+        return term.as_ast()
+
+    def _number(self, value: int) -> Any:
+        got = self.numbers.get(value)
+        if got is None:
+            got = self.numbers[value] = self._pointer(num(value))
+        return got
+
+    def _assign(self, values: Values, state: State) -> list[str]:
+        """Give the model the facts `values` for `state`'s variables; facts the encoding holds constant must
+        have that value (else a problem)."""
+        out = []
+        add, ctx, model, truths, numbers = z3.Z3_add_const_interp, self.ctx, self.model.model, self.truths, self.numbers
+        for name, decl, truth, fixed in self.facts[id(state)]:
+            value = values[name]
+            if decl is None:
+                if fixed != value:
+                    out.append(f"{name}: the encoding holds it at {fixed}, the interpreter has {value}")
+            elif truth:
+                add(ctx, model, decl, truths[bool(value)])
+            else:
+                pointer = numbers.get(value)
+                add(ctx, model, decl, self._number(value) if pointer is None else pointer)
+        return out
+
+    def problems(self, before: Values, turn: Turn, after: Values) -> list[str]:
+        """How the encoding's step for `turn` from `before` differs from the interpreter's state `after`:
+        empty when the step is legal in the encoding and gives exactly `after`."""
+        # A model is evaluated once: Z3 keeps what it evaluated even when a value is changed afterwards.
+        self.model = z3.Model()
+        found = self._assign(before, self.s) + self._assign(after, self.t)
+        values = _action_terms(action_of(self.spec, turn))
+        for decl, i in self.choices:
+            z3.Z3_add_const_interp(self.ctx, self.model.model, decl, values[i].as_ast())  # numerals kept by `num`
+        if found or z3.is_true(self.model.eval(self.checks[turn.kind])):
+            return found
+        legal, model = self.steps[turn.kind]
+        if not z3.is_true(self.model.eval(legal)):
+            return [f"the encoding does not allow the turn ({self._why_not(turn)})"]
+        bad = []
+        for fact, name, term in model.items():
+            if fact == "nodef" or (after["over"] and fact in TURN_FACTS):
+                continue
+            value = _plain(self.model.eval(term))
+            if value != after[name]:
+                bad.append(f"{name}: encoding {value}, interpreter {after[name]}")
+        return bad
+
+    def moves(self, before: Values, limit: int, rng: random.Random) -> list[dict[str, Any]]:
+        """Up to `limit` distinct steps the encoding allows from `before`, each as the choices `kind`, `cards`
+        (per live value), `claim`, `count`, `challenger`, `test` and `discards`. The cards drawn from the
+        stock are left out: the encoding lets the loser draw any of them, the interpreter the top ones.
+        Each shape of step is asked for in turn (a pass; a play accepted, or challenged by each seat with
+        each kind; each also playing the whole hand; a challenge after which sets are discarded), so
+        that no shape uses up the limit and the rarer ones are tried."""
+        sp, a = self.spec, self.a
+        if self.solver is None:
+            legal, _ = Builder(sp, name_terms=False).step(self.s, a)
+            self.solver = z3.Solver()
+            self.solver.add(legal)
+        solver = self.solver
+        solver.push()
+        solver.set("random_seed", rng.randrange(1 << 30))
+        for _, name, term in self.s.items():
+            if _variable(term):
+                value = before[name]
+                solver.add(term == (z3.BoolVal(value) if isinstance(value, bool) else num(value)))
+        whole = total(a.cards) == hand(self.s, self.s.actor)
+        shapes: list[Term] = [a.kind == PASS, a.kind == ACCEPT, z3.And(a.kind == ACCEPT, whole)]
+        for c in range(sp.n):
+            for k in range(len(sp.kinds)):
+                challenged = z3.And(a.kind == CHALLENGE, a.challenger == c, a.test == k)
+                shapes += [challenged, z3.And(challenged, whole)]
+        if any(_variable(x) for x in a.discards):
+            shapes.append(z3.And(a.kind == CHALLENGE, total(a.discards) > 0))
+        out: list[dict[str, Any]] = []
+        for shape in shapes:
+            if len(out) >= limit:
+                break
+            solver.push()
+            solver.add(shape)
+            for _ in range(max(1, (limit - len(out)) // len(shapes))):
+                if len(out) >= limit or solver.check() != z3.sat:
+                    break
+                m = solver.model()
+
+                def value(term: Term, m: z3.ModelRef = m) -> int:
+                    return _plain(m.eval(term, model_completion=True))  # type: ignore[return-value]
+                move = {"kind": value(a.kind), "cards": [value(x) for x in a.cards], "claim": value(a.claim),
+                        "count": value(a.count), "challenger": value(a.challenger), "test": value(a.test),
+                        "discards": [value(x) for x in a.discards]}
+                out.append(move)
+                solver.add(_other_than(a, move))
+            solver.pop()
+        solver.pop()
+        return out
+
+    def _why_not(self, turn: Turn) -> str:
+        """The first guard of the step that the turn breaks, in its Z3 form."""
+        b = Builder(self.spec, name_terms=False)
+        if turn.kind == PASS:
+            guards, _ = b.pass_turn(self.s)
+        else:
+            guards, t1, m = b.play(self.s, self.a)
+            if turn.kind == CHALLENGE:
+                guards = guards + b.challenge(self.s, t1, self.a, m)[0]
+        for g in guards:
+            if not z3.is_true(self.model.eval(g)):
+                return f"fails {g}"
+        return "no guard fails"
+
+
+def _equalities(a: State, b: State) -> list[tuple[str, Term]]:
+    return [(fact, x == y) for (fact, _, x), (_, _, y) in zip(a.items(), b.items())]
+
+
+def _action_terms(a: Action) -> list[Term]:
+    return [a.kind, *a.cards, a.claim, a.count, a.challenger, a.test, *a.draws, *a.discards]
+
+
+def _variable(term: Term) -> bool:
+    return z3.is_const(term) and not (z3.is_int_value(term) or z3.is_true(term) or z3.is_false(term))
+
+
+def _plain(term: Term) -> int | bool:
+    """The Python value of a Z3 numeral or truth value."""
+    if z3.is_true(term) or z3.is_false(term):
+        return z3.is_true(term)
+    return int(term.as_long())
+
+
+def _other_than(a: Action, move: dict[str, Any]) -> Term:
+    """A step differing from `move` in a choice that matters for its kind."""
+    if move["kind"] == PASS:
+        return a.kind != PASS
+    same = [a.kind == move["kind"], a.claim == move["claim"], a.count == move["count"]]
+    same += [x == k for x, k in zip(a.cards, move["cards"])]
+    if move["kind"] == CHALLENGE:
+        same += [a.challenger == move["challenger"], a.test == move["test"]]
+        same += [x == k for x, k in zip(a.discards, move["discards"])]
+    return z3.Not(z3.And(same))
+
+
+def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.Random) -> Turn | str:
+    """The encoding's step `move` played by the interpreter on `st` (changed in place): the turn it made,
+    or why the interpreter refuses it. The challenger is the one seat that calls; lots the rules draw
+    during the turn are drawn with `rng`."""
+    if move["kind"] == PASS:
+        why = _try(st, PASS_ACTION)
+        return Turn(PASS) if why is None else f"refuses the pass: {why}"
+    cards = tuple(sorted(v for v, k in zip(spec.live, move["cards"]) for _ in range(k)))
+    play = Play(cards, spec.claims[move["claim"]], move["count"])
+    why = _try(st, play)
+    if why is not None:
+        return f"refuses the play {play}: {why}"
+    stock, reveals = Counter(st.stock()), st.reveal_count()
+    turn = Turn(move["kind"], play=play)
+    test = spec.kinds[move["test"]][0] if move["kind"] == CHALLENGE else ""
+    while st.phase is Phase.RESPOND or st.is_chance_node():
+        if st.is_chance_node():
+            st.apply_action(st.chance_outcome(rng))
+            continue
+        seat = st.current_player()
+        calls = move["kind"] == CHALLENGE and seat == move["challenger"]
+        why = _try(st, Challenge(test) if calls else ACCEPT_ACTION)
+        if why is not None:
+            return f"refuses seat {seat}'s {f'challenge `{test}`' if calls else 'accepting'}: {why}"
+    if move["kind"] == CHALLENGE and (st.reveal_count() == reveals
+                                      or st.reveal(reveals).challenger != move["challenger"]):
+        return f"never hears seat {move['challenger']} challenge"
+    for rank, k in zip(spec.ranks_in_play, move["discards"]):
+        for _ in range(k):
+            why = _try(st, DiscardSet(rank))
+            if why is not None:
+                return f"refuses a set of rank {rank}: {why}"
+            turn.discards[rank] += 1
+    if st.phase is Phase.DISCARD:
+        why = _try(st, KEEP)
+        if why is not None:
+            return f"refuses keeping the other sets: {why}"
+    if st.phase is not Phase.PLAY and st.phase is not Phase.TERMINAL:
+        return f"is left in the {st.phase.value} phase after the step"
+    if move["kind"] == CHALLENGE:
+        turn.challenger, turn.test = move["challenger"], test
+    turn.drawn = stock - Counter(st.stock())
+    return turn
+
+
+def _try(st: EngineState, action: EngineAction) -> str | None:
+    """Apply `action`; why the interpreter refuses it, or None."""
+    try:
+        st.apply_action(action)
+    except IllegalAction as exc:
+        return str(exc)
+    return None

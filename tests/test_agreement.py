@@ -1,0 +1,179 @@
+"""The interpreter and the verifier play one game: docs/language.md's "How a rulebook is played" read by both
+back ends must give the same turns (the style guide: a verifier counterexample is a scenario the interpreter
+can replay, so the encoding may allow no step the interpreter refuses, and must allow every one it plays).
+
+For every shipped rulebook and fixture, at its fewest seats and one more: a whole game by a seeded mix of
+bots (`random` among them) and a game stopped by a small turn cap; each deal must be an initial state of
+the encoding, each turn a step of the encoding giving exactly the interpreter's next state, and from
+sampled states every step the encoding allows (bounded, each shape of step asked for) a turn the
+interpreter allows, giving the same state. benchmarks/agreement_campaign.py runs the same at scale.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agreement import (
+    ROOT,
+    Tally,
+    deal_problems,
+    play_game,
+    rule_values,
+    rulebook_files,
+    seat_counts,
+    spec_for,
+    values_used,
+)
+
+from cheatdsl.compiler.table import SECTIONS, Kind
+from cheatdsl.engine import Game
+from cheatdsl.load import load_rulebook
+from cheatdsl.model import Rulebook
+from verifier.system import transitions
+from verifier.system.engine_state import read
+from verifier.system.state import true
+from verifier.system.witness import dealt
+
+FILES = rulebook_files()
+CAP = 12  # the small turn cap of the stopped games
+LONG = 400  # the whole games stop here in the suite (a few long ones; the campaign plays them to the end)
+FIXTURES = ROOT / "tests" / "fixtures" / "agreement"
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@functools.cache
+def _rulebook(path: Path) -> Rulebook:
+    return load_rulebook(str(path))
+
+
+def _games(rb: Rulebook) -> Tally:
+    tally = Tally()
+    for n in seat_counts(rb):
+        tally.add(play_game(rb, n, 0, cap=LONG, sample_every=10, max_samples=2, moves_per_state=10))
+        tally.add(play_game(rb, n, 1, cap=CAP))
+    return tally
+
+
+@functools.cache
+def _played(path: Path) -> Tally:
+    return _games(_rulebook(path))
+
+
+@pytest.mark.parametrize("path", FILES, ids=_name)
+def test_every_turn_is_a_step_of_the_encoding(path: Path) -> None:
+    """Each deal, each turn of whole and stopped games, and each step the encoding allows from sampled states
+    agree between the interpreter and the encoding."""
+    tally = _played(path)
+    assert tally.steps and tally.deals, tally.summary()
+    assert not tally.findings, "\n".join(tally.findings[:5])
+
+
+def test_games_of_every_ending_are_checked() -> None:
+    """The games checked end in every way a game can: won, the last holder left, stopped by the turn cap, and
+    stopped with no legal action (the fixtures whose claims run out); states are sampled and their moves
+    replayed."""
+    total = Tally()
+    for path in FILES:
+        total.add(_played(path))
+    assert set(total.endings) >= {"won", "last holder", "turn cap", "no legal action"}, total.summary()
+    assert total.states >= len(FILES) and total.moves >= 4 * total.states, total.summary()
+
+
+# Every rule value is played -------------------------------------------------------------------------------
+
+def test_every_rule_value_is_exercised() -> None:
+    """Each value of each rule with a closed set of values (read from the language's field table, so that a
+    new value fails here until a rulebook of these tests uses it) is used, where it has an effect, by some
+    rulebook the agreement is checked on; tests/fixtures/agreement/ holds those no shipped rulebook uses."""
+    used: dict[tuple[str, object], list[str]] = {}
+    for path in FILES:
+        for value in values_used(_rulebook(path)):
+            used.setdefault(value, []).append(path.name)
+    missing = sorted(rule_values() - set(used), key=str)
+    assert not missing, f"rule values no rulebook of the agreement tests uses: {missing}"
+
+
+def test_the_rule_values_come_from_the_field_table() -> None:
+    """The list is the table's: every choice of every field of kind choice, both answers of every yes/no field."""
+    values = rule_values()
+    for path, fields in SECTIONS.items():
+        if path == "" or path.startswith("variations"):
+            continue
+        for f in fields:
+            dotted = f"{path}.{f.name}"
+            if f.kind is Kind.CHOICE:
+                assert {(dotted, c) for c in f.choices} <= values
+            if f.kind is Kind.BOOLEAN:
+                assert {(dotted, True), (dotted, False)} <= values
+    for wanted in (("setup.direction", "anticlockwise"), ("deck.jokers_wild", False), ("ending.out_check", "at_once"),
+                   ("challenge.penalty.pile_after", "discarded"), ("ending.emptied_by_sets", "stays_in"),
+                   ("claim.round_ends", "all_pass")):
+        assert wanted in values
+
+
+def test_a_value_without_effect_does_not_count() -> None:
+    """`jokers_wild: false` in a deck with no jokers changes nothing, so it does not count as non-wild jokers;
+    the fixture with two jokers that are not wild does."""
+    standard = _rulebook(ROOT / "rulebooks" / "standard.yaml")
+    assert standard.deck.jokers == 0 and ("deck.jokers_wild", False) not in values_used(standard)
+    assert ("deck.jokers_wild", False) in values_used(_rulebook(FIXTURES / "jokers-not-wild.yaml"))
+
+
+# The checks are not vacuous ---------------------------------------------------------------------------------
+
+def _findings_with(monkeypatch: pytest.MonkeyPatch, fixture: str, **changes: Any) -> list[str]:
+    """The findings of the agreement games on a fixture with the encoding changed by `changes` (attributes
+    of the transitions module or of `Builder`)."""
+    for name, value in changes.items():
+        target = transitions.Builder if hasattr(transitions.Builder, name) else transitions
+        monkeypatch.setattr(target, name, value)
+    rb = load_rulebook(str(FIXTURES / fixture))
+    return play_game(rb, seat_counts(rb)[-1], 0, cap=60, sample_every=1, max_samples=30, moves_per_state=12).findings
+
+
+def test_an_encoding_that_ignores_the_direction_of_play_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`setup.direction: anticlockwise`: an encoding whose next seat is always the one clockwise disagrees with
+    the interpreter's turns."""
+    original = transitions.next_in
+
+    def clockwise(spec: Any, s: Any, seat: Any) -> Any:
+        return original(replace(spec, step=1), s, seat)
+    found = _findings_with(monkeypatch, "anticlockwise.yaml", next_in=clockwise)
+    assert any("actor" in f for f in found), found[:3]
+
+
+def test_an_encoding_that_lets_anyone_pass_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`passing.when` and `leader_may_pass`: an encoding that lets every seat pass allows steps the interpreter
+    refuses, found from the sampled states."""
+    found = _findings_with(monkeypatch, "anticlockwise.yaml", can_pass=lambda self, s, seat: true())
+    assert any("refuses the pass" in f for f in found), found[:3]
+
+
+def test_an_encoding_that_lets_an_emptying_play_be_challenged_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ending.out_check: at_once`: the play that empties a hand cannot be challenged. An encoding that forgets
+    it allows a challenge the interpreter never hears."""
+    build = transitions.Builder.__init__
+
+    def after_window(self: transitions.Builder, spec: Any, name_terms: bool = True) -> None:
+        build(self, replace(spec, at_once=False), name_terms)
+    found = _findings_with(monkeypatch, "at-once.yaml", __init__=after_window)
+    assert any("never hears" in f for f in found), found[:3]
+
+
+def test_a_deal_the_encoding_cannot_deal_is_caught() -> None:
+    """A dealt state with one card moved from a hand to the pile is no initial state of the encoding."""
+    rb = _rulebook(ROOT / "rulebooks" / "standard.yaml")
+    sp = spec_for(rb, 3, None)
+    values = read(sp, dealt(Game(rb, 3), 7, 0))
+    assert deal_problems(sp, values) == []
+    card = next(i for i in range(sp.width) if values[f"h0_{i}"])
+    values[f"h0_{card}"] -= 1
+    values[f"pile{card}"] += 1
+    assert deal_problems(sp, values)
