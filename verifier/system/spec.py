@@ -25,6 +25,7 @@ FIRST, FOLLOW, LEAD = 0, 1, 2
 class Spec:
     """The tables of one rulebook at one player count. Seats are 0..players-1 in turn order.
 
+    Every table is read from `cheatdsl.derived.TableRules`, as the interpreter's `Game` reads it.
     Card values are those of the interpreter (`Game.card_values`): a rank index, or an exact card
     `suit * ranks + rank`, and `values` for the joker. `live` lists the values the deck holds; every
     per-card vector of the encoding is indexed by position in `live`. Claims are indexed by their

@@ -7,7 +7,7 @@ for the facts it actually reads, so `left(claimant)` costs one run per claimant 
 never one per subset of seats. The result is a decision tree whose leaves are the formula's
 values; `transitions.py` turns each branch point into the Z3 term it stands for.
 
-Seat functions mean what they mean in the interpreter (`cheatdsl/engine/context.py`): `left` and
+Seat functions mean what `cheatdsl.expr.context.FormulaContext` says, as in the interpreter: `left` and
 `right` skip seats that are out, `seat(k)` counts k seats on from the dealer.
 """
 
