@@ -8,6 +8,8 @@ serves every bot at every table of the same game, and a bot's turn is a few look
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress, repeat
+from operator import eq, itemgetter
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
@@ -19,11 +21,12 @@ LieKey = tuple[int, int, int, int, int]  # (unseen pool, unseen matching, claima
 
 
 class GiveUp(NamedTuple):
-    """Card values in the order to give them up and, for each position, the span of positions that
-    are asked for at the same turn."""
+    """Card values in the order to give them up and, for each position, the values asked for at the
+    same turn with a getter of their counts in a hand (None for a value alone at its turn)."""
 
     values: tuple[int, ...]
-    bounds: tuple[tuple[int, int], ...]
+    groups: tuple[tuple[tuple[int, ...], Callable[[list[int]], tuple[int, ...]] | None], ...]
+    one_each: bool  # no value has two cards in the deck: a count held is 0 or 1
 
 
 _TABLES: WeakKeyDictionary[Game, Tables] = WeakKeyDictionary()
@@ -103,12 +106,11 @@ class Tables:
             for v in range(self.values + 1):
                 by_turn.setdefault(ahead.get(v, NEVER), []).append(v)
             values: list[int] = []
-            bounds: list[tuple[int, int]] = []
+            groups: list[tuple[tuple[int, ...], Callable[[list[int]], tuple[int, ...]] | None]] = []
             for _, group in sorted(by_turn.items(), reverse=True):
-                span = (len(values), len(values) + len(group))
                 values += group
-                bounds += [span] * len(group)
-            order = self.giving_up[key] = GiveUp(tuple(values), tuple(bounds))
+                groups += [(tuple(group), itemgetter(*group) if len(group) > 1 else None)] * len(group)
+            order = self.giving_up[key] = GiveUp(tuple(values), tuple(groups), max(self.game.deck_counts) <= 1)
         return order
 
 
@@ -127,13 +129,13 @@ def card_to_give_up(order: GiveUp, hand: list[int], draw: Callable[[int], int]) 
     first = 0
     while not hand[values[first]]:  # IndexError only with an empty hand
         first += 1
-    value = values[first]
-    start, stop = order.bounds[first]
-    if stop - start == 1:
+    group, counts_of = order.groups[first]
+    if counts_of is None:
         draw(1)  # the only value: drawn all the same, so that the random stream goes on as for a group
-        return value
-    group = values[start:stop]
-    counts = [hand[v] for v in group]
-    least = min(filter(None, counts))
-    tied = [v for v, k in zip(group, counts) if k == least]
+        return values[first]
+    counts = counts_of(hand)
+    if order.one_each:
+        tied = list(compress(group, counts))
+    else:
+        tied = list(compress(group, map(eq, counts, repeat(min(filter(None, counts))))))
     return tied[draw(len(tied))]
