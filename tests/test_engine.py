@@ -29,6 +29,7 @@ from cheatdsl.engine import (
     TooManyActions,
     action_key,
 )
+from cheatdsl.engine.deal import shuffled
 from cheatdsl.engine.notation import action_text, card_text, parse_action, parse_card, parse_claim
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
@@ -393,3 +394,14 @@ def test_a_short_stock_hands_the_loser_the_pile_and_says_so() -> None:
     assert memory.known[0][c[0]] == 1 and not any(memory.pile)   # the card turned over went back with the pile
     assert reveal_lines(game, record, Voices(["North", "East", "South"]))[-1] == \
         "North draws 1 card from the stock, all it held, and collects the pile as well: 2 cards."
+
+
+def test_the_deal_shuffles_as_random_shuffle_does() -> None:
+    """`ChanceShuffle(seed)` means `random.Random(seed).shuffle(deck)`: the engine's own loop gives that order."""
+    rng = random.Random(5)
+    seeds = [0, 1, 2**64 - 1, 2**70 + 3, *(rng.getrandbits(64) for _ in range(60))]
+    for size in (1, 2, 36, 52, 54, 104):
+        for seed in seeds:
+            expected = list(range(size))
+            random.Random(seed).shuffle(expected)
+            assert shuffled(list(range(size)), seed) == expected

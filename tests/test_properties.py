@@ -163,12 +163,13 @@ def test_the_conservation_check_catches_a_lost_card(monkeypatch: pytest.MonkeyPa
     """Not vacuous: an engine that drops a card when a pile is collected fails the property."""
     take_pile = State.take_pile
 
-    def take_all_but_one(state: State, seat: int) -> None:
-        take_pile(state, seat)
+    def take_all_but_one(state: State, seat: int) -> int:
+        taken = take_pile(state, seat)
         hand = state.hand(seat)  # a card lost through the state's own lists
         lost = next(v for v, k in enumerate(hand) if k)
         hand[lost] -= 1
         state.sizes[seat] -= 1
+        return taken - 1
 
     monkeypatch.setattr(State, "take_pile", take_all_but_one)
     with pytest.raises(AssertionError, match="cards were made or lost"):

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 # the loser, whether the claim was caught, and how many sets were out before.
 Resolution = tuple[int, int, int, int, bool, int]
 
+# Enum members read once: reading them from the class in a busy step costs more than the step's arithmetic.
+_HAND, _TERMINAL = ChallengeTest.HAND, Phase.TERMINAL
+
 
 def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
     """Judge the pending play, make the loser pay, then discards, going out and the next turn."""
@@ -30,7 +33,7 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
     assert play is not None and claimant is not None
     cards, claim, count = play.cards, play.claim, play.count
     shown: int | None = None
-    if kind.test is ChallengeTest.HAND:
+    if kind.test is _HAND:
         # Force: the claimant must show a card of the claimed rank from hand, if there is one.
         shown = _card_to_show(state, claimant, claim)
         caught = shown is None
@@ -49,21 +52,20 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
     pile_seen = state.pile_cards() if g.show_pile else None
     if shown is not None:
         state.pass_card(claimant, loser, shown)
-    before = state.hand_size(loser)
     pile_taken = 0
     if g.take_pile:
-        state.take_pile(loser)
+        taken = state.take_pile(loser)
     else:
-        drawn = state.draw(loser, g.draw)
-        if drawn < g.draw and g.short_stock_takes_pile:
+        taken = state.draw(loser, g.draw)
+        if taken < g.draw and g.short_stock_takes_pile:
             # `short_stock: take_pile`: the stock ran short, so the pile (never empty: it holds the
             # play just judged) goes to the loser as well.
-            pile_taken = state.pile_size()
-            state.take_pile(loser)
+            pile_taken = state.take_pile(loser)
+            taken += pile_taken
         elif g.pile_after_discarded:
             state.discard_pile()
     state.record_reveal(RevealRecord(kind.name, claimant, challenger, claim, count, revealed, caught, loser,
-                                     state.hand_size(loser) - before, pile_seen, pile_taken))
+                                     taken, pile_seen, pile_taken))
     if g.round_ends_on_challenge:
         state.new_round()
     resolution = (claimant, challenger, winner, loser, caught, state.set_count())
@@ -117,7 +119,7 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
         else:
             how = "emptied the hand"
         go_out(state, seat, how)
-        if state.phase is Phase.TERMINAL:
+        if state.phase is _TERMINAL:
             return None
     # The formula reads only these facts and the seating, so its answer is kept per game.
     dealer = state.dealer

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from .position import Position
     from .state import State
 
+_STOCK, _TERMINAL = Surplus.STOCK, Phase.TERMINAL
+
 def shuffled(deck: list[int], seed: int) -> list[int]:
     """`deck` shuffled in place exactly as `random.Random(seed).shuffle(deck)` does, with less overhead."""
     bits = _SeededGenerator(seed).getrandbits
@@ -33,25 +35,23 @@ def deal(state: State, seed: int) -> None:
     n = g.players
     dealer = state.dealer or 0
     deck = shuffled(list(g.table.deck), seed)
-    value = g.value_of_card
+    values = list(map(g.value_of_card.__getitem__, deck))
     set_aside = g.table.set_aside
-    aside = [value[c] for c in deck[:set_aside]]
-    rest = deck[set_aside:]
-    dealt = sum(g.hand_sizes)
+    aside = values[:set_aside]
+    dealt = set_aside + sum(g.hand_sizes)
     holders: dict[int, int] = {}
     hands: list[list[int]] = [[]] * n
     width = g.values + 1
     # Seats from the last dealt to the first, so a card dealt twice (several packs) keeps its first holder.
     for i in reversed(range(n)):
         seat = g.seat_after(dealer, i + 1)
-        cards = rest[i:dealt:n]
         hand = [0] * width
-        for c in cards:
-            hand[value[c]] += 1
+        for v in values[set_aside + i:dealt:n]:
+            hand[v] += 1
         hands[seat] = hand
-        holders.update(dict.fromkeys(cards, seat))
-    surplus = [value[c] for c in rest[dealt:]]
-    if g.rulebook.deal.surplus is Surplus.STOCK:
+        holders.update(dict.fromkeys(deck[set_aside + i:dealt:n], seat))
+    surplus = values[dealt:]
+    if g.rulebook.deal.surplus is _STOCK:
         state.lay_out(dealer, hands, stock=surplus, aside=aside)
     else:
         state.lay_out(dealer, hands, aside=aside + surplus)
@@ -66,14 +66,14 @@ def deal(state: State, seed: int) -> None:
         return
     first %= n
     _out_if_empty(state)
-    if state.phase is not Phase.TERMINAL:
+    if state.phase is not _TERMINAL:
         state.begin_turn(first if state.is_in(first) else state.left_of(first))
 
 
 def _out_if_empty(state: State) -> None:
     """A seat whose whole dealt hand left as forced sets goes out at once."""
     for seat in range(state.game.players):
-        if state.is_in(seat) and not state.hand_size(seat) and state.phase is not Phase.TERMINAL:
+        if state.is_in(seat) and not state.hand_size(seat) and state.phase is not _TERMINAL:
             _challenge.go_out(state, seat, "was dealt no cards to keep")
 
 

@@ -17,15 +17,16 @@ if TYPE_CHECKING:
     from .state import State
 
 MAX_LEGAL_ACTIONS = 100_000
+_CHANCE, _PLAY, _RESPOND, _DISCARD = Phase.CHANCE, Phase.PLAY, Phase.RESPOND, Phase.DISCARD
 
 
 def legal_actions(state: State, limit: int | None = None) -> list[Action]:
     """Every legal action in canonical order (`actions.action_key`)."""
     phase = state.phase
     g = state.game
-    if phase is Phase.RESPOND:
+    if phase is _RESPOND:
         return list(g.responses)
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         cap = MAX_LEGAL_ACTIONS if limit is None else limit
         total = count_plays(state)
         if total > cap:
@@ -34,9 +35,9 @@ def legal_actions(state: State, limit: int | None = None) -> list[Action]:
         if state.can_pass():
             out.append(PASS)
         return out
-    if phase is Phase.DISCARD:
+    if phase is _DISCARD:
         return [*(DiscardSet(r) for r in complete_sets(state, state.current_player())), KEEP]
-    if phase is Phase.CHANCE and state.dealer is None:
+    if phase is _CHANCE and state.dealer is None:
         return [ChanceDealer(s) for s in range(g.players)]
     return []
 
@@ -101,7 +102,7 @@ def _ways(hand: list[int], high: int) -> list[int]:
 
 def count_plays(state: State) -> int:
     """How many different plays the seat to play may make."""
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         return 0
     low, high = _bounds(state)
     if high < low:
@@ -113,7 +114,7 @@ def count_plays(state: State) -> int:
 
 def sample_play(state: State, rng: random.Random) -> Play:
     """A play drawn uniformly from every legal play."""
-    if state.phase is not Phase.PLAY:
+    if state.phase is not _PLAY:
         raise IllegalAction("there is no play to make now")
     low, high = _bounds(state)
     seat = state.current_player()

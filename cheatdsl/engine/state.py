@@ -420,16 +420,18 @@ class State:
         self._hands[to_seat][card] += 1
         self._sizes[to_seat] += 1
 
-    def take_pile(self, seat: int) -> None:
-        """`seat` picks up every card on the pile."""
+    def take_pile(self, seat: int) -> int:
+        """`seat` picks up every card on the pile; returns how many."""
         hand = self._hands[seat]
         for play in self._pile:
             for c in play.cards:
                 hand[c] += 1
-        self._sizes[seat] += self._pile_n
+        taken = self._pile_n
+        self._sizes[seat] += taken
         self._pile.clear()
         self._pile_by.clear()
         self._pile_n = 0
+        return taken
 
     def discard_pile(self) -> None:
         """The pile leaves the game unseen."""
@@ -524,25 +526,37 @@ class State:
     def begin_turn(self, seat: int) -> None:
         """`seat` comes to play: the turn cap, a turn-start win, or the play phase."""
         g = self.game
-        win = g.turn_start_win
-        while True:
-            if self._turns >= g.turn_cap:
-                self.finish(Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
+        if g.turn_start_win is not None or g.emptied_stays_in:
+            seat = self._turn_goes_to(seat)
+            if seat < 0:
                 return
-            if g.emptied_stays_in and not self._sizes[seat]:
-                seat = self._pass_over_empty(seat)
-                if seat < 0:
-                    return
-            if win is None or not win(self._turn_facts(seat)):
-                break
-            _challenge.go_out(self, seat, "won at the start of the turn")
-            if self._phase is _TERMINAL:
-                return
-            seat = self._next_in[seat]
+        elif self._turns >= g.turn_cap:
+            self.finish(Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
+            return
         self._phase = _PLAY
         self._seat = seat
         if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():
             self.finish(Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action")
+
+    def _turn_goes_to(self, seat: int) -> int:
+        """Where the turn coming to `seat` lands: seats holding no cards passed over, seats winning at
+        the start of their turn gone out; -1 when that ended the game (or the turn cap did)."""
+        g = self.game
+        win = g.turn_start_win
+        while True:
+            if self._turns >= g.turn_cap:
+                self.finish(Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
+                return -1
+            if g.emptied_stays_in and not self._sizes[seat]:
+                seat = self._pass_over_empty(seat)
+                if seat < 0:
+                    return -1
+            if win is None or not win(self._turn_facts(seat)):
+                return seat
+            _challenge.go_out(self, seat, "won at the start of the turn")
+            if self._phase is _TERMINAL:
+                return -1
+            seat = self._next_in[seat]
 
     def _pass_over_empty(self, seat: int) -> int:
         """`emptied_by_sets: stays_in`: the first seat from `seat` on holding cards, whose turn it is;
