@@ -72,6 +72,15 @@ def claim_set(formula: Formula, space: ClaimSpace, players: int, previous: int |
     return frozenset(c for c in as_claims(formula.code(ClaimFacts(space, players, previous))) if c in space.position)
 
 
+def holder_answers(table: Table, card: int) -> tuple[int | None, ...]:
+    """Every seat `holder(card)` can name after the deal at `table`: any seat when the deck has the exact
+    card (`suit * ranks + rank`), and nobody (None) when it may stay out of the hands or is not in the deck."""
+    present = card % table.rank_count in table.ranks_in_play
+    dealt = table.hand_sizes()
+    undealt = isinstance(dealt, str) or table.set_aside + dealt[1] > 0
+    return (*(range(table.players) if present else ()), *((None,) if undealt or not present else ()))
+
+
 class TableRules:
     """Everything the rules of `rulebook` imply at a table of `players`, before the first card.
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import z3
 
-from cheatdsl.derived import allowed_kinds, claim_set, turn_step
+from cheatdsl.derived import allowed_kinds, claim_set, holder_answers, turn_step
 from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd
 
@@ -122,13 +122,7 @@ def _holders(subject: Subject, n: int, formula: Formula) -> list[dict[int, int |
     if not cards:
         return [{}]
     t = subject.table(n)
-    sizes = t.hand_sizes()
-    undealt = isinstance(sizes, str) or t.set_aside + sizes[1] > 0
-    options = []
-    for card in cards:
-        copies = subject.copies_of_card(n, card)
-        options.append([*(range(n) if copies else []), *([None] if undealt or not copies else [])])
-    return [dict(zip(cards, held)) for held in product(*options)]
+    return [dict(zip(cards, held)) for held in product(*(holder_answers(t, card) for card in cards))]
 
 
 def _named(subject: Subject, n: int, formula: Formula, **facts: Any) -> set[int | None]:

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from cheatdsl.cards import Table
-from cheatdsl.derived import DealError, TableRules
+from cheatdsl.derived import DealError, TableRules, holder_answers
 from cheatdsl.model import ChallengeTest, Rulebook
 
 from .tabulate import Tree, tabulate
@@ -203,17 +203,8 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     tsw = None
     if rules.turn_start_win is not None:
         tsw = seat_tree(rules.turn_start_win.code, {**turn_domains, "dealer": seats}, not first_out)
-    undealt = t.set_aside + rules.surplus > 0
-
-    def holder_answers(card: int) -> list[int | None]:
-        held = rules.deck_counts[rules.card_value(card)] > 0
-        out: list[int | None] = list(seats) if held else []
-        if undealt or not held:
-            out.append(None)
-        return out
-
     first_player = tabulate(rules.first_player.code, n, step, space, {"dealer": seats}, seats_out=False,
-                            hand_max=hand_max, holder_answers=holder_answers)
+                            hand_max=hand_max, holder_answers=lambda card: holder_answers(t, card))
     return Spec(
         players=n, step=step, by_rank=rules.by_rank, rank_count=rules.rank_count, values=values, live=live,
         deck=tuple(rules.deck_counts[v] for v in live), wild=rules.wild, claims=claims, matches=matches,
