@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cards import ClaimSpace, Table, as_claims
+from ..derived import set_size
 from ..diagnostics import Diagnostics
 from ..expr import ClaimFacts, TableFacts
 from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
@@ -54,8 +55,8 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
             d.error(rb.players.span, "E401", f"the deck cannot be dealt to {n} players: {sizes}",
                     "narrow `players`, or change the deck or the deal")
             continue
-        if rb.sets is not None:
-            size = int(rb.sets.size.code(TableFacts(n, copies=table.copies)))
+        size = set_size(rb, n, table.copies)
+        if rb.sets is not None and size is not None:
             most = table.copies + (0 if rb.sets.naturals_only else deck.jokers)
             if not 2 <= size <= most:
                 d.error(rb.sets.size.span, "E414", f"with {n} players a set is {size} cards of one rank; "
