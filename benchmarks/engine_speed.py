@@ -9,6 +9,8 @@ turns). Each row runs --repeats times, interleaved with the others, and its fast
 Part 1, English ascending at three seats (rulebooks/english-ascending.yaml), the same games for each row:
   interpreter/BOT    `Game` + `State`, one BOT a seat, each action chosen by `bot.act(view)` and applied
                      by `state.apply_action`: the engine step by step, as any program drives it;
+  replay/BOT         the interpreter/BOT games' recorded actions applied again with no bot deciding:
+                     the engine's share of interpreter/BOT (the rest is the bots' decisions);
   simulate/BOT       the same number of games through `cheatdsl.simulate` (per-game seeds, statistics kept);
   hand-coded/seat    benchmarks/handcoded_english.py, the greedy policy with each response drawn
                      separately: the fair yardstick, since the interpreter asks each responder's bot;
@@ -107,6 +109,44 @@ def interpreter(bot: str, games: int, seed: int) -> Run:
     return run
 
 
+def replay(bot: str, games: int, seed: int) -> Run:
+    game = Game(load_rulebook(str(ENGLISH)), PLAYERS, turn_cap=TURN_CAP)
+    histories: list[list[Any]] = []
+
+    def run() -> tuple[int, float]:
+        if not histories:
+            histories.extend(recorded_games(game, bot, seed, games))
+        actions = 0
+        started = time.process_time()
+        for history in histories:
+            state = game.new_initial_state()
+            apply = state.apply_action
+            for action in history:
+                apply(action)
+            actions += len(history)
+        return actions - 2 * len(histories), time.process_time() - started
+    return run
+
+
+def recorded_games(game: Game, bot: str, seed: int, games: int) -> list[list[Any]]:
+    """The histories of `play_games`' games (two chance actions each: the dealer, the shuffle)."""
+    options = bot_options(bot)
+    rng = random.Random(seed)
+    histories = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcome(rng))
+        assert len(state.history()) == 2
+        bots = [make_bot(bot, s, random.Random(rng.getrandbits(64)), **options) for s in range(game.players)]
+        views = [state.view(s) for s in range(game.players)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(bots[seat].act(views[seat]))
+        histories.append(state.history())
+    return histories
+
+
 def through_simulate(bot: str, games: int, seed: int) -> Run:
     rulebook = load_rulebook(str(ENGLISH))
 
@@ -180,6 +220,8 @@ def measure(games: int, budget: int, bots: list[str], seed: int, repeats: int) -
     part1: dict[str, Run] = {}
     for bot in bots:
         part1[f"interpreter/{bot}"] = interpreter(bot, games, seed)
+    for bot in bots:
+        part1[f"replay/{bot}"] = replay(bot, games, seed)
     for bot in bots:
         part1[f"simulate/{bot}"] = through_simulate(bot, games, seed)
     part1["hand-coded/seat"] = hand_coded(hc, True, games, seed)

@@ -14,10 +14,25 @@ import pytest
 from test_engine import _hidden_swaps
 
 from cheatdsl.bots import BOTS, Bot, CounterBot, HonestBot, make_bot
+from cheatdsl.bots.base import (
+    NEVER,
+    bluff_play,
+    cards_to_match,
+    copies_of,
+    count_is_a_lie,
+    discard_or_keep,
+    force_challenge,
+    pad_to_minimum,
+    preferred_challenge,
+    truthful_play,
+    turns_until,
+)
+from cheatdsl.bots.odds import chance_of_lie, hand_odds
 from cheatdsl.engine import (
     ACCEPT,
     CHANCE,
     PASS,
+    Action,
     Challenge,
     Game,
     IllegalAction,
@@ -26,6 +41,7 @@ from cheatdsl.engine import (
     Position,
     State,
     TooManyActions,
+    View,
 )
 from cheatdsl.load import compile_rulebook, load_rulebook
 from cheatdsl.model import Rulebook
@@ -451,3 +467,80 @@ def test_bots_refuse_nothing_the_rules_allow_and_raise_nothing() -> None:
                 state.apply_action(bots[seat].act(state.view(seat)))
             except IllegalAction as exc:  # pragma: no cover - the failure message is the point
                 pytest.fail(f"{name}: {exc}")
+
+
+# --- honest's shared tables decide as its rule says, worked out from scratch --------------------
+
+
+def _honest_from_scratch(view: View, rng: random.Random, rate: float) -> Action:
+    """`honest` as its docstring states it, with nothing precomputed or remembered: the oracle for
+    the bot, which reads the same decisions from per-table memos and orders built once."""
+    g = view.game
+    cap = g.max_cards if g.max_cards is not None else 1 << 30
+    if view.phase is Phase.RESPOND:
+        challenge, force = preferred_challenge(g), force_challenge(g)
+        if challenge is None:
+            return ACCEPT
+        claimant = view.claimant
+        assert claimant is not None and view.pending is not None
+        claim, count, played, last = view.pending
+        if last and force is not None:
+            return force
+        if count_is_a_lie(g, count, played):
+            return challenge
+        odds = hand_odds(len(g.table.deck) - view.hand_size, copies_of(g, claim) - view.matching(claim),
+                         view.size_of(claimant) + played)
+        lie = chance_of_lie(odds, played, cards_to_match(g, played), cap, len(view.required))
+        if lie >= 1.0 or (last and lie > (0.1 if g.first_out else 0.3)):
+            return challenge
+        return challenge if rng.random() < rate * lie / 0.5 else ACCEPT
+    if view.phase is not Phase.PLAY:
+        return discard_or_keep(view)
+    required = view.required
+    if not required or view.hand_size < g.min_cards:
+        return PASS
+    claim, held = required[0], -1
+    for c in required:
+        if view.matching(c) > held:
+            claim, held = c, view.matching(c)
+    if held:
+        return pad_to_minimum(view, truthful_play(view, claim, min(held, cap)), rng)
+    if view.may_pass:
+        return PASS
+    if len(required) > 1:
+        claim = required[rng.randrange(len(required))]
+    ahead = turns_until(g, claim, view.players - len(view.out))
+    if g.wild:
+        ahead[g.joker] = 0
+    held_values = [v for v, k in enumerate(view.hand) if k]
+    best = max((ahead.get(v, NEVER), -view.hand[v]) for v in held_values)
+    tied = [v for v in held_values if (ahead.get(v, NEVER), -view.hand[v]) == best]
+    return bluff_play(view, claim, tied[rng.randrange(len(tied))], rng)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_honest_decides_as_its_rule_worked_out_from_scratch(path: Path) -> None:
+    """Project's choice: `honest` reads odds, plays and the order to give cards up from tables shared
+    per game, for speed. At every decision of seeded games, on every shipped rulebook (one-card-a-value
+    decks, wild jokers, several claims, minimums above one, passing), it takes the action the rule
+    gives when worked out from scratch, drawing the same random numbers."""
+    rb, diagnostics = compile_rulebook(str(path))
+    assert rb is not None, diagnostics.render()
+    decisions = 0
+    for players in sorted({rb.players.min, min(rb.players.max, rb.players.min + 1)}):
+        game = Game(rb, players, turn_cap=150)
+        for seed in range(2):
+            state = deal(game, seed)
+            bots = bots_for("honest", players, seed)
+            views = [state.view(s) for s in range(players)]
+            while not state.is_terminal():
+                seat = state.current_player()
+                oracle = random.Random()
+                oracle.setstate(bots[seat].rng.getstate())
+                expected = _honest_from_scratch(views[seat], oracle, 0.15)
+                action = bots[seat].act(views[seat])
+                assert action == expected, f"seat {seat} chose {action!r}, the rule gives {expected!r} at\n{state}"
+                assert bots[seat].rng.getstate() == oracle.getstate(), "a different use of the random stream"
+                state.apply_action(action)
+                decisions += 1
+    assert decisions > 100
