@@ -15,26 +15,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import z3
-
 from cheatdsl.bots import make_bot
 from cheatdsl.compiler.table import SECTIONS, Kind
 from cheatdsl.engine import Ending, Game, Phase
 from cheatdsl.engine import State as EngineState
 from cheatdsl.model import Rulebook
-from verifier.system.deal import initial
-from verifier.system.engine_state import (
-    TURN_FACTS,
-    Steps,
-    Values,
-    constant,
-    play_turn,
-    read,
-    replay_move,
-)
+from verifier.system.engine_state import Steps, play_turn, read, replay_move
 from verifier.system.spec import Spec, build_spec
-from verifier.system.state import equal
-from verifier.system.transitions import Builder
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ("random", "greedy", "honest", "counter")
@@ -85,21 +72,19 @@ def spec_for(rb: Rulebook, n: int, cap: int | None) -> Spec:
     return replace(sp, turn_cap=min(caps)) if caps else sp
 
 
-def deal_problems(sp: Spec, values: Values) -> list[str]:
-    """Empty when the interpreter's dealt state is an initial state of the encoding."""
-    b = Builder(sp, name_terms=False)
-    cons, start, _ = initial(b, "deal")
-    target = constant(sp, values)
-    solver = z3.Solver()
-    solver.add(cons)
-    solver.add(equal(start, target, [f for f in _FIELDS if not (values["over"] and f in TURN_FACTS)]))
-    if solver.check() == z3.sat:
-        return []
-    return ["the dealt state is not an initial state of the encoding"]
+_STEPS: dict[tuple[Spec, bool], Steps] = {}
 
 
-_FIELDS = ("h", "pile", "stock", "aside", "gone", "sets", "nsets", "inn", "prev", "mode", "actor", "passes",
-           "last", "turns", "dealer", "winner", "loser", "leading", "over", "capped", "stuck")
+def steps_for(sp: Spec) -> Steps:
+    """The encoding's step at the table of `sp`, shared by its games whatever their turn cap (the last few
+    tables are kept)."""
+    key = (replace(sp, turn_cap=None), sp.turn_cap is not None)
+    got = _STEPS.get(key)
+    if got is None:
+        if len(_STEPS) >= 8:
+            del _STEPS[next(iter(_STEPS))]
+        got = _STEPS[key] = Steps(sp)
+    return got if got.spec.turn_cap == sp.turn_cap or sp.turn_cap is None else got.with_cap(sp.turn_cap)
 
 
 def play_game(rb: Rulebook, n: int, seed: int, *, cap: int | None = None, sample_every: int = 0,
@@ -113,7 +98,7 @@ def play_game(rb: Rulebook, n: int, seed: int, *, cap: int | None = None, sample
     rng = random.Random(f"{rb.name}/{n}/{seed}/{cap}")
     game = Game(rb, n, turn_cap=cap)
     sp = spec_for(rb, n, cap)
-    steps = Steps(sp)
+    steps = steps_for(sp)
     names = [rng.choice(BOTS) for _ in range(n)]
     bots = [make_bot(name, s, random.Random(rng.random())) for s, name in enumerate(names)]
     where = f"{rb.name} at {n} seats, game {seed} ({', '.join(names)}{f', cap {cap}' if cap else ''})"
@@ -127,7 +112,7 @@ def play_game(rb: Rulebook, n: int, seed: int, *, cap: int | None = None, sample
         tally.seconds = time.process_time() - t0
         return tally
     tally.deals += 1
-    tally.findings += [f"{where}, the deal: {p}" for p in deal_problems(sp, read(sp, st))]
+    tally.findings += [f"{where}, the deal: {p}" for p in steps.deal_problems(read(sp, st))]
 
     def choose(state: EngineState) -> Any:
         if state.is_chance_node():

@@ -16,11 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import agreement
 import pytest
 from agreement import (
     ROOT,
     Tally,
-    deal_problems,
     play_game,
     rule_values,
     rulebook_files,
@@ -34,7 +34,7 @@ from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
 from verifier.system import transitions
-from verifier.system.engine_state import read
+from verifier.system.engine_state import Steps, read
 from verifier.system.state import true
 from verifier.system.witness import dealt
 
@@ -128,14 +128,16 @@ def test_a_value_without_effect_does_not_count() -> None:
 
 # The checks are not vacuous ---------------------------------------------------------------------------------
 
-def _findings_with(monkeypatch: pytest.MonkeyPatch, fixture: str, **changes: Any) -> list[str]:
-    """The findings of the agreement games on a fixture with the encoding changed by `changes` (attributes
-    of the transitions module or of `Builder`)."""
+def _findings_with(monkeypatch: pytest.MonkeyPatch, fixture: str, samples: int, **changes: Any) -> list[str]:
+    """The findings of a game on a fixture (`samples` states sampled) with the encoding changed by `changes`
+    (attributes of the transitions module or of `Builder`)."""
+    monkeypatch.setattr(agreement, "_STEPS", {})  # steps built with the changed encoding, and only those
     for name, value in changes.items():
         target = transitions.Builder if hasattr(transitions.Builder, name) else transitions
         monkeypatch.setattr(target, name, value)
     rb = load_rulebook(str(FIXTURES / fixture))
-    return play_game(rb, seat_counts(rb)[-1], 0, cap=60, sample_every=1, max_samples=30, moves_per_state=12).findings
+    return play_game(rb, seat_counts(rb)[-1], 0, cap=60, sample_every=1 if samples else 0, max_samples=samples,
+                     moves_per_state=12).findings
 
 
 def test_an_encoding_that_ignores_the_direction_of_play_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -145,14 +147,14 @@ def test_an_encoding_that_ignores_the_direction_of_play_is_caught(monkeypatch: p
 
     def clockwise(spec: Any, s: Any, seat: Any) -> Any:
         return original(replace(spec, step=1), s, seat)
-    found = _findings_with(monkeypatch, "anticlockwise.yaml", next_in=clockwise)
+    found = _findings_with(monkeypatch, "anticlockwise.yaml", 0, next_in=clockwise)
     assert any("actor" in f for f in found), found[:3]
 
 
 def test_an_encoding_that_lets_anyone_pass_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """`passing.when` and `leader_may_pass`: an encoding that lets every seat pass allows steps the interpreter
     refuses, found from the sampled states."""
-    found = _findings_with(monkeypatch, "anticlockwise.yaml", can_pass=lambda self, s, seat: true())
+    found = _findings_with(monkeypatch, "anticlockwise.yaml", 30, can_pass=lambda self, s, seat: true())
     assert any("refuses the pass" in f for f in found), found[:3]
 
 
@@ -163,7 +165,7 @@ def test_an_encoding_that_lets_an_emptying_play_be_challenged_is_caught(monkeypa
 
     def after_window(self: transitions.Builder, spec: Any, name_terms: bool = True) -> None:
         build(self, replace(spec, at_once=False), name_terms)
-    found = _findings_with(monkeypatch, "at-once.yaml", __init__=after_window)
+    found = _findings_with(monkeypatch, "at-once.yaml", 6, __init__=after_window)
     assert any("never hears" in f for f in found), found[:3]
 
 
@@ -171,9 +173,10 @@ def test_a_deal_the_encoding_cannot_deal_is_caught() -> None:
     """A dealt state with one card moved from a hand to the pile is no initial state of the encoding."""
     rb = _rulebook(ROOT / "rulebooks" / "standard.yaml")
     sp = spec_for(rb, 3, None)
+    steps = Steps(sp)
     values = read(sp, dealt(Game(rb, 3), 7, 0))
-    assert deal_problems(sp, values) == []
+    assert steps.deal_problems(values) == []
     card = next(i for i in range(sp.width) if values[f"h0_{i}"])
     values[f"h0_{card}"] -= 1
     values[f"pile{card}"] += 1
-    assert deal_problems(sp, values)
+    assert steps.deal_problems(values)

@@ -9,11 +9,12 @@ is a turn the interpreter allows (`encoding_moves`, `replay_move`).
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
 import z3
 
@@ -193,36 +194,46 @@ TURN_FACTS = ("actor", "prev", "mode", "passes", "last", "leading", "dealer")
 
 class Steps:
     """The encoding's step at one table, built once over variables, against which interpreter turns are
-    checked by evaluating it on their values (no solving): `problems(before, turn, after)`."""
+    checked by evaluating it on their values (no solving): `problems(before, turn, after)`. The turn cap
+    is a variable too, so that one step serves games stopped at other caps (`with_cap`)."""
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
-        self.s, self.t = fresh(spec, "before"), fresh(spec, "after")
+        self.cap_var = z3.Int("turn_cap") if spec.turn_cap is not None else None
+        self.shape = replace(spec, turn_cap=cast(int, self.cap_var)) if self.cap_var is not None else spec
+        self.s, self.t = fresh(self.shape, "before"), fresh(self.shape, "after")
         self.a = fresh_action(spec, "turn")
-        b = Builder(spec, name_terms=False)
-        self.steps: dict[int, tuple[Term, State]] = {}
-        self.checks: dict[int, Term] = {}
-        over = self.t.over
-        for kind in (ACCEPT, CHALLENGE, PASS):
-            legal, after = b.step_kind(self.s, self.a, kind)
-            same = [z3.Or(over, eq) if fact in TURN_FACTS else eq
-                    for fact, eq in _equalities(self.t, after) if fact != "nodef"]
-            self.steps[kind] = (legal, after)
-            self.checks[kind] = z3.And(legal, *same)
+        b = Builder(self.shape, name_terms=False)
+        self.legal, self.after = b.step(self.s, self.a)
         assert not b.defs, "the unnamed full step defines no terms"
+        over = self.t.over
+        same = [_or(over, eq) if fact in TURN_FACTS else eq
+                for fact, eq in _equalities(self.t, self.after) if fact != "nodef"]
+        self.check = _and([self.legal, *same])
         self.model = z3.Model()
         self.ctx = z3.main_ctx().ref()
         # Each fact as (name, the declaration of its variable or None, whether it is a truth value, the
         # encoding's constant when it is not a variable); declarations and values as Z3's own pointers,
         # since a turn of a large table gives the model hundreds of values.
-        self.facts = {id(st): [(name, term.decl().ast if _variable(term) else None, z3.is_bool(term),
-                                None if _variable(term) else _plain(term)) for _, name, term in st.items()]
-                      for st in (self.s, self.t)}
+        self.facts = {id(st): [_fact(name, term) for _, name, term in st.items()] for st in (self.s, self.t)}
         self.choices = [(var.decl().ast, i) for i, var in enumerate(_action_terms(self.a)) if _variable(var)]
+        if self.cap_var is not None:
+            self.choices.append((self.cap_var.decl().ast, -1))
         self.kept: list[Term] = []  # the values whose pointers are used, kept alive
         self.numbers: dict[int, Any] = {}
         self.truths = [self._pointer(z3.BoolVal(False)), self._pointer(z3.BoolVal(True))]
         self.solver: z3.Solver | None = None  # the whole step over the same variables, made when first asked
+        self.deal_solver: z3.Solver | None = None  # the deal, made when first asked
+        self.dealt = self.s
+
+    def with_cap(self, cap: int) -> Steps:
+        """The same step for games stopped at the turn cap `cap` (the step has a cap)."""
+        if self.cap_var is None:
+            raise ValueError("this step has no turn cap to change")
+        other = copy.copy(self)
+        other.spec = replace(self.spec, turn_cap=cap)
+        other.solver = other.deal_solver = None
+        return other
 
     def _pointer(self, term: Term) -> Any:
         self.kept.append(term)
@@ -257,22 +268,42 @@ class Steps:
         # A model is evaluated once: Z3 keeps what it evaluated even when a value is changed afterwards.
         self.model = z3.Model()
         found = self._assign(before, self.s) + self._assign(after, self.t)
-        values = _action_terms(action_of(self.spec, turn))
+        values = [*_action_terms(action_of(self.spec, turn)), num(self.spec.turn_cap or 0)]
         for decl, i in self.choices:
             z3.Z3_add_const_interp(self.ctx, self.model.model, decl, values[i].as_ast())  # numerals kept by `num`
-        if found or z3.is_true(self.model.eval(self.checks[turn.kind])):
+        if found or z3.is_true(self.model.eval(self.check)):
             return found
-        legal, model = self.steps[turn.kind]
-        if not z3.is_true(self.model.eval(legal)):
+        if not z3.is_true(self.model.eval(self.legal)):
             return [f"the encoding does not allow the turn ({self._why_not(turn)})"]
         bad = []
-        for fact, name, term in model.items():
+        for fact, name, term in self.after.items():
             if fact == "nodef" or (after["over"] and fact in TURN_FACTS):
                 continue
             value = _plain(self.model.eval(term))
             if value != after[name]:
                 bad.append(f"{name}: encoding {value}, interpreter {after[name]}")
         return bad
+
+    def deal_problems(self, values: Values) -> list[str]:
+        """Empty when the interpreter's dealt state `values` is an initial state of the encoding (some deal
+        the rules allow, followed by the first turn's start, gives it)."""
+        if self.deal_solver is None:
+            from .deal import initial
+            cons, self.dealt, _ = initial(Builder(self.shape, name_terms=False), "deal")
+            self.deal_solver = z3.Solver()
+            self.deal_solver.add(cons)
+        solver = self.deal_solver
+        solver.push()
+        if self.cap_var is not None:
+            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
+        for fact, name, dealt in self.dealt.items():
+            if fact == "nodef" or (values["over"] and fact in TURN_FACTS):
+                continue
+            value = values[name]
+            solver.add(dealt == (z3.BoolVal(value) if isinstance(value, bool) else num(value)))
+        found = solver.check()
+        solver.pop()
+        return [] if found == z3.sat else [f"the dealt state is not an initial state of the encoding ({found})"]
 
     def moves(self, before: Values, limit: int, rng: random.Random) -> list[dict[str, Any]]:
         """Up to `limit` distinct steps the encoding allows from `before`, each as the choices `kind`, `cards`
@@ -283,12 +314,13 @@ class Steps:
         that no shape uses up the limit and the rarer ones are tried."""
         sp, a = self.spec, self.a
         if self.solver is None:
-            legal, _ = Builder(sp, name_terms=False).step(self.s, a)
             self.solver = z3.Solver()
-            self.solver.add(legal)
+            self.solver.add(self.legal)
         solver = self.solver
         solver.push()
         solver.set("random_seed", rng.randrange(1 << 30))
+        if self.cap_var is not None:
+            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
         for _, name, term in self.s.items():
             if _variable(term):
                 value = before[name]
@@ -325,7 +357,7 @@ class Steps:
 
     def _why_not(self, turn: Turn) -> str:
         """The first guard of the step that the turn breaks, in its Z3 form."""
-        b = Builder(self.spec, name_terms=False)
+        b = Builder(self.shape, name_terms=False)
         if turn.kind == PASS:
             guards, _ = b.pass_turn(self.s)
         else:
@@ -339,7 +371,22 @@ class Steps:
 
 
 def _equalities(a: State, b: State) -> list[tuple[str, Term]]:
-    return [(fact, x == y) for (fact, _, x), (_, _, y) in zip(a.items(), b.items())]
+    """Fact by fact, a == b (made directly: a large table has hundreds)."""
+    ctx = z3.main_ctx()
+    return [(fact, z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), y.as_ast()), ctx))
+            for (fact, _, x), (_, _, y) in zip(a.items(), b.items())]
+
+
+def _and(terms: list[Term]) -> Term:
+    ctx = z3.main_ctx()
+    args = (z3.Ast * len(terms))(*[t.as_ast() for t in terms])
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(terms), args), ctx)
+
+
+def _or(a: Term, b: Term) -> Term:
+    ctx = z3.main_ctx()
+    args = (z3.Ast * 2)(a.as_ast(), b.as_ast())
+    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), 2, args), ctx)
 
 
 def _action_terms(a: Action) -> list[Term]:
@@ -347,7 +394,17 @@ def _action_terms(a: Action) -> list[Term]:
 
 
 def _variable(term: Term) -> bool:
-    return z3.is_const(term) and not (z3.is_int_value(term) or z3.is_true(term) or z3.is_false(term))
+    """Whether `term` is a variable (not a numeral or a truth value: the facts a state holds constant)."""
+    ctx, ast = term.ctx_ref(), term.as_ast()
+    return (z3.Z3_get_app_num_args(ctx, ast) == 0
+            and z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, ast)) == z3.Z3_OP_UNINTERPRETED)
+
+
+def _fact(name: str, term: Term) -> tuple[str, Any, bool, int | bool | None]:
+    """(name, the declaration of its variable or None, whether it is a truth value, its constant or None)."""
+    if _variable(term):
+        return name, term.decl().ast, z3.is_bool(term), None
+    return name, None, z3.is_bool(term), _plain(term)
 
 
 def _plain(term: Term) -> int | bool:
