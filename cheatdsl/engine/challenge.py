@@ -68,7 +68,7 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
                                      taken, pile_seen, pile_taken))
     if g.round_ends_on_challenge:
         state.new_round()
-    resolution = (claimant, challenger, winner, loser, caught, state.set_count())
+    resolution = (claimant, challenger, winner, loser, caught, 0 if g.set_size is None else state.set_count())
     if g.set_size is not None:
         if g.sets_forced:
             discard_forced_sets(state, loser)
@@ -91,7 +91,8 @@ def _card_to_show(state: State, seat: int, claim: int) -> int | None:
 def finish_resolution(state: State, resolution: Resolution) -> None:
     """After a challenge (and any set discards): empty hands go out, then the next player plays."""
     claimant, challenger, winner, loser, caught, sets_before = resolution
-    nxt = settle(state, claimant, challenger, winner, loser, caught, state.set_count() > sets_before)
+    by_sets = state.game.set_size is not None and state.set_count() > sets_before
+    nxt = settle(state, claimant, challenger, winner, loser, caught, by_sets)
     if nxt is not None:
         state.next_turn(nxt)
 
@@ -107,8 +108,9 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
     # Force). The loser's hand emptied by the sets it discarded goes out or stays in as
     # `ending.emptied_by_sets` says. A caught claimant left with nothing otherwise (an empty stock
     # to draw from, with `short_stock: nothing`) has not survived the challenge and stays in.
+    sizes = state.sizes
     for seat in (claimant, loser):
-        if state.hand_size(seat) or not state.is_in(seat):
+        if sizes[seat] or not state.seating[seat]:  # read again: the claimant may be the loser, gone out
             continue
         if seat == loser and by_sets:
             if g.emptied_stays_in:

@@ -44,7 +44,7 @@ def legal_actions(state: State, limit: int | None = None) -> list[Action]:
 
 def _bounds(state: State) -> tuple[int, int]:
     g = state.game
-    held = state.hand_size(state.current_player())
+    held = state.sizes[state.to_act]
     top = held if g.max_cards is None else min(g.max_cards, held)
     return g.min_cards, top
 
@@ -65,7 +65,7 @@ def _plays(state: State) -> list[Play]:
     if high < low or not state.required:
         return []  # without a claim to make there is no play, whatever cards could be chosen
     g = state.game
-    hand = state.hand(state.current_player())
+    hand = state.hand(state.to_act)
     avail = [(v, k) for v, k in enumerate(hand) if k]
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(high + 1)]
 
@@ -107,7 +107,7 @@ def count_plays(state: State) -> int:
     low, high = _bounds(state)
     if high < low:
         return 0
-    ways = _ways(state.hand(state.current_player()), high)
+    ways = _ways(state.hand(state.to_act), high)
     per_claim = sum(ways[k] * _count_choices(state, k) for k in range(low, high + 1))
     return per_claim * len(state.required)
 
@@ -117,7 +117,7 @@ def sample_play(state: State, rng: random.Random) -> Play:
     if state.phase is not _PLAY:
         raise IllegalAction("there is no play to make now")
     low, high = _bounds(state)
-    seat = state.current_player()
+    seat = state.to_act
     hand = state.hand(seat)
     high = max(high, 0)
     values = [v for v, c in enumerate(hand) if c]

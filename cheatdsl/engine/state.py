@@ -54,7 +54,7 @@ class State:
     """One game in progress: OpenSpiel-style `current_player`, `legal_actions`, `apply_action`."""
 
     __slots__ = (
-        "game", "_phase", "_seat", "_dealer", "_hands", "_sizes", "_pile", "_pile_by", "_pile_n", "_stock",
+        "game", "_phase", "_seat", "_dealer", "_hands", "_sizes", "_pile", "_pile_by", "_pile_cards", "_stock",
         "_aside", "_gone", "_sets", "_in", "_seating", "_in_count", "_out_order", "_next_in", "_prev_in",
         "_responders_of", "_previous", "_leading", "_required", "_required_set", "_claimant", "_responders",
         "_ri", "_passes", "_last_player", "_turns", "_history", "_reveals", "_pending", "_winner", "_loser",
@@ -72,7 +72,7 @@ class State:
         self._sizes = [0] * n
         self._pile: list[Play] = []
         self._pile_by: list[int] = []  # 2 * seat, plus 1 when the play emptied the hand; _BUNDLE
-        self._pile_n = 0
+        self._pile_cards: list[int] = []  # every card on the pile, bottom first
         self._stock: list[int] = []  # top card last
         self._aside: list[int] = []
         self._gone: list[int] = []
@@ -279,6 +279,7 @@ class State:
                 hand[c] += 1
         if pile is not None:
             other._pile[:] = [Play(tuple(cards), p.claim, p.count) for p, cards in zip(self._pile, pile)]
+            other._pile_cards[:] = [c for cards in pile for c in cards]
         if stock is not None:
             other._stock[:] = reversed(stock)
         if aside is not None:
@@ -314,13 +315,21 @@ class State:
         """The play awaiting responses, or None."""
         return self._pile[-1] if self._phase is _RESPOND else None
 
+    @property
+    def pending_claim(self) -> tuple[int, int, int, bool] | None:
+        """The claim awaiting responses as (claim, count called, cards put down, the claimant's last cards)."""
+        if self._phase is not _RESPOND:
+            return None
+        play = self._pile[-1]
+        return play.claim, play.count, len(play.cards), self._pile_by[-1] & 1 == 1
+
     def pending_emptied(self) -> bool:
         """Whether the play awaiting responses put down the claimant's last cards."""
         return self._phase is _RESPOND and self._pile_by[-1] & 1 == 1
 
     def pile_cards(self) -> tuple[int, ...]:
         """Every card in the pile, bottom first."""
-        return tuple(c for play in self._pile for c in play.cards)
+        return tuple(self._pile_cards)
 
     def pile_plays(self) -> tuple[PileEntry, ...]:
         """The pile as the table heard it, bottom first: (seat, cards, claim, count, emptied the hand).
@@ -331,7 +340,7 @@ class State:
                      (by >> 1, p.cards, p.claim, p.count, by & 1 == 1) for p, by in zip(self._pile, self._pile_by))
 
     def pile_size(self) -> int:
-        return self._pile_n
+        return len(self._pile_cards)
 
     def stock(self) -> tuple[int, ...]:
         """The stock, top card first."""
@@ -401,7 +410,7 @@ class State:
         if pile:
             self._pile[:] = [Play(tuple(pile), -1, len(pile))]
             self._pile_by[:] = [_BUNDLE]
-            self._pile_n = len(pile)
+            self._pile_cards[:] = pile
         self._stock[:] = reversed(stock)
         self._aside[:] = aside
 
@@ -423,23 +432,22 @@ class State:
     def take_pile(self, seat: int) -> int:
         """`seat` picks up every card on the pile; returns how many."""
         hand = self._hands[seat]
-        for play in self._pile:
-            for c in play.cards:
-                hand[c] += 1
-        taken = self._pile_n
+        cards = self._pile_cards
+        for c in cards:
+            hand[c] += 1
+        taken = len(cards)
         self._sizes[seat] += taken
+        cards.clear()
         self._pile.clear()
         self._pile_by.clear()
-        self._pile_n = 0
         return taken
 
     def discard_pile(self) -> None:
         """The pile leaves the game unseen."""
-        for play in self._pile:
-            self._gone.extend(play.cards)
+        self._gone += self._pile_cards
+        self._pile_cards.clear()
         self._pile.clear()
         self._pile_by.clear()
-        self._pile_n = 0
 
     def draw(self, seat: int, cards: int) -> int:
         """`seat` draws up to `cards` cards from the top of the stock; returns how many it got."""
@@ -593,26 +601,36 @@ class State:
                                 "the claim and the count whole numbers") from None
         seat = self._seat
         hand = self._hands[seat]
-        taken = 0
-        try:
-            last = 0
-            for c in cards:
-                if c < last or not hand[c]:
-                    break
-                hand[c] -= 1
-                taken += 1
-                last = c
-        except (IndexError, TypeError):
-            pass
-        if taken != n:
-            for c in cards[:taken]:
-                hand[c] += 1
-            raise IllegalAction(bad_cards_text(self, action))
+        if n == 1:
+            c = cards[0]
+            try:
+                held = hand[c] if c >= 0 else 0
+            except (IndexError, TypeError):
+                held = 0
+            if not held:
+                raise IllegalAction(bad_cards_text(self, action))
+            hand[c] = held - 1
+        else:
+            taken = 0
+            try:
+                last = 0
+                for c in cards:
+                    if c < last or not hand[c]:
+                        break
+                    hand[c] -= 1
+                    taken += 1
+                    last = c
+            except (IndexError, TypeError):
+                pass
+            if taken != n:
+                for c in cards[:taken]:
+                    hand[c] += 1
+                raise IllegalAction(bad_cards_text(self, action))
         size = self._sizes[seat] - n
         self._sizes[seat] = size
         self._pile.append(action)
         self._pile_by.append(seat + seat + (not size))
-        self._pile_n += n
+        self._pile_cards += cards
         self._previous = claim
         self._leading = False
         self._passes = 0
@@ -721,7 +739,7 @@ class State:
 
 
 # What `clone` shares (values never changed in place) and what it copies (lists a state changes).
-_COPIED = ("_sizes", "_pile", "_pile_by", "_stock", "_aside", "_gone", "_sets", "_in", "_out_order", "_next_in",
+_COPIED = ("_sizes", "_pile", "_pile_by", "_pile_cards", "_stock", "_aside", "_gone", "_sets", "_in", "_out_order", "_next_in",
            "_prev_in", "_responders_of", "_reveals")
 _SHARED = tuple(name for name in State.__slots__ if name not in (*_COPIED, "_hands", "_history"))
 

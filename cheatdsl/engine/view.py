@@ -103,14 +103,9 @@ class View:
     claimant: int | None = property(attrgetter("_state.claimant"),  # type: ignore[assignment]
                                     doc="The seat whose claim awaits responses, or None.")
 
-    @property
-    def pending(self) -> tuple[int, int, int, bool] | None:
-        """The claim awaiting responses as (claim, count called, cards put down, the claimant's last cards)."""
-        s = self._state
-        play = s.pending_play()
-        if play is None:
-            return None
-        return play.claim, play.count, len(play.cards), s.pending_emptied()
+    pending: tuple[int, int, int, bool] | None = property(  # type: ignore[assignment]
+        attrgetter("_state.pending_claim"),
+        doc="The claim awaiting responses as (claim, count called, cards put down, the claimant's last cards).")
 
     @property
     def claim(self) -> int | None:
