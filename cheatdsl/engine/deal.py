@@ -20,13 +20,18 @@ _STOCK, _TERMINAL = Surplus.STOCK, Phase.TERMINAL
 def shuffled(deck: list[int], seed: int) -> list[int]:
     """`deck` shuffled in place exactly as `random.Random(seed).shuffle(deck)` does, with less overhead."""
     bits = _SeededGenerator(seed).getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        k = (i + 1).bit_length()
+    steps = _STEPS.get(len(deck))
+    if steps is None:
+        steps = _STEPS[len(deck)] = tuple((i, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1))
+    for i, k in steps:
         j = bits(k)
         while j > i:
             j = bits(k)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # deck size -> (position, bits of a draw), last first
 
 
 def deal(state: State, seed: int) -> None:
@@ -41,14 +46,11 @@ def deal(state: State, seed: int) -> None:
     dealt = set_aside + sum(g.hand_sizes)
     holders: dict[int, int] = {}
     hands: list[list[int]] = [[]] * n
-    width = g.values + 1
+    card_values = g.card_values
     # Seats from the last dealt to the first, so a card dealt twice (several packs) keeps its first holder.
     for i in reversed(range(n)):
         seat = g.seat_after(dealer, i + 1)
-        hand = [0] * width
-        for v in values[set_aside + i:dealt:n]:
-            hand[v] += 1
-        hands[seat] = hand
+        hands[seat] = list(map(values[set_aside + i:dealt:n].count, card_values))
         holders.update(dict.fromkeys(deck[set_aside + i:dealt:n], seat))
     surplus = values[dealt:]
     if g.rulebook.deal.surplus is _STOCK:
