@@ -37,7 +37,8 @@ from .ending import Ending
 from .game import Game
 from .observation import ClaimRecord, Observation
 from .position import Position
-from .state import Result, RevealRecord, State
+from .records import Result, RevealRecord
+from .state import State
 from .view import View
 
 __all__ = [
