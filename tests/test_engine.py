@@ -405,3 +405,21 @@ def test_the_deal_shuffles_as_random_shuffle_does() -> None:
             expected = list(range(size))
             random.Random(seed).shuffle(expected)
             assert shuffled(list(range(size)), seed) == expected
+
+
+def test_a_rearranged_state_keeps_every_place_and_card() -> None:
+    """`State.rearranged` moves cards between places and nothing else: a change of a place's size, or a
+    card made or lost, is refused; the original state is left as it was."""
+    state = Game(rulebook("standard"), 3).new_initial_state()
+    rng = random.Random(4)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcome(rng))
+    a, b = 1, 2
+    ha, hb = list(state.hand_cards(a)), list(state.hand_cards(b))
+    swapped = state.rearranged(hands={a: sorted([*ha[1:], hb[0]]), b: sorted([*hb[1:], ha[0]])})
+    assert swapped.hand_cards(a) == tuple(sorted([*ha[1:], hb[0]]))
+    assert state.hand_cards(a) == tuple(ha) and swapped.hand_sizes() == state.hand_sizes()
+    with pytest.raises(ValueError):
+        state.rearranged(hands={a: ha[1:], b: sorted([*hb, ha[0]])})  # sizes change
+    with pytest.raises(ValueError):
+        state.rearranged(hands={a: [hb[0]] * len(ha)})  # cards made and lost
