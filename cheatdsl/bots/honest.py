@@ -32,7 +32,6 @@ from typing import Any
 
 from ..engine import ACCEPT, PASS, Action, Game, Phase, View
 from .base import Bot, bluff_play, discard_or_keep, force_challenge, pad_to_minimum, preferred_challenge
-from .odds import chance_of_lie, hand_odds
 from .simple import check_rate
 from .table import Tables, card_to_give_up, tables_for
 
@@ -167,9 +166,7 @@ class HonestBot(Bot):
         if t.count_judged and count != played:
             return 1.0
         key = (self._deck - view.hand_size, t.unseen_matching(view.hand, claim),
-               view.size_of(claimant) + played, played, len(view.required))
+               view.size_of(claimant) + played, played, 1 if t.one_choice else len(view.required))
         lie = t.lies.get(key)
         return lie if lie is not None else t.lie(key)
 
-
-__all__ = ["HonestBot", "chance_of_lie", "hand_odds"]
