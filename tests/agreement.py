@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+import typing
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -174,28 +175,51 @@ _ONLY_WHEN: dict[str, Any] = {
 }
 
 
+# Fields whose words name the deck's cards, not a rule's choice.
+_CARDS = ("deck.ranks", "deck.suits")
+GIVEN = "given"
+
+
 def rule_values() -> set[tuple[str, object]]:
-    """Every value of every rule with a closed set of values (choices, words, yes/no), read from the
-    language's field table, as (dotted field, value)."""
+    """Every value of every rule, read from the language's field table, as (dotted field, value): each
+    choice of a field of choices or words, both answers of a yes/no field, and `GIVEN` for a rule that may
+    be left out (a formula, a number or a section the model holds as None when it is not written)."""
     out: set[tuple[str, object]] = set()
     for path, fields in SECTIONS.items():
-        if path in ("", "deck") or path.startswith("variations"):
-            if path != "deck":
-                continue
+        if path.startswith("variations"):
+            continue
+        owner = _model_class(path)
         for f in fields:
             dotted = f"{path}.{f.name}" if path else f.name
             if f.kind is Kind.BOOLEAN:
                 out |= {(dotted, True), (dotted, False)}
-            elif f.kind in (Kind.CHOICE, Kind.WORDS) and f.choices and dotted not in ("deck.ranks", "deck.suits"):
+            elif f.kind in (Kind.CHOICE, Kind.WORDS) and f.choices and dotted not in _CARDS:
                 out |= {(dotted, c) for c in f.choices}
+            elif not f.required and _optional(owner, f.name):
+                out.add((dotted, GIVEN))
     return out
+
+
+def _model_class(path: str) -> type:
+    """The model's class of the section at a table path (`challenge.kinds[]` is `ChallengeKind`)."""
+    cls: type = Rulebook
+    for part in path.replace("[]", "").split(".") if path else []:
+        hint = typing.get_type_hints(cls)[part]
+        inner = [a for a in typing.get_args(hint) if a is not type(None) and a is not Ellipsis]
+        cls = inner[0] if inner else hint
+    return cls
+
+
+def _optional(cls: type, name: str) -> bool:
+    """Whether the model's field `name` of `cls` may be None (a rule left out)."""
+    hint = typing.get_type_hints(cls).get(name)
+    return hint is not None and type(None) in typing.get_args(hint)
 
 
 def values_used(rb: Rulebook) -> set[tuple[str, object]]:
     """The rule values `rb` uses, where they have an effect (see `rule_values`)."""
     out: set[tuple[str, object]] = set()
-    wanted = {name for name, _ in rule_values()}
-    for dotted in wanted:
+    for dotted in {name for name, _ in rule_values()}:
         only = _ONLY_WHEN.get(dotted)
         if only is not None and not only(rb):
             continue
@@ -205,6 +229,10 @@ def values_used(rb: Rulebook) -> set[tuple[str, object]]:
             objects = [x for o in objects for x in _as_list(getattr(o, part))]
         for o in objects:
             got = getattr(o, name)
+            if _optional(type(o), name) and not isinstance(got, frozenset | bool | Enum):
+                if got is not None:
+                    out.add((dotted, GIVEN))
+                continue
             for v in got if isinstance(got, frozenset) else (got,):
                 out.add((dotted, v.value if isinstance(v, Enum) else v))
     return out

@@ -19,6 +19,7 @@ from typing import Any
 import agreement
 import pytest
 from agreement import (
+    GIVEN,
     ROOT,
     Tally,
     play_game,
@@ -89,9 +90,10 @@ def test_games_of_every_ending_are_checked() -> None:
 # Every rule value is played -------------------------------------------------------------------------------
 
 def test_every_rule_value_is_exercised() -> None:
-    """Each value of each rule with a closed set of values (read from the language's field table, so that a
-    new value fails here until a rulebook of these tests uses it) is used, where it has an effect, by some
-    rulebook the agreement is checked on; tests/fixtures/agreement/ holds those no shipped rulebook uses."""
+    """Each value of each rule (each choice, both answers of a yes/no rule, and a rule that may be left out
+    given; read from the language's field table, so that a new value fails here until a rulebook of these
+    tests uses it) is used, where it has an effect, by some rulebook the agreement is checked on;
+    tests/fixtures/agreement/ holds those no shipped rulebook uses."""
     used: dict[tuple[str, object], list[str]] = {}
     for path in FILES:
         for value in values_used(_rulebook(path)):
@@ -100,8 +102,23 @@ def test_every_rule_value_is_exercised() -> None:
     assert not missing, f"rule values no rulebook of the agreement tests uses: {missing}"
 
 
+def test_each_agreement_fixture_is_there_for_a_rule_value() -> None:
+    """Each rulebook of tests/fixtures/agreement/ uses a rule value no other rulebook of the tests uses, and its
+    opening comment names that rule and value."""
+    fixtures = sorted(FIXTURES.glob("*.yaml"))
+    assert fixtures
+    for path in fixtures:
+        others = set().union(*(values_used(_rulebook(p)) for p in FILES if p != path))
+        own = values_used(_rulebook(path)) - others
+        assert own, f"{path.name} uses no rule value the other rulebooks do not"
+        comment = "".join(line for line in path.read_text().splitlines(keepends=True) if line.startswith("#"))
+        for field, value in own:
+            assert f"{field.rpartition('.')[2]}: {str(value).lower()}" in comment, (path.name, field, value)
+
+
 def test_the_rule_values_come_from_the_field_table() -> None:
-    """The list is the table's: every choice of every field of kind choice, both answers of every yes/no field."""
+    """The list is the table's: every choice of every field of kind choice, both answers of every yes/no field,
+    and the rules a rulebook may leave out (given)."""
     values = rule_values()
     for path, fields in SECTIONS.items():
         if path == "" or path.startswith("variations"):
@@ -114,8 +131,10 @@ def test_the_rule_values_come_from_the_field_table() -> None:
                 assert {(dotted, True), (dotted, False)} <= values
     for wanted in (("setup.direction", "anticlockwise"), ("deck.jokers_wild", False), ("ending.out_check", "at_once"),
                    ("challenge.penalty.pile_after", "discarded"), ("ending.emptied_by_sets", "stays_in"),
-                   ("claim.round_ends", "all_pass")):
+                   ("claim.round_ends", "all_pass"), ("ending.turn_start_win", GIVEN), ("sets", GIVEN),
+                   ("challenge.kinds[].allowed_when", GIVEN)):
         assert wanted in values
+    assert not any(field in ("deck.ranks", "deck.suits", "claim.first") for field, _ in values)
 
 
 def test_a_value_without_effect_does_not_count() -> None:
