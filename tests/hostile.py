@@ -150,6 +150,8 @@ CASES: tuple[Hostile, ...] = (
             "E019"),
     Hostile("rulebook with 36 formulas of 1,300 characters", "formulas-36.yaml", "check", _long_formulas(36), ""),
     Hostile("formula of 2,000 characters", "formula.yaml", "check", _long_formula_list, "E101"),
+    Hostile("deck size formula asking for seats", "seats-in-deck.yaml", "check",
+            _text(ENGLISH.replace("packs: 1", "packs: if left(seat(0)) == seat(1) then 1 else 2")), "E415"),
     Hostile("DSL list of 499,000 words", "words.cheat", "check",
             lambda: b"ranks " + b"x " * 499_000 + b"\n", "E012"),
     Hostile("DSL 70,000 rules", "keys.cheat", "check", _dsl_many_keys, "E019"),

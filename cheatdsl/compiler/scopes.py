@@ -1,9 +1,17 @@
-"""What each rule formula may name, place by place in the rulebook."""
+"""What each rule formula may name, place by place in the rulebook.
+
+A place's context is the object the back ends evaluate its formula in: `TableFacts` for the formulas
+that depend on the table alone, `ClaimFacts` for claim formulas, and the interpreter's and verifier's
+seat contexts for the rest. `PLACE_FACTS` says which facts of the game each place's contexts all
+answer; a formula there may use only the built-ins reading those (`types.builtins_answered`).
+"""
 
 from __future__ import annotations
 
 from ..expr import Scope, Type
+from ..expr.context import Fact
 from ..model import Rank, Suit
+from .table import SECTIONS
 
 N, B, C, S = Type.NUMBER, Type.BOOL, Type.CLAIM, Type.SEAT
 
@@ -23,6 +31,35 @@ PLACES: dict[str, dict[str, Type]] = {
     "turn_start_win": {"players": N, "hand": N, "leading": B, "required": Type.CLAIMS},
 }
 
+CLAIM_ORDER, SEATS, DEAL, HAND = Fact.CLAIM_ORDER, Fact.SEATS, Fact.DEAL, Fact.HAND
+
+# The facts each place's contexts answer. The table places are read before any seat exists
+# (`TableFacts`); claim formulas are tabulated per previous claim (`ClaimFacts`); the verifier reads
+# seat formulas with `SeatFacts`, which knows no claim order or hand, and no seat is "to act" when the
+# next leader is chosen. Who was dealt a card is known to `first_player`, the deal's own formula;
+# `next_player` may ask it too, as the verifier's round-rank check reads it with the deal, though the
+# interpreter does not give it there yet (tests/test_formula_places.py names that gap).
+PLACE_FACTS: dict[str, frozenset[Fact]] = {
+    "deck": frozenset(),
+    "deal": frozenset(),
+    "challenge_allowed": frozenset(),
+    "sets": frozenset(),
+    "first_claim": frozenset({CLAIM_ORDER}),
+    "follow": frozenset({CLAIM_ORDER}),
+    "lead": frozenset({CLAIM_ORDER}),
+    "first_player": frozenset({SEATS, DEAL}),
+    "all_pass_leader": frozenset({SEATS}),
+    "next_player": frozenset({SEATS, DEAL}),
+    "passing": frozenset({CLAIM_ORDER, SEATS, HAND}),
+    "turn_start_win": frozenset({CLAIM_ORDER, SEATS, HAND}),
+}
+
+
+def place_fields(place: str) -> list[str]:
+    """The rules whose formulas stand at `place`, as dotted names (`deck.packs`)."""
+    return [f"{path}.{f.name}" if path else f.name
+            for path, fields in SECTIONS.items() for f in fields if f.place == place]
+
 
 def scope_for(place: str, ranks: tuple[Rank, ...], suits: tuple[Suit, ...], claims_are_cards: bool) -> Scope:
     """The scope of a formula standing at `place`."""
@@ -36,4 +73,5 @@ def scope_for(place: str, ranks: tuple[Rank, ...], suits: tuple[Suit, ...], clai
         suits={suit.name: index for index, suit in enumerate(suits)},
         claims_are_cards=claims_are_cards,
         rank_count=len(ranks),
+        facts=PLACE_FACTS[place],
     )

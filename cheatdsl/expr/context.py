@@ -14,7 +14,18 @@ claim values: a rank index, or an exact card `suit * ranks + rank`.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Protocol
+
+
+class Fact(Enum):
+    """A fact of the game a built-in function reads; a place in the rulebook answers some of them
+    (`cheatdsl.compiler.scopes.PLACE_FACTS`). The value is the phrase `FactUnavailable` gives."""
+
+    CLAIM_ORDER = "the claim order"
+    SEATS = "the seats"
+    DEAL = "the deal"
+    HAND = "a hand"
 
 
 class FormulaContext(Protocol):
@@ -83,6 +94,16 @@ class ClaimOrder(Protocol):
     def below(self, claim: int | None) -> frozenset[int]: ...
 
 
+# The fact each member of `FormulaContext` reads (`all_claims` is the constant `any`).
+READS: dict[str, Fact] = {
+    "all_claims": Fact.CLAIM_ORDER, "next_claim": Fact.CLAIM_ORDER, "prev_claim": Fact.CLAIM_ORDER,
+    "above": Fact.CLAIM_ORDER, "below": Fact.CLAIM_ORDER,
+    "left": Fact.SEATS, "right": Fact.SEATS, "seat": Fact.SEATS,
+    "holder": Fact.DEAL, "dealt": Fact.DEAL,
+    "holds": Fact.HAND,
+}
+
+
 class FactUnavailable(Exception):
     """A formula asked for a fact its place cannot give (a seat in a deck formula, a hand before the deal)."""
 
@@ -102,34 +123,34 @@ class TableFacts(FormulaContext):
 
     @property
     def all_claims(self) -> frozenset[int]:
-        raise self._unavailable("the claim order")
+        raise self._unavailable(Fact.CLAIM_ORDER.value)
 
     def next_claim(self, claim: int | None) -> int | None:
-        raise self._unavailable("the claim order")
+        raise self._unavailable(Fact.CLAIM_ORDER.value)
 
     prev_claim = next_claim
 
     def above(self, claim: int | None) -> frozenset[int]:
-        raise self._unavailable("the claim order")
+        raise self._unavailable(Fact.CLAIM_ORDER.value)
 
     below = above
 
     def left(self, seat: int | None) -> int | None:
-        raise self._unavailable("the seats")
+        raise self._unavailable(Fact.SEATS.value)
 
     right = left
 
     def seat(self, number: int) -> int:
-        raise self._unavailable("the seats")
+        raise self._unavailable(Fact.SEATS.value)
 
     def holder(self, card: int) -> int | None:
-        raise self._unavailable("the deal")
+        raise self._unavailable(Fact.DEAL.value)
 
     def dealt(self, card: int) -> bool:
-        raise self._unavailable("the deal")
+        raise self._unavailable(Fact.DEAL.value)
 
     def holds(self, claims: frozenset[int]) -> int:
-        raise self._unavailable("a hand")
+        raise self._unavailable(Fact.HAND.value)
 
 
 class ClaimFacts(TableFacts):

@@ -9,7 +9,7 @@ from enum import Enum
 
 from ..diagnostics import Diagnostics
 from . import ast
-from .context import FormulaContext
+from .context import READS, Fact, FormulaContext
 
 
 class Type(Enum):
@@ -42,6 +42,11 @@ class Function:
         doc = inspect.getdoc(getattr(FormulaContext, self.method)) or ""
         return doc[:1].lower() + doc[1:].rstrip(".")
 
+    @property
+    def reads(self) -> Fact | None:
+        """The fact of the game the function reads, or None for one the formula computes itself."""
+        return READS[self.method] if self.method else None
+
 
 FUNCTIONS: dict[str, Function] = {
     "next": Function((Type.CLAIM,), Type.CLAIM, "next_claim"),
@@ -58,6 +63,15 @@ FUNCTIONS: dict[str, Function] = {
     "max": Function((Type.NUMBER, Type.NUMBER), Type.NUMBER, own_meaning="the larger number"),
 }
 
+# Named values a formula reads from its context rather than computes, and the fact each reads.
+CONSTANT_READS: dict[str, Fact] = {"any": READS["all_claims"]}
+
+
+def builtins_answered(facts: frozenset[Fact]) -> list[str]:
+    """The built-in functions and named values (`any`) a context answering `facts` can give, in table order."""
+    names = [name for name, fn in FUNCTIONS.items() if fn.reads is None or fn.reads in facts]
+    return names + [name for name, fact in CONSTANT_READS.items() if fact in facts]
+
 
 @dataclass
 class Scope:
@@ -69,6 +83,8 @@ class Scope:
     claims_are_cards: bool = False
     rank_count: int = 0
     constants: dict[str, Type] = field(default_factory=lambda: {"any": Type.CLAIMS, "true": Type.BOOL, "false": Type.BOOL})
+    # The facts of the game this place's context answers; a built-in reading another is an error (E415).
+    facts: frozenset[Fact] = frozenset(Fact)
 
     def known_names(self) -> list[str]:
         """Every name a formula here may use."""
@@ -91,9 +107,19 @@ def _suggest(name: str, choices: list[str]) -> str:
 
 
 class _Checker:
-    def __init__(self, scope: Scope, diagnostics: Diagnostics) -> None:
+    def __init__(self, scope: Scope, diagnostics: Diagnostics, where: str) -> None:
         self.scope = scope
         self.diagnostics = diagnostics
+        self.where = where
+
+    def answered(self, e: ast.Expr, name: str, what: str, reads: Fact | None) -> bool:
+        """Whether this place can give `reads`; otherwise an error at `e` naming what it allows."""
+        if reads is None or reads in self.scope.facts:
+            return True
+        allowed = builtins_answered(self.scope.facts)
+        self.diagnostics.error(e.span, "E415", f"{what} `{name}` reads {reads.value}, which a formula at "
+                               f"{self.where} cannot know", "allowed here: " + ", ".join(f"`{a}`" for a in allowed))
+        return False
 
     def check(self, e: ast.Expr) -> Type | None:
         method = getattr(self, "_" + type(e).__name__)
@@ -116,6 +142,8 @@ class _Checker:
         if e.name in s.variables:
             return s.variables[e.name]
         if e.name in s.constants:
+            if not self.answered(e, e.name, "the value", CONSTANT_READS.get(e.name)):
+                return None
             return s.constants[e.name]
         if e.name in s.ranks:
             if s.claims_are_cards:
@@ -146,6 +174,8 @@ class _Checker:
         if fn is None:
             self.diagnostics.error(e.span, "E113", f"unknown function `{e.function}`",
                                    _suggest(e.function, list(FUNCTIONS)) or "functions: " + ", ".join(FUNCTIONS))
+            return None
+        if not self.answered(e, e.function, "the function", fn.reads):
             return None
         if len(e.args) != len(fn.args):
             self.diagnostics.error(e.span, "E114", f"`{e.function}` takes {len(fn.args)} value(s), given {len(e.args)}")
@@ -208,4 +238,4 @@ class _Checker:
 
 def check_expression(expr: ast.Expr, wanted: Type, scope: Scope, diagnostics: Diagnostics, what: str) -> bool:
     """True when `expr` uses only known names and computes a value of kind `wanted`."""
-    return _Checker(scope, diagnostics).expect(expr, wanted, what)
+    return _Checker(scope, diagnostics, what).expect(expr, wanted, what)
