@@ -8,7 +8,8 @@ turns). Each row runs --repeats times, interleaved with the others, and its fast
 
 Part 1, English ascending at three seats (rulebooks/english-ascending.yaml), the same games for each row:
   interpreter/BOT    `Game` + `State`, one BOT a seat, each action chosen by `bot.act(view)` and applied
-                     by `state.apply_action`: the engine step by step, as any program drives it;
+                     by `state.apply_action` (the seat to act read from `state.to_act`): the engine step
+                     by step, as any program drives it;
   replay/BOT         the interpreter/BOT games' recorded actions applied again with no bot deciding:
                      the engine's share of interpreter/BOT (the rest is the bots' decisions);
   simulate/BOT       the same number of games through `cheatdsl.simulate` (per-game seeds, statistics kept);
@@ -90,11 +91,10 @@ def play_games(game: Game, bot: str, seed: int, games: int | None = None,
         acts = [make_bot(bot, s, random.Random(rng.getrandbits(64)), **options).act for s in range(n)]
         views = [state.view(s) for s in range(n)]
         apply = state.apply_action
-        current = state.current_player
-        seat = current()
+        seat = state.current_player()
         while seat >= 0:
             apply(acts[seat](views[seat]))
-            seat = current()
+            seat = state.to_act  # current_player() as a read, not a call
         actions += len(state.history()) - chance
         played += 1
     return actions, time.process_time() - started, played
