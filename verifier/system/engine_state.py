@@ -265,6 +265,8 @@ class Steps:
     def problems(self, before: Values, turn: Turn, after: Values) -> list[str]:
         """How the encoding's step for `turn` from `before` differs from the interpreter's state `after`:
         empty when the step is legal in the encoding and gives exactly `after`."""
+        if turn.play is None and turn.kind != PASS:
+            return ["a pass followed by a challenge of the last play: the encoding has no such step"]
         # A model is evaluated once: Z3 keeps what it evaluated even when a value is changed afterwards.
         self.model = z3.Model()
         found = self._assign(before, self.s) + self._assign(after, self.t)
