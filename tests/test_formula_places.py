@@ -252,3 +252,29 @@ def test_every_place_is_read_by_the_interpreter_and_the_verifier(tmp_path: Path)
         assert ok and reads["interpreter"] > 0 and reads["verifier"] > 0, (place, reads)
         before_play = not PLACE_FACTS[place] - {Fact.CLAIM_ORDER}
         assert (reads["derived tables"] > 0) == before_play, (place, reads)
+
+
+def test_the_language_reference_lists_each_places_built_ins() -> None:
+    """docs/language.md's table of places gives, for each rule, the built-ins the checker allows there."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
+    listed: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`") and "." in cells[0]:
+            for rule in cells[0].split(", "):
+                listed[rule.strip("`")] = [b.strip("`") for b in cells[2].split(", ")]
+    wanted = {field: builtins_answered(PLACE_FACTS[place]) for place in PLACES for field in place_fields(place)}
+    assert listed == wanted
+
+
+def test_a_seat_in_a_deck_size_is_a_located_error(tmp_path: Path) -> None:
+    """The checker refuses `left` and `seat` in `deck.packs` (E415, at each call, naming what it allows),
+    where the interpreter would otherwise stop at the deal."""
+    text = EVERY_PLACE.replace("packs: max(1, players - 3)", "packs: if left(seat(0)) == seat(1) then 1 else 2")
+    path = tmp_path / "seats-in-deck.yaml"
+    path.write_text(text, encoding="utf-8")
+    rb, d = compile_rulebook(str(path))
+    assert rb is None
+    found = [(x.code, x.span.line, x.span.column, x.hint) for x in d.items]
+    assert found == [("E415", 5, 13, "allowed here: `min`, `max`"), ("E415", 5, 30, "allowed here: `min`, `max`")]
+    assert "the function `left` reads the seats, which a formula at `deck.packs` cannot know" in d.render()
