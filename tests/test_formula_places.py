@@ -177,17 +177,28 @@ def _verifier(rb: Rulebook) -> list[str]:
     """What the verifier's checks that read seat formulas say they could not work out."""
     subject = Subject(rb, (PLAYERS,))
     build_spec(rb, PLAYERS)
-    said = [_drifts(subject, PLAYERS), _outcomes(subject, PLAYERS)]
     cards = holder_cards(rb.setup.first_player, rb)
-    said.append(_leaders(subject, PLAYERS, cards, [list(range(PLAYERS))] * len(cards)))
+    said: list[object] = [_drifts(subject, PLAYERS), _outcomes(subject, PLAYERS),
+                          _leaders(subject, PLAYERS, cards, [list(range(PLAYERS))] * len(cards))]
     return [s for s in said if isinstance(s, str) and "depends on" in s]
+
+
+def _derived(rb: Rulebook) -> list[str]:
+    """The tables every back end reads, worked out before play."""
+    TableRules(rb, PLAYERS)
+    return []
+
+
+def _interpreter(rb: Rulebook) -> list[str]:
+    _engine(rb)
+    return []
 
 
 # The back ends that evaluate formulas, each as a function of the rulebook: it raises
 # `FactUnavailable` or returns what it could not work out.
 BACK_ENDS: dict[str, Callable[[Rulebook], list[str]]] = {
-    "derived tables": lambda rb: (TableRules(rb, PLAYERS), [])[1],
-    "interpreter": lambda rb: (_engine(rb), [])[1],
+    "derived tables": _derived,
+    "interpreter": _interpreter,
     "verifier": _verifier,
 }
 
