@@ -30,6 +30,8 @@ class GiveUp(NamedTuple):
 
 
 _TABLES: WeakKeyDictionary[Game, Tables] = WeakKeyDictionary()
+# Lie chances depend on the game only through what a claim must show and the cap: shared by such games.
+_LIES: dict[tuple[bool, int], dict[LieKey, float]] = {}
 
 
 class Tables:
@@ -54,7 +56,7 @@ class Tables:
         # With `simple`: naturals[claim][n] is n cards of `claim` claimed as they are.
         self.naturals = [[play_of((claim,) * n, claim, n) for n in range(game.deck_counts[claim] + 1)]
                          for claim in range(game.values)] if self.simple else []
-        self.lies: dict[LieKey, float] = {}
+        self.lies = _LIES.setdefault((self.reveal_all, self.cap), {})
         self.truths: dict[tuple[int, int, int], Play] = {}
         self.bluffs: dict[tuple[int, int], Play] = {}
         self.giving_up: dict[tuple[int, int], GiveUp] = {}
