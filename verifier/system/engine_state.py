@@ -141,13 +141,15 @@ def merged_values(full: Spec, merged: Spec, keep: tuple[int, ...], values: Value
 @dataclass
 class Turn:
     """One interpreter turn as the encoding's step: a pass, or a play accepted by all, or a play challenged
-    by `challenger` with the kind named `test`; the cards the loser drew from the stock and the sets it
-    chose to discard (by rank)."""
+    by `challenger` (-1: nobody) with the kind named `test`, found a lie or not (`caught`); the cards the
+    loser drew from the stock and the sets it chose to discard (by rank). A pass whose `challenger` is a
+    seat was followed by a challenge of the last play, still open to one."""
 
     kind: int
     play: Play | None = None
-    challenger: int = 0
+    challenger: int = -1
     test: str = ""
+    caught: bool | None = None
     drawn: Counter[int] = field(default_factory=Counter)
     discards: Counter[int] = field(default_factory=Counter)
 
@@ -168,22 +170,25 @@ def play_turn(st: EngineState, choose: Callable[[EngineState], EngineAction]) ->
             turn.discards[action.rank] += 1
     if st.reveal_count() > reveals:
         record = st.reveal(reveals)
-        turn.kind, turn.challenger, turn.test = CHALLENGE, record.challenger, record.kind
+        turn.challenger, turn.test, turn.caught = record.challenger, record.kind, record.caught
+        if turn.play is not None:
+            turn.kind = CHALLENGE
     turn.drawn = stock - Counter(st.stock())
     return turn
 
 
 def action_of(spec: Spec, turn: Turn) -> Action:
     """The encoding's choices for `turn`, as Z3 numerals."""
-    zeros = [num(0)] * spec.width
-    no_sets = [num(0)] * len(spec.ranks_in_play)
-    if turn.play is None:
-        return Action(num(turn.kind), zeros, num(0), num(0), num(0), num(0), zeros, no_sets)
-    cards = Counter(turn.play.cards)
     names = [name for name, _ in spec.kinds]
-    test = names.index(turn.test) if turn.kind == CHALLENGE else 0
+    test = num(names.index(turn.test) if turn.test else 0)
+    if turn.play is None:
+        zeros = [num(0)] * spec.width
+        return Action(num(turn.kind), zeros, num(0), num(0), num(turn.challenger), test,
+                      [num(turn.drawn.get(v, 0)) for v in spec.live],
+                      [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
+    cards = Counter(turn.play.cards)
     return Action(num(turn.kind), [num(cards.get(v, 0)) for v in spec.live], num(spec.claim_index[turn.play.claim]),
-                  num(turn.play.count), num(turn.challenger), num(test),
+                  num(turn.play.count), num(turn.challenger), test,
                   [num(turn.drawn.get(v, 0)) for v in spec.live],
                   [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
 
@@ -265,8 +270,6 @@ class Steps:
     def problems(self, before: Values, turn: Turn, after: Values) -> list[str]:
         """How the encoding's step for `turn` from `before` differs from the interpreter's state `after`:
         empty when the step is legal in the encoding and gives exactly `after`."""
-        if turn.play is None and turn.kind != PASS:
-            return ["a pass followed by a challenge of the last play: the encoding has no such step"]
         # A model is evaluated once: Z3 keeps what it evaluated even when a value is changed afterwards.
         self.model = z3.Model()
         found = self._assign(before, self.s) + self._assign(after, self.t)
@@ -468,7 +471,7 @@ def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.R
     if st.phase is not Phase.PLAY and st.phase is not Phase.TERMINAL:
         return f"is left in the {st.phase.value} phase after the step"
     if move["kind"] == CHALLENGE:
-        turn.challenger, turn.test = move["challenger"], test
+        turn.challenger, turn.test, turn.caught = move["challenger"], test, st.reveal(reveals).caught
     turn.drawn = stock - Counter(st.stock())
     return turn
 
