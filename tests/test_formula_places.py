@@ -88,7 +88,8 @@ ending:
 # reads `next_player` without the deal.
 KNOWN_GAPS = {("next_player", "holder"), ("next_player", "dealt")}
 
-# What a built-in that reads the deal must give for the ace of hearts, which is always dealt here.
+# What a built-in that reads the deal must give for the ace of hearts, which is always dealt here
+# (52 cards, equal hands at four seats).
 TRUTH: dict[str, Callable[[Any], bool]] = {
     "holder": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < PLAYERS,
     "dealt": lambda v: v is True,
@@ -132,6 +133,11 @@ def _call(place: str, builtin: str, scope_variables: dict[str, Type]) -> str:
     return f"{builtin}({', '.join(args[t] for t in FUNCTIONS[builtin].args)})"
 
 
+def _wanted(place: str) -> Type:
+    """The kind of value a formula at `place` gives (`table.SECTIONS`)."""
+    return next(f.value for fs in SECTIONS.values() for f in fs if f.place == place and f.value is not None)
+
+
 def _probe(rb: Rulebook, place: str, builtin: str, seen: list[Any]) -> Rulebook:
     """`rb` with every formula at `place` asking for `builtin` on the way to its own value; each
     answer it gets is added to `seen`."""
@@ -141,9 +147,8 @@ def _probe(rb: Rulebook, place: str, builtin: str, seen: list[Any]) -> Rulebook:
         call = _call(place, builtin, PLACES[place])
         text = f"if {call} == {call} then ({own.text}) else ({own.text})"
         scope = replace(scope_for(place, rb.deck.ranks, rb.deck.suits, False), facts=frozenset(Fact))
-        wanted = next(f.value for fs in SECTIONS.values() for f in fs if f.place == place and f.value is not None)
         d = Diagnostics()
-        formula = make_formula(text, NOWHERE, wanted, scope, d, field)
+        formula = make_formula(text, NOWHERE, _wanted(place), scope, d, field)
         asked = make_formula(call, NOWHERE, FUNCTIONS[builtin].result if builtin in FUNCTIONS else Type.CLAIMS,
                              scope, d, field)
         assert formula is not None and asked is not None, d.render()
@@ -242,10 +247,9 @@ def _accepted(rb: Rulebook, place: str, builtin: str) -> bool:
     """Whether the checker accepts `builtin` in a formula at `place`; a refusal is E415 alone."""
     call = _call(place, builtin, PLACES[place])
     field = place_fields(place)[0]
-    wanted = next(f.value for fs in SECTIONS.values() for f in fs if f.place == place and f.value is not None)
     d = Diagnostics()
     own = _read(rb, field.split(".")).text
-    ok = make_formula(f"if {call} == {call} then ({own}) else ({own})", NOWHERE, wanted,
+    ok = make_formula(f"if {call} == {call} then ({own}) else ({own})", NOWHERE, _wanted(place),
                       scope_for(place, rb.deck.ranks, rb.deck.suits, False), d, field) is not None
     assert ok or {e.code for e in d.items} == {"E415"}, d.render()
     return ok
