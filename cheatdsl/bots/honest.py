@@ -31,9 +31,9 @@ import random
 from typing import Any
 
 from ..engine import ACCEPT, PASS, Action, Game, Phase, View
-from .base import Bot, bluff_play, discard_or_keep, force_challenge, pad_to_minimum, preferred_challenge
+from .base import Bot, bluff_play, discard_or_keep, pad_to_minimum
 from .simple import check_rate
-from .table import Tables, card_to_give_up, tables_for
+from .table import card_to_give_up, tables_for
 
 _PLAY, _RESPOND = Phase.PLAY, Phase.RESPOND
 CERTAIN = 1.0        # a claim its own cards prove false is always challenged
@@ -66,11 +66,11 @@ class HonestBot(Bot):
         if game is self._game:
             return
         self._game = game
-        self._t: Tables = tables_for(game)
-        self._challenge = preferred_challenge(game)
-        self._force = force_challenge(game)
-        self._deck = self._t.deck
-        self._cap = self._t.cap
+        t = self._t = tables_for(game)
+        self._challenge = t.challenge
+        self._force = t.force
+        self._deck = t.deck
+        self._cap = t.cap
         self._last_doubt = LAST_DOUBT if game.first_out else LAST_DOUBT_OUT
 
     def act(self, view: View) -> Action:

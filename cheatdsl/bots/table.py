@@ -14,7 +14,7 @@ from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 from ..engine import Game, Play
-from .base import NEVER, copies_of, count_to_call, play_of, turns_until
+from .base import NEVER, copies_of, count_to_call, force_challenge, play_of, preferred_challenge, turns_until
 from .odds import chance_of_lie, hand_odds
 
 LieKey = tuple[int, int, int, int, int]  # (unseen pool, unseen matching, claimant's hand before, played, choices)
@@ -50,6 +50,8 @@ class Tables:
         # One natural card a value and counts called as played: a play is its claim and its cards.
         self.simple = not game.wild and game.exact and game.min_cards <= 1
         self.may_pass = game.may_pass
+        self.challenge = preferred_challenge(game)
+        self.force = force_challenge(game)
         self.copies = [copies_of(game, c) for c in range(game.values + 1)]
         # Whether every play has a single claim to make (else a responder weighs the claimant's choice).
         self.one_choice = all(len(claims) <= 1 for claims in (game.first, game.lead_none, *game.follow, *game.lead))
