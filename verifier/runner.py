@@ -20,6 +20,7 @@ from typing import Any
 from cheatdsl.model import Rulebook
 
 from .registry import Property, properties
+from .solver import fresh_context
 from .subject import Subject
 from .verdict import Result, Verdict, internal_error, unknown
 
@@ -124,14 +125,16 @@ class _Job:
 
 
 def _heavy_batch(props: list[Property], subject: Subject) -> dict[str, Any]:
-    """Run the heavy properties of one subject together, so that they share one analysis."""
+    """Run the heavy properties of one subject together, so that they share one analysis; with the verdicts,
+    invariants and recurrent sets that rulebooks verified later may take."""
     from . import transition
+    from .system import analysis
     out = []
     for prop in props:
         start = time.perf_counter()
         result = _safe(prop, subject)
         out.append((result.as_json(), time.perf_counter() - start))
-    return {"results": out, "found": dict(transition.FOUND)}
+    return {"results": out, "found": dict(transition.FOUND), "made": analysis.made_here()}
 
 
 @dataclass
@@ -204,6 +207,9 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
                 got[res["id"]] = (_from_json(res), seconds)
             for key, value in data.get("found", {}).items():
                 transition.KNOWN[key] = value
+            if ctx is not None:
+                from .system import analysis
+                analysis.adopt_made(data.get("made", {}))
         heavy_results[id(plan)] = got
         tick(plan.rulebook.name, len(plan.heavy))
 
@@ -236,6 +242,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     pump(False)
     for plan in plans:
         got: dict[str, Timed] = {}
+        fresh_context()  # each rulebook's light checks give the same results alone or after others
         for pid in plan.wanted:
             prop = table[pid]
             if prop.heavy:

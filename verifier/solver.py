@@ -8,8 +8,9 @@ from typing import Any
 import z3
 
 SEED = 7
-# The resource limit decides when a query gives up, the same on every machine; the timeout is only a safety
-# net, far above what the limit allows, so that a loaded machine never turns a verdict into `unknown`.
+# The resource limit decides when a query gives up, the same on every machine. No clock is set unless a
+# caller asks for one (a search within its rulebook's budget): the runner's kill timer is the safety net,
+# so that a loaded machine never turns a verdict into `unknown` (and no timer thread starts per query).
 TIMEOUT_MS = 120_000
 RLIMIT = 20_000_000
 
@@ -36,9 +37,10 @@ class Answer:
         return self.status == "unknown"
 
 
-def _limit(s: z3.Solver | z3.Optimize, timeout_ms: int, rlimit: int) -> None:
+def _limit(s: z3.Solver | z3.Optimize, timeout_ms: int | None, rlimit: int) -> None:
     s.set("random_seed", SEED)
-    s.set("timeout", timeout_ms)
+    if timeout_ms is not None:
+        s.set("timeout", timeout_ms)
     s.set("rlimit", rlimit)
 
 
@@ -51,9 +53,14 @@ def fresh_context() -> None:
     z3.z3._main_ctx = None  # type: ignore[attr-defined]
 
 
-def new_solver(*, cores: bool = False, timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> z3.Solver:
-    """A fresh solver with the fixed seed and limits; with `cores`, unsat cores are kept and minimised."""
-    s = z3.Solver()
+def new_solver(*, cores: bool = False, timeout_ms: int | None = None, rlimit: int = RLIMIT,
+               tactics: bool = False) -> z3.Solver:
+    """A fresh solver with the fixed seed and limits; with `cores`, unsat cores are kept and minimised.
+
+    The solver is Z3's incremental SMT core; with `tactics`, Z3's default solver, whose first check
+    without assumptions or scopes simplifies the whole problem first (it pays for big one-shot queries
+    such as an unrolled search; on the small queries that are most of them it costs more than they do)."""
+    s = z3.Solver() if tactics else z3.SimpleSolver()
     _limit(s, timeout_ms, rlimit)
     if cores:
         s.set("unsat_core", True)
@@ -61,7 +68,7 @@ def new_solver(*, cores: bool = False, timeout_ms: int = TIMEOUT_MS, rlimit: int
     return s
 
 
-def new_optimize(*, timeout_ms: int = TIMEOUT_MS, rlimit: int = RLIMIT) -> z3.Optimize:
+def new_optimize(*, timeout_ms: int | None = None, rlimit: int = RLIMIT) -> z3.Optimize:
     """A fresh optimiser with the fixed seed and limits."""
     o = z3.Optimize()
     _limit(o, timeout_ms, rlimit)

@@ -30,6 +30,8 @@ from .transitions import ACCEPT, CHALLENGE, PASS, Builder
 from .witness import Table, Witness, dealt, replay_shape, scenario_of
 
 _INVARIANTS: dict[Spec, Invariants] = {}
+_RECURRENT: dict[Spec, Any] = {}  # the recurrent set checked on a table, by its spec
+_ADOPTED: set[Spec] = set()  # tables whose invariants or recurrent set came from another process
 _CACHE: dict[tuple[str, Spec], Any] = {}
 
 SEARCH_DEPTH = 4  # turns a counterexample search unrolls at --search-effort 1; more effort goes deeper
@@ -71,7 +73,9 @@ class Budget:
                 sp = build_spec(rb, self.smallest)
             except SpecError:  # the smallest table has no analysis, so no recurrent set is checked
                 sp = None
-            self._recurrent = None if sp is None else recurrence.find(sp, rotation_symmetric(sp))
+            if sp is not None and sp not in _RECURRENT:
+                _RECURRENT[sp] = recurrence.find(sp, rotation_symmetric(sp))
+            self._recurrent = None if sp is None else _RECURRENT[sp]
         fresh_context()
         return self._recurrent
 
@@ -97,20 +101,44 @@ def invariants(sp: Spec) -> Invariants:
     return _INVARIANTS[key]
 
 
+def _plain(inv: Invariants) -> Invariants:
+    """The invariants without their Z3 models (what the checks read of them, in words): data that another
+    process can take."""
+    dropped = {g: Counterexample(cx.group, cx.where, cx.facts, None, None, words=cx.words)  # type: ignore[arg-type]
+               for g, cx in inv.dropped.items()}
+    return Invariants(set(inv.proved), dropped, inv.unknown, inv.symmetric, inv.queries)
+
+
 def proved_so_far(a: Analysis) -> tuple[Spec, Invariants] | None:
     """The invariants `a` proved, as plain data another process can take (`adopt`), or None."""
     inv = a.__dict__.get("inv")
     if a.spec is None or inv is None:
         return None
-    dropped = {g: Counterexample(cx.group, cx.where, cx.facts, None, None, words=cx.words)  # type: ignore[arg-type]
-               for g, cx in inv.dropped.items()}
-    return merge_values(a.spec, _classes(a.spec)), Invariants(set(inv.proved), dropped, inv.unknown, inv.symmetric,
-                                                               inv.queries)
+    return merge_values(a.spec, _classes(a.spec)), _plain(inv)
 
 
 def adopt(found: tuple[Spec, Invariants]) -> None:
     """Invariants another process proved, for the checks made here at the same table."""
     _INVARIANTS.setdefault(*found)
+
+
+def made_here() -> dict[str, dict[Spec, Any]]:
+    """The invariants and recurrent sets this process proved (not adopted), as plain data for `adopt_made`.
+
+    Each depends on its table alone (proved in a Z3 context of its own), so a rulebook verified later that
+    meets the same table may take it instead of proving it again, with the same verdicts."""
+    return {"invariants": {k: _plain(v) for k, v in _INVARIANTS.items() if k not in _ADOPTED},
+            "recurrent": {k: v for k, v in _RECURRENT.items() if k not in _ADOPTED}}
+
+
+def adopt_made(made: dict[str, dict[Spec, Any]]) -> None:
+    """What another process proved (`made_here`), for the rulebooks verified here or in processes forked later."""
+    for key, inv in made.get("invariants", {}).items():
+        _ADOPTED.add(key)
+        _INVARIANTS.setdefault(key, inv)
+    for key, rec in made.get("recurrent", {}).items():
+        _ADOPTED.add(key)
+        _RECURRENT.setdefault(key, rec)
 
 
 class Analysis:

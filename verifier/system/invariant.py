@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 import z3
 
-from ..solver import TIMEOUT_MS, ask, new_solver
+from ..solver import ask, new_solver
+from ..terms import add, and_, eq, ge, le, lt, ne, not_, or_
 from .deal import initial
 from .spec import FOLLOW, Spec, merge_values
 from .state import State, Term, fresh, hand, in_count
@@ -33,17 +34,17 @@ def typing(sp: Spec, s: State) -> dict[str, Term]:
     """What every state satisfies by the meaning of its facts (ranges of seats, claims and counters)."""
     n = sp.n
     return {
-        "the seat to act is a seat": z3.And(s.actor >= 0, s.actor < n),
-        "the last claim is a claim or none": z3.And(s.prev >= -1, s.prev < len(sp.claims)),
-        "the claim mode is first, follow or lead": z3.And(s.mode >= 0, s.mode <= 2),
-        "the dealer is a seat": z3.And(s.dealer >= 0, s.dealer < n),
-        "the winner is a seat or none": z3.And(s.winner >= -1, s.winner < n),
-        "the loser is a seat or none": z3.And(s.loser >= -1, s.loser < n),
-        "the last player is a seat or none": z3.And(s.last >= -1, s.last < n),
-        "passes and turns count up from zero": z3.And(s.passes >= 0, s.turns >= 0),
-        "sets discarded count up from zero": z3.And(*[k >= 0 for k in s.nsets]) if s.nsets else z3.BoolVal(True),
-        "a round's lead and the claim mode agree": z3.Or(s.over, s.leading == (s.mode != FOLLOW)),
-        "a claim is followed only after a claim": z3.Or(s.mode != FOLLOW, s.prev >= 0),
+        "the seat to act is a seat": and_(ge(s.actor, 0), lt(s.actor, n)),
+        "the last claim is a claim or none": and_(ge(s.prev, -1), lt(s.prev, len(sp.claims))),
+        "the claim mode is first, follow or lead": and_(ge(s.mode, 0), le(s.mode, 2)),
+        "the dealer is a seat": and_(ge(s.dealer, 0), lt(s.dealer, n)),
+        "the winner is a seat or none": and_(ge(s.winner, -1), lt(s.winner, n)),
+        "the loser is a seat or none": and_(ge(s.loser, -1), lt(s.loser, n)),
+        "the last player is a seat or none": and_(ge(s.last, -1), lt(s.last, n)),
+        "passes and turns count up from zero": and_(ge(s.passes, 0), ge(s.turns, 0)),
+        "sets discarded count up from zero": and_(*[ge(k, 0) for k in s.nsets]) if s.nsets else z3.BoolVal(True),
+        "a round's lead and the claim mode agree": or_(s.over, eq(s.leading, ne(s.mode, FOLLOW))),
+        "a claim is followed only after a claim": or_(ne(s.mode, FOLLOW), ge(s.prev, 0)),
     }
 
 
@@ -52,7 +53,7 @@ def conservation(sp: Spec, s: State) -> dict[str, Term]:
     out: dict[str, Term] = {}
     for i in range(sp.width):
         places = [s.h[q][i] for q in range(sp.n)] + [s.pile[i], s.stock[i], s.aside[i], s.gone[i], s.sets[i]]
-        out[f"cards of class {i} conserved"] = z3.And(z3.Sum(places) == sp.deck[i], *[p >= 0 for p in places])
+        out[f"cards of class {i} conserved"] = and_(eq(add(places), sp.deck[i]), *[ge(p, 0) for p in places])
     return out
 
 
@@ -60,45 +61,45 @@ def turn_order(sp: Spec, s: State) -> dict[str, Term]:
     """The turn always falls to a seat still in, with another seat to answer; every rule names a seat."""
     n = sp.n
     return {
-        "the seat to act is still in": z3.Or(s.over, z3.Or([z3.And(s.actor == i, s.inn[i]) for i in range(n)])),
-        "two seats or more are in while the game goes on": z3.Or(s.over, in_count(s) >= 2),
-        "every seat rule named a seat": z3.Not(s.nodef),
+        "the seat to act is still in": or_(s.over, or_(*[and_(eq(s.actor, i), s.inn[i]) for i in range(n)])),
+        "two seats or more are in while the game goes on": or_(s.over, ge(in_count(s), 2)),
+        "every seat rule named a seat": not_(s.nodef),
     }
 
 
 def outs_hold_nothing(sp: Spec, s: State) -> dict[str, Term]:
-    return {f"seat {i} holds nothing once out": z3.Or(s.inn[i], hand(s, i) == 0) for i in range(sp.n)}
+    return {f"seat {i} holds nothing once out": or_(s.inn[i], eq(hand(s, i), 0)) for i in range(sp.n)}
 
 
 def winner(sp: Spec, s: State) -> dict[str, Term]:
     n = sp.n
-    ended = z3.And(s.over, z3.Not(s.capped))
+    ended = and_(s.over, not_(s.capped))
     if sp.first_out:
-        return {"a game over by the rules has a winner": z3.Or(z3.Not(ended), z3.And(s.winner >= 0, s.winner < n)),
-                "a winner ends the game": z3.Or(s.winner < 0, s.over)}
-    one_left = z3.And(in_count(s) == 1, s.loser >= 0, z3.Or([z3.And(s.loser == i, s.inn[i]) for i in range(n)]))
-    return {"the first out is out": z3.Or(s.winner < 0, *[z3.And(s.winner == i, z3.Not(s.inn[i])) for i in range(n)]),
-            "a game over by the rules has one loser, the one seat left": z3.Or(z3.Not(ended),
-                                                                                z3.And(one_left, s.winner >= 0)),
-            "no loser while the game goes on": z3.Or(s.over, s.loser == -1)}
+        return {"a game over by the rules has a winner": or_(not_(ended), and_(ge(s.winner, 0), lt(s.winner, n))),
+                "a winner ends the game": or_(lt(s.winner, 0), s.over)}
+    one_left = and_(eq(in_count(s), 1), ge(s.loser, 0), or_(*[and_(eq(s.loser, i), s.inn[i]) for i in range(n)]))
+    return {"the first out is out": or_(lt(s.winner, 0), *[and_(eq(s.winner, i), not_(s.inn[i])) for i in range(n)]),
+            "a game over by the rules has one loser, the one seat left": or_(not_(ended),
+                                                                              and_(one_left, ge(s.winner, 0))),
+            "no loser while the game goes on": or_(s.over, eq(s.loser, -1))}
 
 
 def winner_step(sp: Spec, s: State, t: State, b: Builder) -> dict[str, Term]:
-    return {"a winner stays the winner": z3.Or(s.winner < 0, t.winner == s.winner)}
+    return {"a winner stays the winner": or_(lt(s.winner, 0), eq(t.winner, s.winner))}
 
 
 def passes_lemma(sp: Spec, s: State) -> dict[str, Term]:
     """Passes in a row stay fewer than the seats still in (when all have passed, the count starts again)."""
-    return {"passes in a row are fewer than the seats in": z3.Or(s.over, s.passes < in_count(s))}
+    return {"passes in a row are fewer than the seats in": or_(s.over, lt(s.passes, in_count(s)))}
 
 
 def no_deadlock(sp: Spec, s: State) -> dict[str, Term]:
-    return {"the seat to play has a legal action": z3.Not(s.stuck)}
+    return {"the seat to play has a legal action": not_(s.stuck)}
 
 
 def hands_lemma(sp: Spec, s: State) -> dict[str, Term]:
     """A candidate lemma: every seat still in holds cards enough for a play while the game goes on."""
-    return {f"seat {i} holds a play while in": z3.Or(s.over, z3.Not(s.inn[i]), hand(s, i) >= max(sp.min_cards, 1))
+    return {f"seat {i} holds a play while in": or_(s.over, not_(s.inn[i]), ge(hand(s, i), max(sp.min_cards, 1)))
             for i in range(sp.n)}
 
 
@@ -201,7 +202,7 @@ def kind_steps(ab: Spec, symmetric: bool) -> Iterator[Step]:
         yield Step(kind, s, a, legal, after, b)
 
 
-def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = TIMEOUT_MS) -> Invariants:
+def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | None = None) -> Invariants:
     """The largest inductive subset of the candidate groups, on the merged game of `sp`."""
     # With jokers, all the groups are proved on one class of cards and conservation of each value apart
     # (smaller queries); otherwise one natural value is kept apart for all of them at once.
@@ -300,7 +301,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int = T
     return result
 
 
-def _per_value(sp: Spec, symmetric: bool, timeout_ms: int) -> Counterexample | None:
+def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexample | None:
     ab = merge_values(sp, _classes(sp))
     b0 = Builder(ab)
     cons, start, _ = initial(b0, "deal")

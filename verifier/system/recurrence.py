@@ -28,7 +28,7 @@ from typing import Any
 
 import z3
 
-from ..solver import TIMEOUT_MS, ask, new_solver
+from ..solver import ask, new_solver
 from .invariant import conservation, typing
 from .spec import FIRST, FOLLOW, LEAD, Spec
 from .state import (
@@ -128,7 +128,7 @@ class Recurrence:
     kind: str = "lie"
 
 
-def check(sp: Spec, symmetric: bool, timeout_ms: int = TIMEOUT_MS) -> Recurrence:
+def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Recurrence:
     """Whether R is closed under the caught-lie move, from seat 0 (or from every seat)."""
     if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards")
@@ -219,7 +219,7 @@ def round_set(b: Builder, s: State) -> dict[str, Term]:
     return out
 
 
-def check_round(sp: Spec, symmetric: bool, timeout_ms: int = TIMEOUT_MS) -> Recurrence:
+def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Recurrence:
     """Whether Q is closed under a round: a caught lie led, then every seat still in passing."""
     if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards", "round")

@@ -105,7 +105,7 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
     With `guide` (the actions of a trace found in the merged game), each turn must be of the same kind,
     with as many cards, the same challenger and the same verdict: the solver only picks the cards."""
     b = Builder(sp)
-    solver = new_solver(timeout_ms=timeout_ms, rlimit=rlimit)
+    solver = new_solver(timeout_ms=timeout_ms, rlimit=rlimit, tactics=True)
     solver.set("arith.solver", 2)
     if guide is not None:
         depth = min(depth, len(guide))
