@@ -36,7 +36,9 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "The largest count of one claim that can be true; one more is a certain lie.",
         "Players call bluffs by counting: the threshold says when a call is sure to win.",
         "Z3 maximises a true claim over copies, wild cards, the cap per play and forced discards; the claim one "
-        "higher is shown impossible and its unsat core names the binding rules."),
+        "higher is shown impossible and its unsat core names the binding rules. The interpreter then plays a game "
+        "in which the largest claim is made and a challenge shows it true (`--save-witnesses` writes it as a "
+        "scenario)."),
     "deal": (
         "Every player count deals as the rules say, and the first player is always dealt in.",
         "A deal that cannot be made, or a first player holding a card nobody was dealt, stops the game.",
