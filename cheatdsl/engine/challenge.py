@@ -123,7 +123,8 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
         go_out(state, seat, how)
         if state.phase is _TERMINAL:
             return None
-    # The formula reads only these facts and the seating, so its answer is kept per game.
+    # The formula reads only these facts, the seating and the deal, so its answer is kept per table
+    # unless it read the deal (who was dealt a card differs from game to game).
     dealer = state.dealer
     key = (claimant, challenger, caught, dealer, state.seating)
     nxt = g.next_player_memo.get(key)
@@ -134,7 +135,8 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
         nxt = claimant if nxt is None else nxt % g.players
         if not state.is_in(nxt):
             nxt = state.left_of(nxt)
-        g.next_player_memo[key] = nxt
+        if not facts.read_deal:
+            g.next_player_memo[key] = nxt
     return nxt
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..expr.context import FormulaContext
+from ..expr.context import Fact, FactUnavailable, FormulaContext
 
 if TYPE_CHECKING:
     from .game import Game
@@ -19,13 +19,18 @@ if TYPE_CHECKING:
 class Facts(FormulaContext):
     """Facts about seats and hands, for the formulas that pick a seat or decide a win.
 
+    `holder` and `dealt` read the deal the game began with (`State.holders`), at every place;
+    `holds` counts in the hand of the seat to act (`acting`), and a formula read where no seat acts
+    (the first player, the next leader) gets `FactUnavailable` from it. `read_deal` says whether
+    the formula asked about the deal, so a caller may keep its answer for other deals only when not.
+
     `facts_class(game)` makes a subclass holding the table's constant facts, so that a context
     for one evaluation only stores the few facts of the moment.
     """
 
     _game: Game
-    holders: dict[int, int] = {}
     acting: int | None = None
+    read_deal = False
 
     def __init__(self, state: State | None, dealer: int = 0, **facts: Any) -> None:
         self._state = state
@@ -67,15 +72,19 @@ class Facts(FormulaContext):
         return (self._dealer + self._game.step * number) % self.players
 
     def holder(self, card: int) -> int | None:
-        # With several packs, the first seat dealt a copy.
-        return self.holders.get(card)
+        if self._state is None:
+            raise FactUnavailable(Fact.DEAL.value)
+        self.read_deal = True
+        return self._state.holders.get(card)
 
     def dealt(self, card: int) -> bool:
         # A card set aside or left in the surplus was not dealt.
-        return card in self.holders
+        return self.holder(card) is not None
 
     def holds(self, claims: frozenset[int]) -> int:
-        if self._state is None or self.acting is None or not claims:
+        if self._state is None or self.acting is None:
+            raise FactUnavailable(Fact.HAND.value)
+        if not claims:
             return 0
         return self._game.count_matching(self._state.hand(self.acting), claims)
 

@@ -54,13 +54,13 @@ def deal(state: State, seed: int) -> None:
         holders.update(dict.fromkeys(deck[set_aside + i:dealt:n], seat))
     surplus = values[dealt:]
     if g.rulebook.deal.surplus is _STOCK:
-        state.lay_out(dealer, hands, stock=surplus, aside=aside)
+        state.lay_out(dealer, hands, stock=surplus, aside=aside, holders=holders)
     else:
-        state.lay_out(dealer, hands, aside=aside + surplus)
+        state.lay_out(dealer, hands, aside=aside + surplus, holders=holders)
     if g.sets_forced:
         for seat in range(n):
             _challenge.discard_forced_sets(state, seat)
-    first = g.first_player(g.facts(state, dealer, holders=holders))
+    first = g.first_player(g.facts(state, dealer))
     state.open_play(None, False)
     if first is None:
         # A rule gap, not ours to fill: e.g. the card that names the leader lies in the surplus.

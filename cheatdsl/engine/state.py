@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from . import challenge as _challenge
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 
 _CHANCE, _PLAY, _RESPOND, _DISCARD, _TERMINAL = (Phase.CHANCE, Phase.PLAY, Phase.RESPOND, Phase.DISCARD,
                                                  Phase.TERMINAL)
+_NOBODY: Mapping[int, int] = MappingProxyType({})  # the holders before a deal
 _BUNDLE = -1  # who put down a pile entry that is the cards already on the table (no claim)
 
 __all__ = ["PileEntry", "Result", "RevealRecord", "State"]
@@ -58,7 +60,7 @@ class State:
         "_aside", "_gone", "_sets", "_in", "_seating", "_in_count", "_out_order", "_next_in", "_prev_in",
         "_responders_of", "_previous", "_leading", "_required", "_required_set", "_claimant", "_responders",
         "_ri", "_passes", "_last_player", "_turns", "_history", "_reveals", "_pending", "_winner", "_loser",
-        "_capped", "_reason", "_ending",
+        "_capped", "_reason", "_ending", "_holders",
     )
 
     def __init__(self, game: Game) -> None:
@@ -102,6 +104,7 @@ class State:
         self._capped = False
         self._reason = ""
         self._ending: Ending | None = None
+        self._holders: Mapping[int, int] = _NOBODY
 
     # -- the OpenSpiel surface -----------------------------------------------------------------
 
@@ -128,6 +131,10 @@ class State:
     players_in: int = property(attrgetter("_in_count"), doc="How many seats are still in the game.")  # type: ignore[assignment]
     seating: tuple[bool, ...] = property(attrgetter("_seating"),  # type: ignore[assignment]
                                          doc="Whether each seat is still in (a new tuple whenever a seat leaves).")
+    holders: Mapping[int, int] = property(  # type: ignore[assignment]
+        attrgetter("_holders"), doc="The seat dealt each exact card (`suit * ranks + rank`), for the whole game; "
+                                    "a card set aside, left undealt or not in the deck is absent (with several "
+                                    "packs, the first seat dealt a copy). Empty for a game entered as a position.")
 
     def is_terminal(self) -> bool:
         return self._phase is _TERMINAL
@@ -400,10 +407,12 @@ class State:
     # -- what happens at the table: the operations the rarer steps and the deal are made of -----
 
     def lay_out(self, dealer: int, hands: Sequence[Sequence[int]], pile: Sequence[int] = (),
-                stock: Sequence[int] = (), aside: Sequence[int] = ()) -> None:
+                stock: Sequence[int] = (), aside: Sequence[int] = (), holders: Mapping[int, int] = _NOBODY) -> None:
         """Cards go on an empty table: `hands` as counts per card value, the pile as one bundle (bottom
-        first), the stock (top card first) and the cards set aside; `dealer` deals."""
+        first), the stock (top card first) and the cards set aside; `dealer` deals, and `holders` says
+        which seat was dealt each exact card (kept, unchanged, for the whole game)."""
         self._dealer = dealer
+        self._holders = MappingProxyType(dict(holders)) if holders else _NOBODY
         for seat, counts in enumerate(hands):
             self._hands[seat][:] = counts
             self._sizes[seat] = sum(counts)
