@@ -9,10 +9,12 @@ again, differently, fails here.
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 
 import pytest
 
+from cheatdsl.derived import holder_answers
 from cheatdsl.engine import Game
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.load import load_rulebook
@@ -38,11 +40,13 @@ def _claims(spec: Spec, req: int) -> frozenset[int]:
     return frozenset(spec.claims[i] for i in spec.req_sets[req])
 
 
-def _seat(tree: Tree, facts: dict[str, object]) -> object:
-    """A tabulated formula's value with every seat in the game."""
+def _seat(tree: Tree, facts: dict[str, object], holder: int | None = None) -> object:
+    """A tabulated formula's value with every seat in the game and `holder` dealt every card asked about."""
     def answer(query: tuple[object, ...]) -> object:
         if query[0] == "in":
             return True
+        if query[0] == "holder":
+            return holder
         assert query[0] == "fact", f"{query} is not read by a seat formula with every seat in"
         return facts[str(query[1])]
     return evaluate(tree, answer)
@@ -106,16 +110,22 @@ def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
     to_stock = rb.deal.surplus is Surplus.STOCK
     assert spec.stock_count == (game.surplus if to_stock else 0)
     assert spec.aside_count == game.table.set_aside + (0 if to_stock else game.surplus)
-    # Who plays after a challenge, with every seat in: the tabulated formula and the interpreter's agree.
+    # Who plays after a challenge, with every seat in and any seat (or nobody) dealt the cards it asks
+    # about: the tabulated formula and the interpreter's agree.
+    holders = [h for h in (None, *range(n)) if all(h in holder_answers(game.table, card) for card in spec.held)
+               ] if spec.held else [None]
     for claimant in range(n):
         for challenger in (s for s in range(n) if s != claimant):
             for caught in (False, True):
                 winner, loser = (challenger, claimant) if caught else (claimant, challenger)
                 facts = {"claimant": claimant, "challenger": challenger, "winner": winner, "loser": loser,
                          "caught": caught}
-                for dealer in range(n):
-                    assert _seat(spec.next_player, {**facts, "dealer": dealer}) == \
-                        game.next_player(game.facts(None, dealer, **facts))
+                for dealer, holder in product(range(n), holders):
+                    state = game.new_initial_state()
+                    state.lay_out(dealer, [[0] * (game.values + 1)] * n,
+                                  holders={} if holder is None else dict.fromkeys(spec.held, holder))
+                    assert _seat(spec.next_player, {**facts, "dealer": dealer}, holder) == \
+                        game.next_player(game.facts(state, dealer, **facts))
 
 
 def _one(game: Game, value: int) -> list[int]:

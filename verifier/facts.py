@@ -12,6 +12,7 @@ from typing import Any
 
 from cheatdsl.cards import ClaimSpace, as_claims
 from cheatdsl.expr import ClaimFacts, FactUnavailable, TableFacts, ast
+from cheatdsl.expr.context import Fact
 from cheatdsl.model import Formula, Rulebook
 
 
@@ -66,7 +67,8 @@ class SeatFacts(TableFacts):
         return self.holder(card) is not None
 
     def holds(self, claims: frozenset[int]) -> int:
-        raise NotConcrete("cards held in a hand")
+        # No seat acts where a seat formula is read here (the first player, the next leader).
+        raise NotConcrete(Fact.HAND.value)
 
     def _unavailable(self, what: str) -> FactUnavailable:
         return NotConcrete(what)

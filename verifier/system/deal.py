@@ -91,10 +91,9 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
 
     holders: dict[int, z3.ArithRef] = {}
     facts: dict[object, Term] = {"dealer": dealer}
-    for q in queries(sp.first_player):
-        if q[0] != "holder":
-            continue
-        card = q[1]
+    asked = [q[1] for q in queries(sp.first_player) if q[0] == "holder"]
+    for card in (*asked, *(c for c in sp.held if c not in asked)):
+        q = ("holder", card)
         hv = z3.Int(f"{name}.holder{card}")
         holders[card] = hv
         facts[q] = hv
@@ -109,6 +108,7 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
         options = [z3.And(hv == s, dealt[s][i] >= 1) for s in range(n)]
         options.append(z3.And(hv == -1, aside[i] + stock[i] >= 1))
         cons.append(z3.Or(options))
+    t.holder = {card: holders[card] for card in sp.held}
     first, defined = b.seat_rule(sp.first_player, facts, t)
     first = ite(defined, first, pick(dealer, [num(sp.succ(d)) for d in range(n)]))
     for s in range(n):

@@ -89,6 +89,9 @@ def read(spec: Spec, st: EngineState) -> Values:
     out["capped"] = bool(result and result.capped)
     out["stuck"] = bool(result and result.ending is Ending.NO_LEGAL_ACTION)
     out["nodef"] = False
+    for card in spec.held:
+        holder = st.holders.get(card)
+        out[f"holder{card}"] = -1 if holder is None else holder
     # Facts the rules cannot change are constants of the encoding.
     if not spec.may_pass:
         out["passes"], out["last"] = 0, -1
@@ -116,6 +119,7 @@ def constant(spec: Spec, values: Values) -> State:
     for name in ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser",
                  "leading", "over", "capped", "stuck", "nodef"):
         setattr(s, name, flat[name])
+    s.holder = {card: flat[f"holder{card}"] for card in spec.held}
     return s
 
 

@@ -14,9 +14,10 @@ from typing import Any
 
 from cheatdsl.cards import Table
 from cheatdsl.derived import DealError, TableRules, holder_answers
+from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import ChallengeTest, Rulebook
 
-from .tabulate import Tree, tabulate
+from .tabulate import Tree, queries, tabulate
 
 FIRST, FOLLOW, LEAD = 0, 1, 2
 
@@ -82,6 +83,7 @@ class Spec:
     emptied_stays_in: bool = False  # `ending.emptied_by_sets: stays_in` (with sets): empty seats are passed over
     short_stock_takes_pile: bool = False  # `penalty.short_stock: take_pile`: a draw the stock cannot fill takes the pile too
     merged: bool = False
+    held: tuple[int, ...] = ()  # the cards whose holder a formula read after the deal asks (`holder`, `dealt`)
 
     @property
     def n(self) -> int:
@@ -185,26 +187,34 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     first_out = rules.first_out
     kinds = tuple((kind.name, kind.test is ChallengeTest.HAND) for kind in rules.kinds)
 
-    def seat_tree(code: Any, domains: dict[str, Any], seats_out: bool) -> Tree:
-        return tabulate(code, n, step, space, domains, seats_out=seats_out, hand_max=hand_max)
+    def seat_tree(place: str, code: Any, domains: dict[str, Any], seats_out: bool, acting: bool = False) -> Tree:
+        # `holder` reads the deal at every place; `holds` only where a seat acts, as in the interpreter.
+        try:
+            return tabulate(code, n, step, space, domains, seats_out=seats_out, hand_max=hand_max,
+                            holder_answers=lambda card: holder_answers(t, card), acting=acting)
+        except FactUnavailable as exc:
+            raise SpecError(f"`{place}` reads {exc}, which is not known there") from None
 
     seats = range(n)
     turn_domains = {"hand": range(hand_max + 1), "leading": (False, True), "required": required_values}
-    next_player = seat_tree(rules.next_player.code,
+    next_player = seat_tree("next_player", rules.next_player.code,
                             {"claimant": seats, "challenger": seats, "winner": seats, "loser": seats,
                              "caught": (False, True), "dealer": seats}, not first_out)
     all_pass_leader = None
     if rules.all_pass_leader is not None:
-        all_pass_leader = seat_tree(rules.all_pass_leader.code, {"last_player": seats, "dealer": seats},
-                                    not first_out)
+        all_pass_leader = seat_tree("all_pass_leader", rules.all_pass_leader.code,
+                                    {"last_player": seats, "dealer": seats}, not first_out)
     pass_when = None
     if rules.pass_when is not None:
-        pass_when = seat_tree(rules.pass_when.code, {**turn_domains, "dealer": seats}, not first_out)
+        pass_when = seat_tree("passing.when", rules.pass_when.code, {**turn_domains, "dealer": seats},
+                              not first_out, acting=True)
     tsw = None
     if rules.turn_start_win is not None:
-        tsw = seat_tree(rules.turn_start_win.code, {**turn_domains, "dealer": seats}, not first_out)
-    first_player = tabulate(rules.first_player.code, n, step, space, {"dealer": seats}, seats_out=False,
-                            hand_max=hand_max, holder_answers=lambda card: holder_answers(t, card))
+        tsw = seat_tree("turn_start_win", rules.turn_start_win.code, {**turn_domains, "dealer": seats},
+                        not first_out, acting=True)
+    first_player = seat_tree("first_player", rules.first_player.code, {"dealer": seats}, False)
+    later = [tree for tree in (next_player, all_pass_leader, pass_when, tsw) if tree is not None]
+    held = tuple(sorted({q[1] for tree in later for q in queries(tree) if q[0] == "holder"}))
     return Spec(
         players=n, step=step, by_rank=rules.by_rank, rank_count=rules.rank_count, values=values, live=live,
         deck=tuple(rules.deck_counts[v] for v in live), wild=rules.wild, claims=claims, matches=matches,
@@ -219,5 +229,5 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
         ranks_in_play=rules.ranks_in_play, first_out=first_out, at_once=rules.at_once, turn_start_win=tsw,
         turn_cap=rules.turn_cap, hand_sizes=rules.hand_sizes, aside_count=rules.aside_count,
         stock_count=rules.stock_count, dealer_by_lot=rules.dealer_by_lot, first_player=first_player,
-        emptied_stays_in=rules.emptied_stays_in, short_stock_takes_pile=rules.short_stock_takes_pile,
+        emptied_stays_in=rules.emptied_stays_in, short_stock_takes_pile=rules.short_stock_takes_pile, held=held,
     )

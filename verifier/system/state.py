@@ -74,7 +74,9 @@ class State:
     sets of rank r discarded; the last claim `prev` (-1 before any), the claim `mode` (first,
     follow, lead), the seat to act, passes in a row, the last seat to play, turns played, the
     dealer, seats still `inn`, the winner and loser (-1 for none), and whether the game is over,
-    stopped (`capped`), stuck with no legal action, or led by a rule that named no seat (`nodef`)."""
+    stopped (`capped`), stuck with no legal action, or led by a rule that named no seat (`nodef`);
+    `holder[card]` is the seat dealt each card a seat formula asks about (`Spec.held`, -1 for
+    nobody), fixed by the deal for the whole game."""
 
     h: list[list[Term]]
     pile: list[Term]
@@ -98,6 +100,7 @@ class State:
     capped: Term
     stuck: Term
     nodef: Term
+    holder: dict[int, Term] = {}  # never changed in place: every state of a game shares it
 
     def copy(self) -> State:
         other = State.__new__(State)
@@ -117,6 +120,8 @@ class State:
                 yield name, f"{name}{i}", term
         for name in (*SCALARS, *FLAGS):
             yield name, name, getattr(self, name)
+        for card, term in self.holder.items():
+            yield "holder", f"holder{card}", term
 
 
 def fresh(spec: Spec, name: str) -> State:
@@ -149,6 +154,7 @@ def fresh(spec: Spec, name: str) -> State:
     s.capped = z3.Bool(f"{name}.capped")
     s.stuck = z3.Bool(f"{name}.stuck")
     s.nodef = z3.Bool(f"{name}.nodef")
+    s.holder = {card: z3.Int(f"{name}.holder{card}") for card in spec.held}
     return s
 
 

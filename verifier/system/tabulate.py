@@ -19,6 +19,7 @@ from typing import Any, Union
 
 from cheatdsl.cards import ClaimSpace
 from cheatdsl.expr import ClaimFacts
+from cheatdsl.expr.context import Fact
 
 MAX_RUNS = 40_000
 
@@ -120,12 +121,14 @@ class Facts(ClaimFacts):
 
     `domains` gives the answers each named fact can have; `seats_out` says whether any seat can be
     out while the formula is read (if not, `left` and `right` never branch); `hand_max` bounds
-    `holds` when the hand size is not read first.
+    `holds` when the hand size is not read first. `holder_answers` gives the seats (or None) that
+    may have been dealt a card; without it `holder` is unavailable. `acting` says whether a seat
+    acts where the formula is read; without one, `holds` is unavailable, as in the interpreter.
     """
 
     def __init__(self, script: list[Any], players: int, step: int, space: ClaimSpace,
                  domains: dict[str, Sequence[Any]], seats_out: bool, hand_max: int,
-                 holder_answers: Callable[[int], Sequence[Any]] | None = None) -> None:
+                 holder_answers: Callable[[int], Sequence[Any]] | None = None, acting: bool = False) -> None:
         self._script = script
         self._used = 0
         self._answers: dict[tuple[Any, ...], Any] = {}
@@ -133,6 +136,7 @@ class Facts(ClaimFacts):
         self._seats_out = seats_out
         self._hand_max = hand_max
         self._holder_answers = holder_answers
+        self._acting = acting
         self._step = step
         super().__init__(space, players)
 
@@ -178,13 +182,16 @@ class Facts(ClaimFacts):
         return (dealer + self._step * number) % self.players
 
     def holder(self, card: int) -> int | None:
-        answers = self._holder_answers(card) if self._holder_answers else [None]
-        return self._ask(("holder", card), answers)  # type: ignore[no-any-return]
+        if self._holder_answers is None:
+            raise self._unavailable(Fact.DEAL.value)
+        return self._ask(("holder", card), self._holder_answers(card))  # type: ignore[no-any-return]
 
     def dealt(self, card: int) -> bool:
         return self.holder(card) is not None
 
     def holds(self, claims: frozenset[int]) -> int:
+        if not self._acting:
+            raise self._unavailable(Fact.HAND.value)
         if not claims:
             return 0
         top = self._answers.get(("fact", "hand"), self._hand_max)
@@ -193,8 +200,8 @@ class Facts(ClaimFacts):
 
 def tabulate(code: Callable[[Any], Any], players: int, step: int, space: ClaimSpace,
              domains: dict[str, Iterable[Any]], seats_out: bool = False, hand_max: int = 0,
-             holder_answers: Callable[[int], Sequence[Any]] | None = None) -> Tree:
-    """The decision tree of a seat or condition formula at a table of `players`."""
+             holder_answers: Callable[[int], Sequence[Any]] | None = None, acting: bool = False) -> Tree:
+    """The decision tree of a seat or condition formula at a table of `players` (see `Facts`)."""
     fixed: dict[str, Sequence[Any]] = {k: list(v) for k, v in domains.items()}
     return explore(code, lambda script: Facts(script, players, step, space, fixed, seats_out, hand_max,
-                                               holder_answers))
+                                               holder_answers, acting))

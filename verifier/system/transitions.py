@@ -151,8 +151,9 @@ class Builder:
                     self.opened[key] = got
                 return self.opened[key] == answer
             return holds(self.spec, s, seat, query[1]) == answer
-        if kind == "holder":
-            return facts[query] == (-1 if answer is None else answer)
+        if kind == "holder":  # the deal's own variable at the deal, the state's (kept since) later
+            held = facts[query] if query in facts else s.holder[query[1]]
+            return held == (-1 if answer is None else answer)
         name = query[1]
         if name == "hand":
             return hand(s, seat) == answer
