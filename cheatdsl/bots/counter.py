@@ -140,7 +140,7 @@ class CounterBot(HonestBot):
         self.memory: Memory | None = None
 
     def act(self, view: View) -> Action:
-        if view is not self._view:
+        if view.hand is not self._hand:
             self._meet(view)
         memory = self.memory
         if memory is None or memory.game is not view.game:
@@ -183,7 +183,7 @@ class CounterBot(HonestBot):
         return t.copies[claim] - out
 
     def chance_of_lie(self, view: View, claimant: int, claim: int, count: int, played: int) -> float:
-        if view is not self._view:
+        if view.hand is not self._hand:
             self._meet(view)
         t = self._t
         if t.count_judged and count != played:

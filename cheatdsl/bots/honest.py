@@ -56,12 +56,11 @@ class HonestBot(Bot):
         super().__init__(seat, rng, **options)
         self.challenge_rate = check_rate(challenge_rate)
         self._game: Game | None = None
-        self._view: View | None = None
+        self._hand: list[int] = []  # the hand of the view last seen (the state's own list)
 
     def _meet(self, view: View) -> None:
         """Look up the table's shared facts once per game, and keep the view's live hand."""
         game = view.game
-        self._view = view
         self._hand = view.hand  # the state's own list, changed in place: read, never changed
         if game is self._game:
             return
@@ -74,7 +73,7 @@ class HonestBot(Bot):
         self._last_doubt = LAST_DOUBT if game.first_out else LAST_DOUBT_OUT
 
     def act(self, view: View) -> Action:
-        if view is not self._view:
+        if view.hand is not self._hand:
             self._meet(view)
         phase = view.phase
         if phase is _PLAY:
@@ -150,7 +149,7 @@ class HonestBot(Bot):
 
     def doubts(self, view: View, lie: float, last: bool) -> bool:
         """Whether to challenge a claim that is a lie with probability `lie`."""
-        if view is not self._view:
+        if view.hand is not self._hand:
             self._meet(view)
         if lie >= CERTAIN:
             return True
@@ -160,7 +159,7 @@ class HonestBot(Bot):
 
     def chance_of_lie(self, view: View, claimant: int, claim: int, count: int, played: int) -> float:
         """From its own hand, the claim and the claimant's hand size only."""
-        if view is not self._view:
+        if view.hand is not self._hand:
             self._meet(view)
         t = self._t
         if t.count_judged and count != played:

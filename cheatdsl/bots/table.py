@@ -63,6 +63,9 @@ class Tables:
         self.bluffs: dict[tuple[int, int], Play] = {}
         self.giving_up: dict[tuple[int, int], GiveUp] = {}
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Tables:
+        return self  # facts of the rules, shared like the game: not part of a bot's state of mind
+
     def matching(self, hand: list[int], claim: int) -> int:
         """Cards of `hand` that pass as `claim` (as `View.matching`)."""
         n = hand[claim] if 0 <= claim < self.values else 0
