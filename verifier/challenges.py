@@ -9,16 +9,15 @@ for a solver that gave up.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 import z3
 
-from cheatdsl.derived import allowed_kinds, claim_set, holder_answers, turn_step
+from cheatdsl.derived import allowed_kinds, claim_set, turn_step
 from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd
 
-from .facts import NotConcrete, holder_cards, seats_of
+from .facts import NotConcrete, seats_after_any_deal
 from .registry import register
 from .solver import Answer, ask, new_solver, num, truth
 from .subject import Subject
@@ -115,22 +114,9 @@ def _priority_witness(question: str, m: z3.ModelRef, calls: list[z3.BoolRef], n:
     return refuted(PRIORITY, f"{what} when {seats} call", callers=[f"seat +{d}" for d in callers])
 
 
-def _holders(subject: Subject, n: int, formula: Formula) -> list[dict[int, int | None]]:
-    """Every way the exact cards a seat formula names (`holder`, `dealt`) can lie after a deal at `n`
-    players: each with a seat, or with nobody where the deck lacks it or leaves cards undealt."""
-    cards = holder_cards(formula, subject.rb)
-    if not cards:
-        return [{}]
-    t = subject.table(n)
-    return [dict(zip(cards, held)) for held in product(*(holder_answers(t, card) for card in cards))]
-
-
 def _named(subject: Subject, n: int, formula: Formula, **facts: Any) -> set[int | None]:
     """Every seat `formula` names after a round that ended so, whoever deals and holds the cards it names."""
-    out: set[int | None] = set()
-    for holders in _holders(subject, n, formula):
-        out |= seats_of(formula, n, step=turn_step(subject.rb), holders=holders, **facts)
-    return out
+    return seats_after_any_deal(formula, subject.rb, subject.table(n), step=turn_step(subject.rb), **facts)
 
 
 def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:

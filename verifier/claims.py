@@ -14,7 +14,7 @@ import z3
 from cheatdsl.derived import turn_step
 from cheatdsl.model import EndStyle
 
-from .facts import NotConcrete, seats_of
+from .facts import NotConcrete, seats_after_any_deal
 from .graph import ClaimGraph, claim_graph
 from .registry import register
 from .solver import all_of, ask, new_solver, num, truth
@@ -211,8 +211,9 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
             for caught in (False, True):
                 winner, loser = (challenger, claimant) if caught else (claimant, challenger)
                 try:
-                    named = seats_of(rb.challenge.next_player, n, step=step, claimant=claimant, challenger=challenger,
-                                     caught=caught, winner=winner, loser=loser)
+                    named = seats_after_any_deal(rb.challenge.next_player, rb, subject.table(n), step=step,
+                                                 claimant=claimant, challenger=challenger, caught=caught,
+                                                 winner=winner, loser=loser)
                 except NotConcrete as exc:
                     return f"who plays after a challenge depends on {exc}"
                 for nxt in named:

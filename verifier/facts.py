@@ -8,9 +8,11 @@ with seats numbered as the interpreter numbers them.
 from __future__ import annotations
 
 from collections.abc import Collection
+from itertools import product
 from typing import Any
 
-from cheatdsl.cards import ClaimSpace, as_claims
+from cheatdsl.cards import ClaimSpace, Table, as_claims
+from cheatdsl.derived import holder_answers
 from cheatdsl.expr import ClaimFacts, FactUnavailable, TableFacts, ast
 from cheatdsl.expr.context import Fact
 from cheatdsl.model import Formula, Rulebook
@@ -101,6 +103,18 @@ def seats_of(formula: Formula, players: int, *, step: int, out: Collection[int] 
         if str(exc) != "the dealer":
             raise
     return {seat_of(formula, players, step=step, out=out, dealer=d, **values) for d in range(players)}
+
+
+def seats_after_any_deal(formula: Formula, rb: Rulebook, table: Table, *, step: int, out: Collection[int] = (),
+                         **values: Any) -> set[int | None]:
+    """Every seat a seat formula names with these facts, whoever deals and whoever was dealt the exact cards
+    it names (`holder`, `dealt`): each card with any seat, or with nobody where the deck lacks it or leaves
+    cards undealt (`cheatdsl.derived.holder_answers`)."""
+    cards = holder_cards(formula, rb)
+    named: set[int | None] = set()
+    for held in product(*(holder_answers(table, card) for card in cards)):
+        named |= seats_of(formula, table.players, step=step, out=out, holders=dict(zip(cards, held)), **values)
+    return named
 
 
 def holder_cards(formula: Formula, rb: Rulebook, functions: tuple[str, ...] = ("holder", "dealt")) -> tuple[int, ...]:

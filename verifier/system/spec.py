@@ -151,6 +151,10 @@ class SpecError(Exception):
     """The rules cannot be tabulated at this table (a formula reads too much, or the deal fails)."""
 
 
+class FormulaUnavailable(SpecError, FactUnavailable):
+    """A seat or condition formula reads a fact its place does not give (`holds` where no seat acts)."""
+
+
 def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     """The spec of `rb` at `n` players; SpecError when the table cannot be dealt or tabulated.
 
@@ -188,12 +192,12 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     kinds = tuple((kind.name, kind.test is ChallengeTest.HAND) for kind in rules.kinds)
 
     def seat_tree(place: str, code: Any, domains: dict[str, Any], seats_out: bool, acting: bool = False) -> Tree:
-        # `holder` reads the deal at every place; `holds` only where a seat acts, as in the interpreter.
+        # `holder` reads the deal where a seat is chosen; `holds` where a seat acts, as in the interpreter.
         try:
             return tabulate(code, n, step, space, domains, seats_out=seats_out, hand_max=hand_max,
-                            holder_answers=lambda card: holder_answers(t, card), acting=acting)
+                            holder_answers=None if acting else lambda card: holder_answers(t, card), acting=acting)
         except FactUnavailable as exc:
-            raise SpecError(f"`{place}` reads {exc}, which is not known there") from None
+            raise FormulaUnavailable(f"`{place}` reads {exc}, which is not known there") from None
 
     seats = range(n)
     turn_domains = {"hand": range(hand_max + 1), "leading": (False, True), "required": required_values}
