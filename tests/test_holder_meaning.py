@@ -13,8 +13,10 @@ is dealt, so some seat holds it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +28,7 @@ from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
 from verifier.challenges import _outcomes
 from verifier.subject import Subject
-from verifier.system.engine_state import Steps, play_turn, read
+from verifier.system.engine_state import Steps, Turn, play_turn, read
 from verifier.system.spec import SpecError, build_spec
 from verifier.system.tabulate import evaluate, tabulate
 
@@ -42,7 +44,7 @@ def _rulebook() -> Rulebook:
     return rb
 
 
-def _challenger(rng: random.Random) -> object:
+def _challenger(rng: random.Random) -> Callable[[EngineState], Action]:
     """Plays at random, and calls every play it may call."""
     def choose(st: EngineState) -> Action:
         if st.is_chance_node():
@@ -55,18 +57,18 @@ def _challenger(rng: random.Random) -> object:
     return choose
 
 
-def _challenged_turns(seed: int) -> list[tuple[EngineState, EngineState, object]]:
+def _challenged_turns(seed: int) -> list[tuple[EngineState, EngineState, Turn]]:
     """(before, after, turn) for each challenged turn of a seeded game of the fixture at five seats."""
     game = Game(_rulebook(), SEATS)
     rng = random.Random(seed)
     choose = _challenger(rng)
     st = game.new_initial_state()
     while st.is_chance_node():
-        st.apply_action(choose(st))  # type: ignore[operator]
-    out = []
+        st.apply_action(choose(st))
+    out: list[tuple[EngineState, EngineState, Turn]] = []
     while not st.is_terminal() and len(out) < 6:
         before = st.clone()
-        turn = play_turn(st, choose)  # type: ignore[arg-type]
+        turn = play_turn(st, choose)
         if turn.challenger >= 0 and not st.is_terminal():
             out.append((before, st.clone(), turn))
     return out
@@ -87,10 +89,12 @@ def test_after_a_challenge_the_holder_of_the_king_of_hearts_leads_in_both_back_e
         leader = holder if after.is_in(holder) else after.left_of(holder)
         assert after.current_player() == leader
         # The verifier's tabulated rule, asked with this deal, names the holder.
-        named = evaluate(spec.next_player, lambda q, h=holder: h if q[0] == "holder" else True if q[0] == "in" else None)
+        def answer(query: tuple[Any, ...], h: int = holder) -> Any:
+            return h if query[0] == "holder" else True
+        named = evaluate(spec.next_player, answer)
         assert named == holder
         # And its transition from the interpreter's state before the turn gives the state after it.
-        assert steps.problems(read(spec, before), turn, read(spec, after)) == []  # type: ignore[arg-type]
+        assert steps.problems(read(spec, before), turn, read(spec, after)) == []
 
 
 def test_the_holders_are_the_deal_and_stay_for_the_whole_game() -> None:
