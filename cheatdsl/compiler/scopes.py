@@ -36,9 +36,9 @@ CLAIM_ORDER, SEATS, DEAL, HAND = Fact.CLAIM_ORDER, Fact.SEATS, Fact.DEAL, Fact.H
 # The facts each place's contexts answer. The table places are read before any seat exists
 # (`TableFacts`); claim formulas are tabulated per previous claim (`ClaimFacts`); the verifier reads
 # seat formulas with `SeatFacts`, which knows no claim order or hand, and no seat is "to act" when the
-# next leader is chosen. Who was dealt a card is known to `first_player`, the deal's own formula;
-# `next_player` may ask it too, as the verifier's round-rank check reads it with the deal, though the
-# interpreter does not give it there yet (tests/test_formula_places.py names that gap).
+# next leader is chosen. Who was dealt a card is kept for the whole game, so every seat formula
+# (`first_player`, `next_player`, `all_pass_leader`) may ask it; the verifier's seat tables of
+# `passing` and `turn_start_win` do not branch on the deal, so those places may not.
 PLACE_FACTS: dict[str, frozenset[Fact]] = {
     "deck": frozenset(),
     "deal": frozenset(),
@@ -48,7 +48,7 @@ PLACE_FACTS: dict[str, frozenset[Fact]] = {
     "follow": frozenset({CLAIM_ORDER}),
     "lead": frozenset({CLAIM_ORDER}),
     "first_player": frozenset({SEATS, DEAL}),
-    "all_pass_leader": frozenset({SEATS}),
+    "all_pass_leader": frozenset({SEATS, DEAL}),
     "next_player": frozenset({SEATS, DEAL}),
     "passing": frozenset({CLAIM_ORDER, SEATS, HAND}),
     "turn_start_win": frozenset({CLAIM_ORDER, SEATS, HAND}),
