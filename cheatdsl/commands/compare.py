@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from .arguments import UsageError as ArgumentError
 from .arguments import add_format, add_rulebooks, add_variation, count, rulebook_arguments, usage
@@ -80,17 +81,21 @@ def run(args: argparse.Namespace) -> int:
     columns = columns_for(rulebooks, loaded.requested)
     sections = [rules_section(rulebooks)]
     steps = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0)
-    with Progress("comparing", steps) as bar:
-        if args.no_verify:
-            sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
-        else:
-            data, note = verdicts.collect(files, loaded.requested,
-                                          tick=lambda: bar.update(0, label="verifying"))
-            sections.append(verdicts.section(data, note))
+    with Progress("comparing", steps) as bar, ThreadPoolExecutor(max_workers=1) as pool:
+        # The verifier works in child processes, so the games are played here meanwhile.
+        verifying = None if args.no_verify else pool.submit(verdicts.collect, files, loaded.requested)
+        stats = None
         if args.simulate:
             done = 0 if args.no_verify else 1
             stats = statistics.collect(rulebooks, args.simulate, args.seed, seats,
                                        progress=lambda i, name: bar.update(done + i, label=f"simulating {name}"))
+        if verifying is None:
+            sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
+        else:
+            bar.update(steps - 1, label="verifying")
+            data, note = verifying.result()
+            sections.append(verdicts.section(data, note))
+        if stats is not None:
             sections.append(statistics.section(columns, stats))
     comparison = Comparison(columns, tuple(sections))
     if args.format == "json":

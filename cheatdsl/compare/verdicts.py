@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -81,35 +82,60 @@ def _run(command: list[str], timeout: float, cwd: str | None, stdin: str | None,
                     tick()
 
 
+def _jobs(variations: list[tuple[str, ...]], workers: int) -> list[tuple[tuple[str, ...], list[int]]]:
+    """The verifier runs to make: rulebooks grouped by the variations switched on, each group dealt out
+    to at most `workers` children (rulebook i to child i mod k, so costly neighbours part)."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, used in enumerate(variations):
+        groups.setdefault(tuple(used), []).append(i)
+    jobs = []
+    for used, indexes in groups.items():
+        k = max(1, min(workers, len(indexes)))
+        jobs += [(used, indexes[j::k]) for j in range(k)]
+    return jobs
+
+
+def _workers() -> int:
+    """Children to run at once: one per core, at most two (a third would only queue on a small machine)."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
 def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,
-            cwd: str | None = None, tick: Callable[[], None] | None = None,
+            cwd: str | None = None, tick: Callable[[], None] | None = None, workers: int | None = None,
             ) -> tuple[list[Mapping[str, Any]] | None, str]:
     """Each rulebook's entry of `cheatdsl verify --json` (`variations[i]` switched on in `paths[i]`), or None and why not.
 
     Paths are read from `cwd` (the current directory by default), and printed as given; `-` is passed
-    the rulebook read from standard input. `tick` is called while the verifier runs.
+    the rulebook read from standard input. `tick` is called while the verifier runs. The rulebooks are
+    shared out to `workers` verifier processes running at once (default: one per core, at most two).
     """
-    found: dict[int, Mapping[str, Any]] = {}
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for i, used in enumerate(variations):
-        groups.setdefault(tuple(used), []).append(i)
-    for used, indexes in groups.items():
+    stdin = _stdin_text(paths)
+    jobs = _jobs(variations, _workers() if workers is None else workers)
+
+    def run(job: int) -> list[Mapping[str, Any]] | str:
+        used, indexes = jobs[job]
         command = [sys.executable, "-m", "cheatdsl", "verify", "--format", "json"]
         for name in used:
             command += ["--variation", name]
         command += [paths[i] for i in indexes]
+        given = stdin if "-" in (paths[i] for i in indexes) else None
         try:
-            stdin = _stdin_text([paths[i] for i in indexes])
-            report = json.loads(_run(command, timeout, cwd, stdin, tick))
-            entries = report["rulebooks"]
+            entries = json.loads(_run(command, timeout, cwd, given, tick if job == 0 else None))["rulebooks"]
         except subprocess.TimeoutExpired:
-            return None, f"verifier unavailable: no answer within {timeout:g} s"
+            return f"verifier unavailable: no answer within {timeout:g} s"
         except (OSError, ValueError, KeyError, TypeError):
-            return None, "verifier unavailable: `cheatdsl verify --json` gave no report"
+            return "verifier unavailable: `cheatdsl verify --json` gave no report"
         if not isinstance(entries, list) or len(entries) != len(indexes):
-            return None, "verifier unavailable: `cheatdsl verify --json` gave no report"
-        for i, entry in zip(indexes, entries):
-            found[i] = entry
+            return "verifier unavailable: `cheatdsl verify --json` gave no report"
+        return entries
+
+    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
+        answers = list(pool.map(run, range(len(jobs))))
+    found: dict[int, Mapping[str, Any]] = {}
+    for (_, indexes), answer in zip(jobs, answers):
+        if isinstance(answer, str):
+            return None, answer
+        found.update(zip(indexes, answer))
     return [found[i] for i in range(len(paths))], ""
 
 
