@@ -147,3 +147,83 @@ def test_a_crash_building_the_transition_system_is_an_internal_error(monkeypatch
     for t in verify(rb, ["winner", "termination"], (3,)):
         assert t.result.verdict is Verdict.ERROR and "tabulation bug" in t.result.summary
         assert "RuntimeError" in t.result.details.get("traceback", "") or "by_players" in t.result.details
+
+
+# Winnability: a game won by a seat is the proof that it can win --------------------------------------
+
+def test_each_seats_win_is_a_named_game_that_replays_when_saved(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                                ) -> None:
+    """Rule (project's choice): a legal game won by a seat proves the seat can win, so winnability's proof of
+    each seat is a game the interpreter played from a seeded deal; the details name it (seed, dealer, what
+    each seat did, turns), and `verify --save-witnesses` writes it as a scenario `cheatdsl scenario` passes."""
+    from cheatdsl.cli import main
+    path = RULEBOOKS / "english-ascending.yaml"
+    r = everything()[str(path)]["winnability"].result
+    assert r.verdict is Verdict.PROVED
+    for n in (3, 4, 5, 6):
+        d = at(r, n)
+        assert sorted(d["games"]) == sorted(d["witnesses"]) == [str(s) for s in range(n)]
+        for seat, game in d["games"].items():
+            w = d["witnesses"][seat]
+            assert game["by"] == "greedy" and len(game["bots"]) == n and game["turns"] >= 1
+            assert w["start"] == {"seed": game["seed"], "dealer": game["dealer"]}
+            assert len(w["actions"]) == game["actions"] and w["expect"] == {"winner": int(seat), "over": True}
+    assert "scripted greedy play" in r.summary and "bounded model checking" not in r.summary
+    out = tmp_path / "w"
+    assert main(["verify", "--property", "winnability", "--players", "3", "--save-witnesses", str(out),
+                 str(path)]) == 0
+    saved = sorted(out.glob("*winnability*.yaml"))
+    assert [p.name.split("-")[-1] for p in saved] == ["seat0.yaml", "seat1.yaml", "seat2.yaml"]
+    capsys.readouterr()
+    assert main(["scenario", *(str(p) for p in saved)]) == 0
+
+
+def _english_at_three() -> tuple[object, object]:
+    from verifier.system.analysis import Analysis, Budget
+    return Analysis(load_rulebook(str(RULEBOOKS / "english-ascending.yaml")), 3), Budget(300.0, 1)
+
+
+def test_seats_no_scripted_play_wins_take_a_bot_game_and_z3_is_not_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule (project's choice): each seat takes the first game that it wins; a seat the scripted greedy play
+    does not win takes a seeded game played by bots, named by its line-up and seed; the model checker is
+    asked only for seats no game has won (here none)."""
+    from verifier.system import winnability
+    greedy = winnability.greedy_wins
+    monkeypatch.setattr(winnability, "greedy_wins", lambda *args: {s: w for s, w in greedy(*args).items() if s == 0})
+    asked: list[int] = []
+    monkeypatch.setattr(winnability, "bmc_win", lambda a, seat, budget: asked.append(seat) or "not asked")
+    a, budget = _english_at_three()
+    r = winnability.winnability_at(a, budget)
+    assert r.verdict is Verdict.PROVED and asked == []
+    assert r.details["games"]["0"]["by"] == "greedy"
+    assert r.details["found_by"] == "greedy+games"
+    for seat in ("1", "2"):
+        game = r.details["games"][seat]
+        assert game["by"] == "games" and len(game["bots"]) == 3 and set(game["bots"]) <= {
+            "random", "greedy", "honest", "counter"}
+        assert f"seat {seat} won a game played by bots ({', '.join(game['bots'])}; seed {game['seed']})" in r.summary
+        _replays(RULEBOOKS / "english-ascending.yaml", r.details["witnesses"][seat], f"seat {seat}")
+
+
+def test_the_model_checker_searches_only_for_the_seat_no_game_won(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule (project's choice): Z3 searches only for seats no game has won, and its play counts once the
+    interpreter replays it; with no search left the verdict is unknown, naming the seats."""
+    from verifier.system import analysis, winnability
+    from verifier.system.games import Found
+    greedy = winnability.greedy_wins
+    monkeypatch.setattr(winnability, "greedy_wins", lambda *args: {s: w for s, w in greedy(*args).items() if s != 2})
+    monkeypatch.setattr(analysis, "games", lambda a, look: Found())
+    searched = winnability.bmc_win
+    asked: list[int] = []
+    monkeypatch.setattr(winnability, "bmc_win", lambda a, seat, budget: asked.append(seat) or searched(a, seat, budget))
+    a, budget = _english_at_three()
+    r = winnability.winnability_at(a, budget)
+    assert asked == [2]
+    assert r.verdict is Verdict.PROVED, r.summary
+    assert r.details["games"]["2"]["by"] == "bmc" and r.details["found_by"] == "greedy+bmc"
+    assert "seat 2 won a play of at most" in r.summary
+    _replays(RULEBOOKS / "english-ascending.yaml", r.details["witnesses"]["2"], "seat 2")
+    a, budget = _english_at_three()
+    budget.searches = 0
+    r = winnability.winnability_at(a, budget)
+    assert r.verdict is Verdict.UNKNOWN and "seat 2 wins" in r.summary and "no search left" in r.summary

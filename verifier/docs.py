@@ -84,9 +84,15 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
     "winnability": (
         "Every seat can win in some play.",
         "A seat that can never win (by its position or the deal) makes the game unfair.",
-        "For each seat a play from a deal in which it wins: found by bounded model checking, replayed by the "
-        "interpreter (the rules being the same from every seat, one play turned round the table serves all); "
-        "failing that, seeded games played by bots in which each seat wins."),
+        "A game the seat wins is the proof that it can: for each seat, a game from a seeded deal played by the "
+        "interpreter and replayed (saved with `--save-witnesses` as a scenario per seat). First a scripted "
+        "greedy play from the deal of seed 0: the seat plays as many cards as it may, the others pass (or play "
+        "the fewest cards); where the rules treat every seat alike and the dealer is drawn by lot, one such "
+        "play turned round the table serves every seat. A seat no such play wins takes a game won by it among "
+        "the seeded games played by bots. Only for a seat no game has won does Z3 search: bounded model "
+        "checking of up to 24 turns (plays and passes) from the deal of seed 0, replayed by the interpreter. "
+        "The summary says which way each seat's win was shown; the details name each game (seed, dealer, "
+        "what each seat's player did, turns)."),
     "challenge-priority": (
         "Simultaneous challengers always resolve to exactly one seat, never the claimant.",
         "\"Whoever called first\" does not say who that is when two call at once.",
@@ -144,8 +150,9 @@ def markdown(report: Report) -> str:
         "Beside the solver, seeded games played to their end by the interpreter's bots (several line-ups,",
         "`random` among them, up to 1,500 turns each) are a search strategy of their own: a game stuck with",
         "no legal action refutes no-deadlock, a position met twice refutes termination, a true claim of a",
-        "discarded rank refutes discards, and a game won by each seat proves winnability; the game is the",
-        "witness. Seeds and line-ups are fixed, so verdicts do not depend on the machine.",
+        "discarded rank refutes discards, and a game won by a seat (these, or a scripted greedy play) proves",
+        "that seat can win, so Z3 searches only for seats no game has won; the game is the witness. Seeds",
+        "and line-ups are fixed, so verdicts do not depend on the machine.",
         "",
         "## The properties",
         "",

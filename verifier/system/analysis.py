@@ -20,14 +20,14 @@ from ..solver import ask, fresh_context, new_solver
 from ..verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
-from .engine_state import constant, merged_values, read
+from .engine_state import constant, read
 from .games import Found, play_games
 from .invariant import Counterexample, Invariants, _classes, houdini
 from .search import bmc
 from .spec import Spec, SpecError, build_spec, merge_values
 from .symmetry import rotation_symmetric
-from .transitions import ACCEPT, CHALLENGE, PASS, Builder
-from .witness import Table, Witness, dealt, replay_shape, scenario_of
+from .transitions import CHALLENGE, PASS, Builder
+from .witness import Table, Witness, dealt, scenario_of
 
 _INVARIANTS: dict[Spec, Invariants] = {}
 _RECURRENT: dict[Spec, Any] = {}  # the recurrent set checked on a table, by its spec
@@ -42,7 +42,6 @@ def search_depth() -> int:
     from . import counterexample
     return int(SEARCH_DEPTH * max(1.0, counterexample.EFFORT) ** 0.5)
 WIN_DEPTH = 64
-WIN_BMC_DEPTH = 24
 SEEDS = 10
 
 
@@ -601,141 +600,9 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
 # -- winnability -----------------------------------------------------------------------------------------
 
 def winnability_at(a: Analysis, budget: Budget) -> Result:
-    pid = "winnability"
-    sp = a.spec
-    assert sp is not None
-    game = a.game
-    n = sp.n
-    symmetric = rotation_symmetric(sp) and sp.dealer_by_lot
-    targets: list[int | None] = [None] if symmetric else list(range(n))
-    witnesses: dict[int, Witness] = {}
-    depth = 0
-    greedy = False
-    for target in targets:
-        found = _win_search(a, target, budget)
-        if isinstance(found, str):
-            return _won_in_games(a, unknown(pid, found))
-        seed, dealer, trace = found
-        depth = max(depth, trace.depth)
-        greedy = greedy or trace.found_by == "greedy"
-        seats = range(n) if target is None else [target]
-        w0 = trace.states[-1]["winner"]
-        for seat in seats:
-            if seat in witnesses:
-                continue
-            turn = (seat - w0) % n
-            d = (dealer + turn) % n if sp.dealer_by_lot else dealer
-            st = dealt(game, seed, d)
-            table = replay_shape(game, st, trace, rotate=turn)
-            if isinstance(table, str) or first_out(st) != seat:
-                return _won_in_games(a, unknown(pid, f"a play found for seat {seat} does not replay"
-                                                + (f": {table}" if isinstance(table, str) else "")))
-            expect: dict[str, Any] = {"winner": seat, "over": True} if sp.first_out else {"out": [seat]}
-            witnesses[seat] = Witness(pid, n, {"seed": seed, "dealer": d}, table.steps, expect, table.words[-3:],
-                                      f"seat {seat} {'wins' if sp.first_out else 'goes out first'} after "
-                                      f"{trace.depth} turns")
-    how = ("played greedily by the interpreter (deeper than the model checker's "
-           f"{WIN_BMC_DEPTH} turns)" if greedy else "found by bounded model checking")
-    return proved(pid, f"every seat can win: a play of at most {depth} turn{'s' if depth != 1 else ''} from a deal, "
-                  f"{how} and replayed, for "
-                  "each seat", witnesses={str(s): w.as_json() for s, w in sorted(witnesses.items())},
-                  found_by="greedy" if greedy else "bmc")
-
-
-def _won_in_games(a: Analysis, before: Result) -> Result:
-    """Winnability from games played by bots: proved when each seat wins one of them, else `before`."""
-    found = games(a, "wins")
-    if len(found.wins) < a.n or not all(replays(a, w) for w in found.wins.values()):
-        return before
-    turns = max(len(w.actions) for w in found.wins.values())
-    return proved("winnability", f"every seat can win: a game played by bots from a deal, won by each seat (at most "
-                  f"{turns} actions), replayed", witnesses={str(s): w.as_json() for s, w in sorted(found.wins.items())},
-                  found_by="games")
-
-
-def first_out(st: State) -> int | None:
-    """The winner: the first seat out (in games that go on until a loser is left, before the end too)."""
-    r = st.result()
-    if r is not None and r.winner is not None:
-        return r.winner
-    order = st.order_out()
-    return order[0] if order and not st.game.first_out else None
-
-
-def _policy_run(game: Game, st: State, target: int, passing: bool, limit: int = 600) -> list[dict[str, Any]] | None:
-    """The turns, as step shapes, until `target` is out when it plays all it may and the others pass (or
-    play the fewest cards); None when someone else goes out first or the limit is reached."""
-    table = Table(game, st)
-    shapes: list[dict[str, Any]] = []
-    for _ in range(limit):
-        out = first_out(st)
-        if out is not None:
-            return shapes if out == target else None
-        if st.phase is not Phase.PLAY:
-            return None
-        seat = st.current_player()
-        if seat != target and passing and st.can_pass():
-            table.turn(PASS, (), 0, 0, None, None)
-            shapes.append({"kind": PASS, "cards": [0]})
-            continue
-        size = st.hand_size(seat)
-        k = size if game.max_cards is None else min(size, game.max_cards)
-        k = k if seat == target else game.min_cards
-        cards = st.hand_cards(seat)[:k]
-        if len(cards) < k or not st.required_claims():
-            return None
-        table.turn(ACCEPT, tuple(cards), st.required_claims()[0], k, None, None)
-        shapes.append({"kind": ACCEPT, "cards": [k]})
-    return None
-
-
-def _shape_trace(merged: Spec, shape: list[dict[str, Any]], aim: int) -> Any:
-    """A trace holding only the shape of each turn (what `replay_shape` needs), for a greedy play."""
-    from .search import Trace
-    blank = {"claim": 0, "count": 0, "challenger": -1, "test": 0, "draws": [0], "discards": [0], "caught": None}
-    return Trace(merged, [{"winner": -1}] * len(shape) + [{"winner": aim}],
-                 [{**blank, **step, "count": sum(step["cards"])} for step in shape], found_by="greedy")
-
-
-def _win_search(a: Analysis, target: int | None, budget: Budget) -> tuple[int, int, Any] | str:
-    """A play from a dealt game in which `target` (or, the rules being the same from every seat, some seat)
-    goes out first. The interpreter plays greedily (the seat plays all it may, the others pass or play the
-    fewest cards) to give the shape of each turn; bounded model checking of the merged game then finds a
-    play of that shape reaching the goal, which is replayed."""
-    sp = a.spec
-    assert sp is not None
-    fresh_context()  # a search: its own terms only, as in `counterexample.search`
-    game = a.game
-    merged = merge_values(sp)
-    st = dealt(game, 0, 0)
-    if st.phase is not Phase.PLAY:
-        return "the dealt game ends before a turn"
-    start = constant(merged, merged_values(sp, merged, (), read(sp, st)))
-    aims = list(range(sp.n)) if target is None else [target]
-    runs = []
-    for aim in aims:
-        for passing in ((True, False) if sp.may_pass else (False,)):
-            shape = _policy_run(game, dealt(game, 0, 0), aim, passing)
-            if shape is not None:
-                runs.append((len(shape), aim, shape))
-                break
-    if not runs:
-        return "no greedy play lets " + ("any seat" if target is None else f"seat {target}") + " win"
-    _, aim, shape = min(runs, key=lambda r: r[0])
-    if len(shape) > WIN_BMC_DEPTH:
-        # Deeper than the model checker is asked to go: the interpreter's greedy play is the witness.
-        return 0, 0, _shape_trace(merged, shape, aim)
-
-    def goal(s: Any, t: Any, act: Any, b: Builder, i: int) -> Any:
-        return t.winner == aim
-
-    res = bmc(merged, goal, len(shape), start=start, kinds=(ACCEPT, PASS), guide=shape, first_check=len(shape),
-              timeout_ms=int(budget.seconds_left() * 1000))
-    if res.unknown:
-        return f"the search for a winning play stopped: {res.unknown}"
-    if res.trace is None:
-        return f"the greedy play in which seat {aim} wins is not a play of the transition relation"
-    return 0, 0, res.trace
+    """Every seat wins a replayed game (see `winnability.py`)."""
+    from .winnability import winnability_at as at
+    return at(a, budget)
 
 
 __all__ = ["Analysis", "conservation_at", "turn_order_at", "winner_at", "no_deadlock_at", "resolution_at",

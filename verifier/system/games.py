@@ -39,10 +39,12 @@ LOOK = ("stuck", "loop", "wins", "dead-claim")
 
 @dataclass
 class Found:
-    """What the games at one table met: the first witness of each kind, the seats that won, the games."""
+    """What the games at one table met: the first witness of each kind, the seats that won (each with the
+    game it won: seed, dealer, bots seat by seat, challenge rate, turns and actions), the games."""
 
     witnesses: dict[str, Witness] = field(default_factory=dict)
     wins: dict[int, Witness] = field(default_factory=dict)
+    played: dict[int, dict[str, Any]] = field(default_factory=dict)
     games: int = 0
     actions: int = 0
     stuck: int = 0
@@ -74,6 +76,8 @@ class _Run:
         self.start = {"seed": seed, "dealer": dealer}
         self.state = dealt(game, seed, dealer)
         n = game.players
+        self.names = [names[s % len(names)] for s in range(n)]
+        self.rate = rate
         self.bots = [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
                               **({"challenge_rate": rate} if "challenge_rate" in BOTS[names[s % len(names)]].options
                                  else {}))
@@ -189,7 +193,10 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
     if seat is not None and seat not in found.wins:
         won: dict[str, Any] = {"winner": seat, "over": True} if g.first_out else {"out": [seat]}
         found.wins[seat] = run.witness("winnability", won, f"seat {seat} {'wins' if g.first_out else 'goes out first'} "
-                                       f"after {st.turns} turns, played by bots")
+                                       f"after {st.turns} turns, played by bots ({', '.join(run.names)}; "
+                                       f"seed {run.start['seed']})")
+        found.played[seat] = {**run.start, "bots": list(run.names), "challenge_rate": run.rate, "turns": st.turns,
+                              "actions": len(run.steps)}
 
 
 def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
