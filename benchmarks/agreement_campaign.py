@@ -7,7 +7,8 @@ Run: python benchmarks/agreement_campaign.py --out DIR [--seeds N] [--generated 
 Every shipped rulebook and fixture at every player count it allows, and `--generated` rulebooks drawn by
 `tests/rulebook_strategies.generate` (numbers `--start` on, at their fewest seats and one more; written under
 --out, the only place the campaign writes), each table playing `--seeds` seeded games by a mix of bots:
-every third game stopped by the small turn cap `--cap`, the others played to their end (or `--long` turns).
+the second of every three games stopped by the small turn cap `--cap`, the others played to their end (or
+`--long` turns).
 Each deal must be an initial state of the encoding, each turn a step of the encoding giving exactly the
 interpreter's next state, and from sampled states every step the encoding allows a turn the interpreter
 allows (see tests/agreement.py). Printed: games by ending, steps, deals, states sampled, encoding moves
@@ -54,7 +55,7 @@ def _table(task: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
     try:
         rb = load_rulebook(path)
         for seed in range(opt["seeds"]):
-            cap = opt["cap"] if seed % 3 == 2 else opt["long"]
+            cap = opt["cap"] if seed % 3 == 1 else opt["long"]
             tally.add(play_game(rb, n, seed, cap=cap, sample_every=opt["sample_every"], max_samples=opt["samples"],
                                 moves_per_state=opt["moves"]))
     except Late:
@@ -99,7 +100,7 @@ def main() -> int:
     ap.add_argument("--generated", type=int, default=200, help="generated rulebooks")
     ap.add_argument("--start", type=int, default=0, help="the first generated rulebook's number")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--cap", type=int, default=12, help="the turn cap of every third game")
+    ap.add_argument("--cap", type=int, default=12, help="the turn cap of the second of every three games")
     ap.add_argument("--long", type=int, default=5000, help="the turn cap of the other games (their safety net)")
     ap.add_argument("--sample-every", type=int, default=6, help="sample a state every K turns")
     ap.add_argument("--samples", type=int, default=6, help="states sampled per game at most")
