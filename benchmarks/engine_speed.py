@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cheatdsl.bots import BOTS, make_bot  # noqa: E402  (after the path is set)
-from cheatdsl.engine import Game  # noqa: E402
+from cheatdsl.engine import CHANCE, Game  # noqa: E402
 from cheatdsl.load import load_rulebook  # noqa: E402
 from cheatdsl.simulate import simulate  # noqa: E402
 
@@ -92,9 +92,15 @@ def play_games(game: Game, bot: str, seed: int, games: int | None = None,
         views = [state.view(s) for s in range(n)]
         apply = state.apply_action
         seat = state.current_player()
-        while seat >= 0:
-            apply(acts[seat](views[seat]))
-            seat = state.to_act  # current_player() as a read, not a call
+        while True:
+            while seat >= 0:
+                apply(acts[seat](views[seat]))
+                seat = state.to_act  # current_player() as a read, not a call
+            if seat != CHANCE:
+                break
+            apply(state.chance_outcome(rng))  # who of several callers called first
+            chance += 1
+            seat = state.to_act
         actions += len(state.history()) - chance
         played += 1
     return actions, time.process_time() - started, played
@@ -142,7 +148,7 @@ def recorded_games(game: Game, bot: str, seed: int, games: int) -> list[list[Any
         views = [state.view(s) for s in range(game.players)]
         while not state.is_terminal():
             seat = state.current_player()
-            state.apply_action(bots[seat].act(views[seat]))
+            state.apply_action(state.chance_outcome(rng) if seat == CHANCE else bots[seat].act(views[seat]))
         histories.append(state.history())
     return histories
 

@@ -22,12 +22,14 @@ from .model import (
     OutCheck,
     PenaltyKind,
     PileAfter,
+    Priority,
     Reveal,
     RoundEnd,
     Rulebook,
     SetMode,
     ShortStock,
     Surplus,
+    Window,
 )
 
 
@@ -175,6 +177,14 @@ class TableRules:
         self.pile_after_discarded = penalty.pile_after is PileAfter.DISCARDED
         # A loser the stock cannot give the whole draw takes the pile as well.
         self.short_stock_takes_pile = not self.take_pile and penalty.short_stock is ShortStock.TAKE_PILE
+        # `priority`: with `offered_in_turn` the responders answer one by one and the first challenge is
+        # heard at once; otherwise every responder answers unseen and the priority picks among the callers
+        # (the nearest clockwise, or by lot whoever called first).
+        self.calls_at_once = rb.challenge.priority is not Priority.OFFERED_IN_TURN
+        self.caller_by_lot = rb.challenge.priority is Priority.FIRST_CALLER
+        # `window: before_next_play` at a table that passes: a pass does not close the last play's window,
+        # so its responders are asked again after each pass (`count_of_three` closes it once all answered).
+        self.window_through_passes = rb.passing.allowed and rb.challenge.window is Window.BEFORE_NEXT_PLAY
 
     def _ending(self, rb: Rulebook) -> None:
         end = rb.ending

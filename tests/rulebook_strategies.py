@@ -268,6 +268,9 @@ def play_checked(game: Any, seed: int, bots: str, proved: set[str], turns: int =
     out_with: dict[int, int] = {}
     while st_.phase is not Phase.TERMINAL and st_.turns < turns:
         seat = st_.current_player()
+        if st_.is_chance_node():  # who of several callers called first
+            st_.apply_action(st_.chance_outcome(random.Random(f"{seed}/{bots}/{st_.turns}")))
+            continue
         st_.apply_action(players[seat].act(st_.view(seat)))
         if "card-conservation" in proved and cards_everywhere(st_) != deck:
             out.append(f"card-conservation proved, but game {seed} ({bots}) loses or copies a card")

@@ -96,6 +96,9 @@ def test_every_bot_finishes_games_with_legal_actions_on_every_rulebook(path: Pat
             steps = 0
             while not state.is_terminal():
                 seat = state.current_player()
+                if seat == CHANCE:  # who of several callers called first
+                    state.apply_action(state.chance_outcome(random.Random(steps)))
+                    continue
                 action = bots[seat].act(views[seat])
                 if steps % 7 == 0 or state.phase is not Phase.PLAY:
                     assert legal(state, action), f"{name} chose {action!r} at\n{state}"
@@ -155,6 +158,9 @@ def test_every_rulebook_ends_under_every_bot(path: Path, name: str, players: int
         views = [state.view(s) for s in range(players)]
         while not state.is_terminal():
             seat = state.current_player()
+            if seat == CHANCE:  # who of several callers called first
+                state.apply_action(state.chance_outcome(random.Random(state.turns)))
+                continue
             state.apply_action(bots[seat].act(views[seat]))
         result = state.result()
         assert result is not None
@@ -176,6 +182,9 @@ def test_mixed_tables_play_the_rules_with_every_feature() -> None:
             bots = [make_bot(names[(s + seed) % len(names)], s, random.Random(seed + s)) for s in range(players)]
             while not state.is_terminal():
                 seat = state.current_player()
+                if seat == CHANCE:  # who of several callers called first
+                    state.apply_action(state.chance_outcome(random.Random(state.turns)))
+                    continue
                 action = bots[seat].act(state.view(seat))
                 state.apply_action(action)
                 seen[type(action).__name__] += 1
@@ -208,6 +217,9 @@ def test_a_decision_does_not_change_with_hidden_cards(name: str, players: int) -
         bots = bots_for(bot_name, players, 5)
         while not state.is_terminal():
             seat = state.current_player()
+            if seat == CHANCE:  # who of several callers called first
+                state.apply_action(state.chance_outcome(random.Random(state.turns)))
+                continue
             view = state.view(seat)
             for twin in _hidden_swaps(state, seat)[:2]:
                 twin_view = twin.view(seat)
@@ -535,6 +547,9 @@ def test_honest_decides_as_its_rule_worked_out_from_scratch(path: Path) -> None:
             views = [state.view(s) for s in range(players)]
             while not state.is_terminal():
                 seat = state.current_player()
+                if seat == CHANCE:  # who of several callers called first
+                    state.apply_action(state.chance_outcome(random.Random(state.turns)))
+                    continue
                 oracle = random.Random()
                 oracle.setstate(bots[seat].rng.getstate())
                 expected = _honest_from_scratch(views[seat], oracle, 0.15)

@@ -114,7 +114,9 @@ def test_shipped_profiles_expect_their_refutations() -> None:
 
 
 def test_identical_games_are_flagged_with_the_rules_that_differ(capsys: pytest.CaptureFixture[str]) -> None:
-    """Four profiles that play alike at four seats: flagged, with a reason where one can be shown."""
+    """Three profiles that play alike at four seats: flagged, with a reason where one can be shown. English
+    ascending (seed 000: the first caller clockwise is heard) plays apart from the standard sheet's
+    `first_caller` (seed 002, "whoever called first"), whose calls at once go to a lot."""
     names = ["english-ascending", "standard", "full-rules", "standard-big-table", "one-rank-a-round"]
     code = main(["compare", *(str(RULEBOOKS / f"{n}.yaml") for n in names), "--simulate", "4", "--no-verify",
                  "--json"])
@@ -123,11 +125,10 @@ def test_identical_games_are_flagged_with_the_rules_that_differ(capsys: pytest.C
     same = [f for f in section["findings"] if "played identical games" in f]
     assert len(same) == 1
     text = same[0]
-    assert text.startswith("english-ascending, standard, full-rules and standard-big-table played identical games")
-    assert "one-rank-a-round" not in text
+    assert text.startswith("standard, full-rules and standard-big-table played identical games")
+    assert "one-rank-a-round" not in text and "english-ascending" not in text
     assert "players (the range of player counts differs, and each allows the 4 played here)" in text
     assert "deck (`deck.packs` differs only at other player counts: 1 in each at 4 players)" in text
-    assert "The other rules that differ (cards per play, several challengers) did not change any of these games" in text
 
 
 def test_identical_groups_ignore_names_and_settle_on_every_count() -> None:

@@ -387,6 +387,7 @@ def test_a_short_stock_hands_the_loser_the_pile_and_says_so() -> None:
     state.apply_action(parse_action(game, "play 2C as the eight of hearts"))
     memory.catch_up(state.view(1))
     state.apply_action(Challenge("bluff"))
+    state.apply_action(ACCEPT)  # seat 2 answers too: calls are made at once (`priority: first_clockwise`)
     (record,) = state.reveals()
     assert (record.caught, record.loser, record.taken, record.pile_taken) == (True, 0, 3, 2)
     assert sorted(state.hand_cards(0)) == sorted((c[0], c[5], c[6])) and state.pile_cards() == ()

@@ -108,6 +108,8 @@ def observation_lines(state: State, v: Voices) -> list[str]:
 
 def who_moves(state: State) -> str:
     if state.current_player() == CHANCE:
+        if state.callers():
+            return "chance: the lot says which of the seats that called at once called first"
         return "chance: " + ("the dealer is drawn by lot" if state.dealer is None else "the deck is shuffled")
     if state.phase is Phase.PLAY and not state.required_claims():
         return f"seat {state.current_player()} is to pass: nothing can be claimed"
@@ -126,7 +128,8 @@ def events(before: State, action: Action, after: State, v: Voices) -> list[str]:
         lines.append(f"Everyone passed: the pile of {before.pile_size()} cards leaves the game.")
     for seat in after.order_out()[len(before.order_out()):]:
         lines.append(f"{v.name(seat)} is out.")
-    if after.phase is Phase.PLAY and after.leading and not before.leading and before.phase is not Phase.CHANCE:
+    dealing = before.phase is Phase.CHANCE and not before.callers()
+    if after.phase is Phase.PLAY and after.leading and not before.leading and not dealing:
         lines.append(f"{v.name(after.current_player())} leads a new round.")
     return ["  → " + line for line in lines]
 

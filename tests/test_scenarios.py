@@ -99,7 +99,7 @@ def test_a_position_becomes_a_scenario(tmp_path: Path) -> None:
     position = Position(hands=((13,), (1, 2), (3, 4), (5, 6)), to_play=0, previous=0, dealer=3)
     scenario = Scenario(name="the two of hearts", rulebook=str(RULEBOOKS / "mogeln.yaml"), players=4,
                         position=position_notation(game, position),
-                        actions=["0: play AC as the two of hearts", "1: challenge"],
+                        actions=["0: play AC as the two of hearts", "1: challenge", "2: accept", "3: accept"],
                         expect={"caught": True, "hand_sizes": {0: 1}})
     target = tmp_path / "position.yaml"
     scenario.save(str(target))
@@ -161,6 +161,7 @@ position:
 actions:
   - "0: play 7C KD as 2 sevens"
   - "1: challenge"
+  - "2: accept"
 expect:
   hand_sizes: {{0: 8}}
 """
@@ -172,7 +173,7 @@ def test_the_command_reports_failures_and_exits_1(tmp_path: Path, capsys: pytest
     assert main(["scenario", str(bad)]) == 1
     out = capsys.readouterr().out
     assert f"FAIL {bad}" in out
-    assert f"{bad}:13:" in out and "hand_sizes.0" in out
+    assert f"{bad}:14:" in out and "hand_sizes.0" in out
     assert "expected: 8" in out and "actual:   7" in out
 
 

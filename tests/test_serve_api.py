@@ -294,3 +294,33 @@ def test_the_response_window_uses_the_rulebooks_own_calls_in_its_order(app: Any,
         view = r.json() if r.status_code == 200 else view
     labels = [o["label"] for o in view["turn"]["options"]]
     assert labels == ["Accept", *(k.call for k in rulebook.challenge.kinds)]
+
+
+def test_calls_at_once_are_unseen_and_the_lot_is_drawn_like_the_deal(app: Any, client: TestClient) -> None:
+    """`challenge.priority: first_caller` (the standard sheet's project choice, "whoever called first"):
+    when you are asked about a claim, no other answer to it is in the log yet; when you and a bot both
+    call, the server draws who called first from the game's seeded chance, says so, and plays on."""
+    entry = next(i for i, e in enumerate(app.state.catalog.entries) if e.rulebook.name == "standard-show-the-pile")
+    rng = random.Random(7)
+    lots = 0
+    for seed in range(6):
+        r = client.post("/api/games", json={"entry": entry, "seed": seed, "bots": ["random"], "players": 4})
+        assert r.status_code == 201, r.text
+        view = r.json()
+        for _ in range(400):
+            if view["phase"] == "end":
+                break
+            if view["turn"] and view["turn"]["kind"] == "respond":
+                since = view["log"][::-1]
+                before_play = since[:next(i for i, line in enumerate(since) if line["kind"] == "play")]
+                assert not [line for line in before_play if line["kind"] in ("accept", "challenge")], before_play
+                move: dict[str, Any] = {"type": "challenge", "kind": view["turn"]["options"][-1].get("kind")}
+            else:
+                move = _my_move(view, rng)
+            r = client.post(f"/api/games/{view['id']}/act", json={"step": view["step"], "action": move})
+            if r.status_code == 409:
+                continue
+            assert r.status_code == 200, r.text
+            view = r.json()
+        lots += sum("called first" in line["text"] for line in view["log"])
+    assert lots

@@ -122,8 +122,12 @@ def test_round_termination_witness_comes_back_to_the_same_round() -> None:
         assert w["expect"]["stock"] == 0 and w["expect"]["leading"] is True and w["expect"]["pile"] == 0
         assert f"after {n + 1} turns" in w["summary"]
         loop = w["actions"][w["actions"].index({"expect": checkpoint}) + 1:]
-        assert loop[1].endswith("challenge") and all(step.endswith("pass") for step in loop[2:])
-        assert len(loop) == n + 2  # the play, the challenge, then every seat's pass
+        # the play; every other seat's answer, made at once (`priority: first_clockwise`), one challenge
+        # among them; then every seat's pass (the challenge closed the play's window: nobody is asked again)
+        answers, passes = loop[1:n], loop[n:]
+        assert [a.endswith("challenge") for a in answers].count(True) == 1
+        assert all(a.endswith(("challenge", "accept")) for a in answers)
+        assert len(passes) == n and all(step.endswith("pass") for step in passes)
 
 
 def test_the_round_recurrent_set_needs_the_card_back(tmp_path: Path) -> None:
@@ -166,23 +170,28 @@ def test_docs_properties_is_current() -> None:
 # The encoding agrees with the interpreter ------------------------------------------------------------------
 
 def _turn(st: State, rng: random.Random) -> dict[str, Any]:
-    """Play one turn at random; what the verifier's step needs to repeat it."""
+    """Play one turn at random; what the verifier's step needs to repeat it. One responder at most
+    challenges (the others accept); after a pass that leaves the last play open, one may challenge it."""
     g = st.game
     seat = st.current_player()
     stock = Counter(st.stock())
+    step: dict[str, Any]
     if st.can_pass() and (rng.random() < 0.3 or not st.count_play_actions()):
         st.apply_action(PASS)
-        return {"kind": STEP_PASS}
-    play = st.sample_play(rng)
-    st.apply_action(play)
-    step: dict[str, Any] = {"kind": STEP_ACCEPT, "play": play, "seat": seat, "discards": Counter()}
+        step = {"kind": STEP_PASS, "challenger": -1, "discards": Counter()}
+    else:
+        play = st.sample_play(rng)
+        st.apply_action(play)
+        step = {"kind": STEP_ACCEPT, "play": play, "seat": seat, "discards": Counter()}
     while st.phase is Phase.RESPOND:
-        if g.kind_names and rng.random() < 0.4:
+        if g.kind_names and step.get("challenger", -1) < 0 and rng.random() < 0.4:
             kind = rng.choice(g.kind_names)
-            step.update(kind=CHALLENGE, challenger=st.current_player(), test=kind)
+            step.update(challenger=st.current_player(), test=kind)
+            if step["kind"] != STEP_PASS:
+                step["kind"] = CHALLENGE
             st.apply_action(Challenge(kind))
-            break
-        st.apply_action(ACCEPT)
+        else:
+            st.apply_action(ACCEPT)
     while st.phase is Phase.DISCARD:
         options = st.legal_actions()
         choice = rng.choice(options)
@@ -194,19 +203,18 @@ def _turn(st: State, rng: random.Random) -> dict[str, Any]:
 
 
 def _action(sp: Any, step: dict[str, Any]) -> Action:
-    w = sp.width
-    zeros = [z3.IntVal(0)] * w
+    test = [name for name, _ in sp.kinds].index(step["test"]) if "test" in step else 0
+    drawn = [z3.IntVal(step["drawn"].get(v, 0)) for v in sp.live]
+    discards = [z3.IntVal(step["discards"].get(r, 0)) for r in sp.ranks_in_play]
     if step["kind"] == STEP_PASS:
-        return Action(z3.IntVal(STEP_PASS), zeros, z3.IntVal(0), z3.IntVal(0), z3.IntVal(0), z3.IntVal(0), zeros,
-                      [z3.IntVal(0)] * len(sp.ranks_in_play))
+        zeros = [z3.IntVal(0)] * sp.width
+        return Action(z3.IntVal(STEP_PASS), zeros, z3.IntVal(0), z3.IntVal(0), z3.IntVal(step["challenger"]),
+                      z3.IntVal(test), drawn, discards)
     play = step["play"]
     cards = Counter(play.cards)
-    test = [name for name, _ in sp.kinds].index(step["test"]) if step["kind"] == CHALLENGE else 0
     return Action(z3.IntVal(step["kind"]), [z3.IntVal(cards.get(v, 0)) for v in sp.live],
                   z3.IntVal(sp.claim_index[play.claim]), z3.IntVal(play.count),
-                  z3.IntVal(step.get("challenger", 0)), z3.IntVal(test),
-                  [z3.IntVal(step["drawn"].get(v, 0)) for v in sp.live],
-                  [z3.IntVal(step["discards"].get(r, 0)) for r in sp.ranks_in_play])
+                  z3.IntVal(step.get("challenger", 0)), z3.IntVal(test), drawn, discards)
 
 
 def _compare(sp: Any, before: dict[str, Any], step: dict[str, Any], after: dict[str, Any]) -> list[str]:
@@ -312,7 +320,7 @@ def test_only_the_claimant_and_the_loser_go_out_by_a_challenge() -> None:
         st.apply_action(parse_action(game, text))
     before = read(sp, st)
     assert before["inn0"] and not any(before[f"h0_{i}"] for i in range(sp.width)) and not before["over"]
-    assert turns[1] == ["play 5S as the nine of hearts", "challenge"]
+    assert turns[1] == ["play 5S as the nine of hearts", "challenge", "accept"]  # seat 0 answers too, unheard
     step = {"kind": CHALLENGE, "play": parse_action(game, turns[1][0]), "challenger": 2, "test": "bluff",
             "discards": Counter(), "drawn": Counter()}
     legal, after = Builder(sp, name_terms=False).step_kind(constant(sp, before), _action(sp, step), CHALLENGE)
@@ -329,13 +337,15 @@ def _assert_scenario_steps(name: str) -> None:
     sp, game, st, turns = _scenario_turns(ROOT / "tests" / "scenarios" / name)
     for texts in turns:
         before, stock = read(sp, st), Counter(st.stock())
-        step: dict[str, Any] = {"kind": STEP_ACCEPT, "discards": Counter()}
+        step: dict[str, Any] = {"kind": STEP_ACCEPT, "discards": Counter(), "challenger": -1}
         for text in texts:
             action = parse_action(game, text)
             if action == PASS:
                 step["kind"] = STEP_PASS
-            elif isinstance(action, Challenge):
-                step.update(kind=CHALLENGE, challenger=st.current_player(), test=action.kind)
+            elif isinstance(action, Challenge):  # of a play, or of the last play after a pass
+                step.update(challenger=st.current_player(), test=action.kind)
+                if step["kind"] != STEP_PASS:
+                    step["kind"] = CHALLENGE
             elif isinstance(action, DiscardSet):
                 step["discards"][action.rank] += 1
             elif not texts.index(text):

@@ -17,6 +17,7 @@ from cheatdsl.derived import allowed_kinds, claim_set, turn_step
 from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd
 
+from .calls import shown_places
 from .facts import NotConcrete, seats_after_any_deal
 from .registry import register
 from .solver import Answer, ask, new_solver, num, truth
@@ -78,7 +79,7 @@ def challenge_priority(subject: Subject) -> Result:
             "none": z3.And([z3.Not(r) for r in rule[1:]]),
             "claimant": resolved % seats == 0,
         }
-        bad: dict[int, Result] = {}
+        bad: dict[int, tuple[str, z3.ModelRef]] = {}
         for name, question in questions.items():
             s.push()
             s.add(question)
@@ -88,9 +89,17 @@ def challenge_priority(subject: Subject) -> Result:
                 return unknown(PRIORITY, stuck.reason)
             for n, m in found.items():
                 if n not in bad:
-                    bad[n] = _priority_witness(name, m, calls, n, priority)
+                    bad[n] = (name, m)
+        # One game shows the rule at work: the first refutation, or else a table of the fewest seats where
+        # two callers need not sit side by side.
+        shown = min(bad, default=min((n for n in active if n >= 4), default=min((n for n in active if n >= 3),
+                                                                                  default=None)))
         for n in active:
-            by[n] = bad.get(n) or proved(PRIORITY, _priority_text(priority))
+            if n in bad:
+                by[n] = _priority_witness(*bad[n], calls, n, priority, subject if n == shown else None)
+            else:
+                by[n] = proved(PRIORITY, _priority_text(priority),
+                               **(_game(subject, n, shown_places(n)) if n == shown else {}))
     return combine(PRIORITY, by)
 
 
@@ -102,13 +111,23 @@ def _priority_text(priority: Priority) -> str:
     return "only one player can call, so exactly one challenger resolves, never the claimant"
 
 
-def _priority_witness(question: str, m: z3.ModelRef, calls: list[z3.BoolRef], n: int, priority: Priority) -> Result:
+def _game(subject: Subject, n: int, places: tuple[int, ...]) -> dict[str, Any]:
+    """The interpreter's game in which the seats `places` seats after the claimant call at once, as details."""
+    from .calls import calls_game
+    w = calls_game(subject.rb, n, places)
+    return {"witness": w.as_json()} if w is not None else {}
+
+
+def _priority_witness(question: str, m: z3.ModelRef, calls: list[z3.BoolRef], n: int, priority: Priority,
+                      subject: Subject | None) -> Result:
+    """The refutation at `n` players; with `subject`, the interpreter's game showing it (the first found only)."""
     callers = [d for d in range(1, n) if truth(m, calls[d])]
     seats = ", ".join(f"seat +{d}" for d in callers)
     if question == "two" and priority is Priority.FIRST_CALLER:
         return refuted(PRIORITY, "the rules do not determine it: when two players call at the same moment, "
                        "`first_caller` (whoever called first) names both", callers=[f"seat +{d}" for d in callers],
-                       witness=f"{seats} (counted from the claimant) call at the same moment")
+                       at_once=f"{seats} (counted from the claimant) call at the same moment",
+                       **(_game(subject, n, tuple(callers)) if subject is not None else {}))
     what = {"two": "two challengers both resolve", "none": "no challenger resolves",
             "claimant": "the claimant resolves the challenge"}[question]
     return refuted(PRIORITY, f"{what} when {seats} call", callers=[f"seat +{d}" for d in callers])

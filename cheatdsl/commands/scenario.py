@@ -26,6 +26,12 @@ in place of a scenario is reported as one. A folder runs every *.yaml scenario u
 sub-folders too). Everything above, and the closing line `N scenarios: P passed, F failed`, is
 printed on standard output; places that could not be searched go to standard error.
 
+Every seat the game asks must answer in the actions ("2: accept"), the responders after a call
+too where calls are made at once. When two or more call and the rules leave whose call is heard
+to chance (`challenge.priority: first_caller`), the scenario writes the lot as
+"chance: seat N called first"; one that does not fails and says so, unless it ends there
+expecting `callers: [N, M]` (the seats waiting for the lot). `challenger: N` is the seat heard.
+
 Exit status: 0 when every scenario passes, 1 when one fails or cannot be read, 2 for a usage error,
 3 when cheatdsl itself failed on a scenario (reported as error[S900]; set CHEATDSL_DEBUG=1 for details)."""
 

@@ -171,11 +171,15 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
         F("kinds", K.SECTIONS, "the ways to challenge (default: one, `cheat`); each has `name`, `call` (what is "
           "said), `test` (`played`: the cards just played are turned over | `hand`: the claimant must show a card "
           "of the claimed rank from hand, as in \"Force\") and `allowed_when` (a formula, e.g. `players == 2`)"),
-        F("window", K.CHOICE, "`before_next_play` (a challenge must come before the next player plays) | "
-          "`count_of_three` (a slow table's count of three; plays the same in the interpreter)", enum=Window),
-        F("priority", K.CHOICE, "several challengers at once: `first_clockwise` (first clockwise from the claimant) "
-          "| `offered_in_turn` (each opponent is asked in turn; the first challenge resolves) | `first_caller` "
-          "(whoever called first; the rules do not fix who that is)", enum=Priority),
+        F("window", K.CHOICE, "`before_next_play` (a challenge may come until the next player puts cards down: at "
+          "a table that passes, the last play's responders are asked again after each pass) | `count_of_three` "
+          "(a slow table's count of three: the chance ends once every responder has answered, and a pass does "
+          "not open it again); the two play alike at a table without passing", enum=Window),
+        F("priority", K.CHOICE, "several challengers at once: `first_clockwise` (every opponent answers unseen; "
+          "the caller nearest the claimant in turn order is heard) | `offered_in_turn` (each opponent is asked in "
+          "turn from the claimant's left; the first challenge resolves and no one after is asked) | `first_caller` "
+          "(every opponent answers unseen; of several callers, whoever called first, drawn by lot: a chance action, "
+          "so a scenario must say who called first)", enum=Priority),
         F("reveal", K.CHOICE, "**required**: `play` (every card of the newest play) | `top_card` (only the top "
           "card)", required=True, why="which cards a challenge turns over (play or top_card)", enum=Reveal),
         F("show_pile", K.BOOLEAN, "the whole pile is turned face up before it is taken (default false)"),

@@ -2,6 +2,7 @@
 
     game = Game(rulebook, players, turn_cap=None)     # the spec: tables worked out once
     state = game.new_initial_state()                  # chance: ChanceDealer (by lot), ChanceShuffle(seed)
+                                                      # and, mid-game, ChanceCaller (who called first)
     state = game.state_from_position(Position(...))   # or an explicit table (scenarios, counterexamples)
     state.current_player()    # a seat, CHANCE or TERMINAL;  state.phase: PLAY, RESPOND, DISCARD, ...
     state.legal_actions()     # canonical order; count_play_actions() and sample_play(rng) never list
@@ -22,6 +23,7 @@ from .actions import (
     Accept,
     Action,
     Challenge,
+    ChanceCaller,
     ChanceDealer,
     ChanceShuffle,
     DiscardSet,
@@ -42,7 +44,7 @@ from .state import State
 from .view import View
 
 __all__ = [
-    "ACCEPT", "CHANCE", "KEEP", "PASS", "TERMINAL", "Accept", "Action", "Challenge", "ChanceDealer", "ChanceShuffle",
-    "ClaimRecord", "DiscardSet", "Game", "IllegalAction", "KeepSets", "Observation", "Pass", "Phase", "Play",
-    "Position", "Ending", "Result", "RevealRecord", "State", "TooManyActions", "View", "action_key",
+    "ACCEPT", "CHANCE", "KEEP", "PASS", "TERMINAL", "Accept", "Action", "Challenge", "ChanceCaller", "ChanceDealer",
+    "ChanceShuffle", "ClaimRecord", "DiscardSet", "Game", "IllegalAction", "KeepSets", "Observation", "Pass", "Phase",
+    "Play", "Position", "Ending", "Result", "RevealRecord", "State", "TooManyActions", "View", "action_key",
 ]

@@ -91,14 +91,21 @@ class ChanceShuffle:
     seed: int
 
 
-Action = Play | Pass | Accept | Challenge | DiscardSet | KeepSets | ChanceDealer | ChanceShuffle
+@dataclass(frozen=True, slots=True)
+class ChanceCaller:
+    """Chance: of several seats that called at once, this one called first (`priority: first_caller`)."""
+
+    seat: int
+
+
+Action = Play | Pass | Accept | Challenge | DiscardSet | KeepSets | ChanceDealer | ChanceShuffle | ChanceCaller
 
 PASS = Pass()
 ACCEPT = Accept()
 KEEP = KeepSets()
 
 _KIND_ORDER = {Play: 0, Pass: 1, Accept: 2, Challenge: 3, DiscardSet: 4, KeepSets: 5, ChanceDealer: 6,
-               ChanceShuffle: 7}
+               ChanceShuffle: 7, ChanceCaller: 8}
 
 
 def action_key(action: Action) -> tuple[object, ...]:
@@ -113,4 +120,6 @@ def action_key(action: Action) -> tuple[object, ...]:
         return (6, action.seat)
     if isinstance(action, ChanceShuffle):
         return (7, action.seed)
+    if isinstance(action, ChanceCaller):
+        return (8, action.seat)
     return (_KIND_ORDER[type(action)],)

@@ -20,6 +20,7 @@ from .actions import (
     Accept,
     Action,
     Challenge,
+    ChanceCaller,
     ChanceDealer,
     ChanceShuffle,
     DiscardSet,
@@ -210,6 +211,8 @@ def action_text(game: Game, action: Action) -> str:
         return f"dealer {action.seat}"
     if isinstance(action, ChanceShuffle):
         return f"shuffle {action.seed}"
+    if isinstance(action, ChanceCaller):
+        return f"seat {action.seat} called first"
     return repr(action)
 
 
@@ -247,6 +250,9 @@ def parse_action(game: Game, text: str) -> Action:
         return ChanceDealer(int(low.split()[1]))
     if low.startswith("shuffle ") and low.split()[1].isdigit():
         return ChanceShuffle(int(low.split()[1]))
+    called = re.fullmatch(r"seat ([0-9]{1,4}) called first", low)
+    if called:
+        return ChanceCaller(int(called.group(1)))
     if low.startswith("play "):
         body = t[len("play "):]
         parts = re.split(r"\s+as\s+", body, maxsplit=1, flags=re.IGNORECASE)
@@ -267,6 +273,9 @@ def phase_text(state: State) -> str:
     phase = state.phase
     if phase is Phase.TERMINAL:
         return "the game is over"
+    if phase is Phase.CHANCE and state.callers():
+        return (f"seats {seats_text(state.callers())} called at once on seat {state.claimant}'s claim and "
+                "the lot decides who called first")
     if phase is Phase.CHANCE:
         return "the cards are being dealt"
     seat = state.current_player()
@@ -278,6 +287,12 @@ def phase_text(state: State) -> str:
     if phase is Phase.DISCARD:
         return f"seat {seat} is to discard sets or keep them"
     return f"seat {seat} is to play {claims_text(g, state.required_claims())}"
+
+
+def seats_text(seats: tuple[int, ...]) -> str:
+    """Seats in words: `2`, `2 and 3`, `1, 2 and 3`."""
+    words = [str(s) for s in seats]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def bad_play_text(state: State, action: Play) -> str:

@@ -45,6 +45,7 @@ class Observation:
     out: tuple[int, ...]
     turns: int
     dealer: int | None
+    callers: tuple[int, ...] = ()  # seats whose calls made at once wait for the lot of who called first
 
     @property
     def last_reveal(self) -> RevealRecord | None:
@@ -75,4 +76,5 @@ def observe(state: State, seat: int) -> Observation:
         out=state.order_out(),
         turns=state.turns,
         dealer=state.dealer,
+        callers=state.callers(),
     )

@@ -10,7 +10,18 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .actions import KEEP, PASS, Action, ChanceDealer, DiscardSet, IllegalAction, Phase, Play, TooManyActions
+from .actions import (
+    KEEP,
+    PASS,
+    Action,
+    ChanceCaller,
+    ChanceDealer,
+    DiscardSet,
+    IllegalAction,
+    Phase,
+    Play,
+    TooManyActions,
+)
 from .challenge import complete_sets
 
 if TYPE_CHECKING:
@@ -37,6 +48,8 @@ def legal_actions(state: State, limit: int | None = None) -> list[Action]:
         return out
     if phase is _DISCARD:
         return [*(DiscardSet(r) for r in complete_sets(state, state.current_player())), KEEP]
+    if phase is _CHANCE and state.callers():
+        return [ChanceCaller(s) for s in sorted(state.callers())]
     if phase is _CHANCE and state.dealer is None:
         return [ChanceDealer(s) for s in range(g.players)]
     return []

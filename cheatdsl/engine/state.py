@@ -23,6 +23,7 @@ from .actions import (
     Accept,
     Action,
     Challenge,
+    ChanceCaller,
     ChanceDealer,
     ChanceShuffle,
     DiscardSet,
@@ -59,8 +60,8 @@ class State:
         "game", "_phase", "_seat", "_dealer", "_hands", "_sizes", "_pile", "_pile_by", "_pile_cards", "_stock",
         "_aside", "_gone", "_sets", "_in", "_seating", "_in_count", "_out_order", "_next_in", "_prev_in",
         "_responders_of", "_previous", "_leading", "_required", "_required_set", "_claimant", "_responders",
-        "_ri", "_passes", "_last_player", "_turns", "_history", "_reveals", "_pending", "_winner", "_loser",
-        "_capped", "_reason", "_ending", "_holders",
+        "_ri", "_calls", "_open", "_after_pass", "_passes", "_last_player", "_turns", "_history", "_reveals",
+        "_pending", "_winner", "_loser", "_capped", "_reason", "_ending", "_holders",
     )
 
     def __init__(self, game: Game) -> None:
@@ -93,6 +94,10 @@ class State:
         self._claimant = -1
         self._responders: tuple[int, ...] = ()
         self._ri = 0
+        # Calls made at once, unseen until every responder has answered: (seat, kind name), nearest first.
+        self._calls: tuple[tuple[int, str], ...] = ()
+        self._open = False  # the last play stood and may still be challenged (`window_through_passes`)
+        self._after_pass = -1  # the seat to play once the answers asked again after a pass are in
         self._passes = 0
         self._last_player: int | None = None
         self._turns = 0
@@ -232,9 +237,12 @@ class State:
         return View(self, seat)
 
     def chance_outcome(self, rng: random.Random) -> Action:
-        """A chance action drawn with `rng` (the dealer by lot, then a shuffle seed)."""
+        """A chance action drawn with `rng`: the dealer by lot, then a shuffle seed; mid-game, which of
+        several seats that called at once called first (each equally likely)."""
         if self._phase is not _CHANCE:
             raise IllegalAction("it is not chance's turn")
+        if self._calls:
+            return ChanceCaller(self._calls[rng.randrange(len(self._calls))][0])
         if self._dealer is None:
             return ChanceDealer(rng.randrange(self.game.players))
         return ChanceShuffle(rng.getrandbits(64))
@@ -315,8 +323,20 @@ class State:
 
     @property
     def claimant(self) -> int | None:
-        """The seat whose claim awaits responses, or None."""
-        return self._claimant if self._phase is _RESPOND else None
+        """The seat whose claim awaits responses (or the lot of who called first on it), or None."""
+        return self._claimant if self._phase is _RESPOND or self._calls else None
+
+    @property
+    def window_open(self) -> bool:
+        """Whether the last play stood and may still be challenged after a pass (`window: before_next_play`
+        at a table that passes): no play, challenge or round's end has closed its window yet (its claimant
+        may since have gone out, which closes it too)."""
+        return self._open
+
+    def callers(self) -> tuple[int, ...]:
+        """The seats whose calls at once wait for the lot of who called first (empty at any other time:
+        calls still being made are not public)."""
+        return tuple(seat for seat, _ in self._calls) if self._phase is _CHANCE else ()
 
     def pending_play(self) -> Play | None:
         """The play awaiting responses, or None."""
@@ -642,6 +662,7 @@ class State:
         self._pile_cards += cards
         self._previous = claim
         self._leading = False
+        self._open = False
         self._passes = 0
         self._last_player = seat
         self._turns += 1
@@ -661,6 +682,11 @@ class State:
         if ri < len(self._responders):
             self._ri = ri
             self._seat = self._responders[ri]
+        elif self._calls:
+            self._hear_calls()
+        elif self._after_pass >= 0:
+            seat, self._after_pass = self._after_pass, -1
+            self.begin_turn(seat)
         else:
             self._stands()
 
@@ -672,6 +698,7 @@ class State:
             if self._phase is _TERMINAL:
                 return
         g = self.game
+        self._open = g.window_through_passes and self._in[claimant]
         claim = self._previous
         self._required = g.follow[claim]  # type: ignore[index]
         self._required_set = g.follow_sets[claim]  # type: ignore[index]
@@ -680,10 +707,51 @@ class State:
     def _apply_challenge(self, action: Challenge) -> None:
         if self._phase is not _RESPOND:
             raise IllegalAction(self._not_now("challenge"))
-        kind = self.game.kinds.get(action.kind)
+        g = self.game
+        kind = g.kinds.get(action.kind)
         if kind is None:
             raise IllegalAction(self._bad_kind(action.kind))
-        _challenge.resolve(self, kind, self._seat)
+        if not g.calls_at_once:
+            self._hear(self._seat, action.kind)
+            return
+        self._calls += ((self._seat, action.kind),)
+        ri = self._ri + 1
+        if ri < len(self._responders):
+            self._ri = ri
+            self._seat = self._responders[ri]
+        else:
+            self._hear_calls()
+
+    def _hear_calls(self) -> None:
+        """Every responder has answered: the priority rule picks whose call is heard, or the lot does."""
+        calls = self._calls
+        if len(calls) > 1 and self.game.caller_by_lot:
+            self._phase = _CHANCE
+            self._seat = CHANCE
+            return
+        # The calls are in the order the responders sit from the claimant's left: the first is nearest.
+        self._hear(*calls[0])
+
+    def _hear(self, seat: int, kind: str) -> None:
+        """`seat`'s challenge is heard. It closes the play's window; one made after passes starts the count
+        of passes again."""
+        self._calls = ()
+        self._open = False
+        self._after_pass = -1
+        self._passes = 0
+        self._phase = _RESPOND  # after the lot, the claim is judged as any heard call is
+        self._seat = seat
+        _challenge.resolve(self, self.game.kinds[kind], seat)
+
+    def _apply_caller(self, action: ChanceCaller) -> None:
+        if self._phase is not _CHANCE or not self._calls:
+            raise IllegalAction("no calls made at once are waiting for the lot now")
+        for seat, kind in self._calls:
+            if seat == action.seat:
+                self._hear(seat, kind)
+                return
+        raise IllegalAction(f"seat {action.seat!r} did not call; the callers are seats "
+                            + ", ".join(str(seat) for seat, _ in self._calls))
 
     def _apply_pass(self, action: Pass) -> None:
         g = self.game
@@ -699,7 +767,15 @@ class State:
         self._passes += 1
         if self._passes >= self._in_count - (self._empty_seats_in() if g.emptied_stays_in else 0):
             self._passes = 0
+            self._open = False
             _challenge.all_passed(self)
+        elif self._open and self._in[self._claimant]:
+            # The window of the last play is still open: its responders are asked again before the next seat.
+            self._after_pass = self._next_in[self._seat]
+            self._responders = responders = self._responders_of[self._claimant]
+            self._ri = 0
+            self._phase = _RESPOND
+            self._seat = responders[0]
         else:
             self.begin_turn(self._next_in[self._seat])
 
@@ -722,14 +798,14 @@ class State:
         _challenge.finish_resolution(self, resolution)
 
     def _apply_dealer(self, action: ChanceDealer) -> None:
-        if self._phase is not _CHANCE or self._dealer is not None:
+        if self._phase is not _CHANCE or self._dealer is not None or self._calls:
             raise IllegalAction("the dealer is not being chosen now")
         if not isinstance(action.seat, int) or not 0 <= action.seat < self.game.players:
             raise IllegalAction(f"there is no seat {action.seat} to deal")
         self._dealer = action.seat
 
     def _apply_shuffle(self, action: ChanceShuffle) -> None:
-        if self._phase is not _CHANCE or self._dealer is None:
+        if self._phase is not _CHANCE or self._dealer is None or self._calls:
             raise IllegalAction("the deck is not being shuffled now")
         if not isinstance(action.seed, int) or action.seed < 0:
             raise IllegalAction(f"a shuffle seed is a whole number from 0 up, not {action.seed!r}")
@@ -761,4 +837,5 @@ _HANDLERS: dict[type, Callable[[State, object], None]] = {
     KeepSets: State._apply_keep,  # type: ignore[dict-item]
     ChanceDealer: State._apply_dealer,  # type: ignore[dict-item]
     ChanceShuffle: State._apply_shuffle,  # type: ignore[dict-item]
+    ChanceCaller: State._apply_caller,  # type: ignore[dict-item]
 }

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..engine import CHANCE, KEEP, Accept, Action, Challenge, DiscardSet, Pass, Phase, Play
+from ..engine import CHANCE, KEEP, Accept, Action, Challenge, ChanceCaller, DiscardSet, Pass, Phase, Play
 from ..engine.notation import action_text
 from .console import Console, Quit
 from .human import HumanSeat
@@ -30,9 +30,10 @@ class Table:
         self.seed = seed
         # `start` sits down at a game already under way (a position), instead of a fresh deal.
         self.state = game.new_initial_state() if start is None else start
-        chance = random.Random(seed)
+        self.chance = random.Random(seed)  # the deal, then any lot of who called first
+        self.held: list[str] = []  # answers to a claim, said once every responder has answered
         while self.state.current_player() == CHANCE:
-            self.state.apply_action(self.state.chance_outcome(chance))
+            self.state.apply_action(self.state.chance_outcome(self.chance))
         first = self.state.current_player()
         # You sit where the first play is made unless you choose a seat (seed 003: you start).
         self.you = seat if seat is not None else (first if first >= 0 else 0)
@@ -84,7 +85,9 @@ class Table:
         state = self.state
         seat = state.current_player()
         before = state.clone()
-        if seat == self.you:
+        if seat == CHANCE:
+            action = state.chance_outcome(self.chance)
+        elif seat == self.you:
             action = self.human.act(state)
         else:
             action = self._computer(seat)
@@ -108,6 +111,15 @@ class Table:
 
     # -- telling the table what happened -------------------------------------------------------
 
+    def answer(self, line: str) -> None:
+        """An answer to a claim: said at once when answers are offered in turn; with calls made at once,
+        kept until every responder has answered, so that no answer is seen before yours."""
+        if self.game.calls_at_once and (self.state.phase is Phase.RESPOND or self.state.callers()):
+            self.held.append(line)
+        else:
+            self.console.say(*self.held, line)
+            self.held.clear()
+
     def tell(self, before: State, action: Action, seat: int) -> None:
         g, after, v = self.game, self.state, self.v
         c = self.console
@@ -119,9 +131,14 @@ class Table:
         elif isinstance(action, Pass):
             c.say(v.says(seat, "pass") + ".")
         elif isinstance(action, Accept):
-            c.say(v.says(seat, "accept") + ".")
+            self.answer(v.says(seat, "accept") + ".")
         elif isinstance(action, Challenge):
-            c.say(f"{v.name(seat)}: “{call_words(g, action.kind)}”")
+            self.answer(f"{v.name(seat)}: “{call_words(g, action.kind)}”")
+        if after.phase is not Phase.RESPOND and not after.callers():
+            c.say(*self.held)
+            self.held.clear()
+        if isinstance(action, ChanceCaller):
+            c.say(f"{v.name(action.seat)} called first.")
         elif isinstance(action, DiscardSet) or action == KEEP:
             pass
         for r in after.reveals()[len(before.reveals()):]:

@@ -234,6 +234,9 @@ def public_words(game: Game, obs: Observation, v: Voices) -> list[str]:
         due = f"the next play {'leads with' if obs.leading else 'must claim'} {allowed}"
     elif obs.phase is Phase.PLAY:
         due = "nothing can be claimed now"
+    elif obs.phase is Phase.CHANCE and obs.callers:
+        due = (f"{' and '.join(v.name(s, False) for s in obs.callers)} called at once; "
+               "the lot says who called first")
     elif obs.phase is Phase.CHANCE:
         due = "the cards are not dealt yet"
     else:

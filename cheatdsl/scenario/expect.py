@@ -292,6 +292,23 @@ def picked_up(state: State, value: Any, key: str) -> list[Mismatch]:
     return _same(key, _seat(value, key), record.loser, _seat_text)
 
 
+def challenger(state: State, value: Any, key: str) -> list[Mismatch]:
+    """The seat whose challenge was heard last (of several calls, the one `challenge.priority` picks)."""
+    try:
+        record = _last_reveal(state, key)
+    except _NoReveal:
+        return [Mismatch(key, str(value), "no challenge so far")]
+    return _same(key, _seat(value, key), record.challenger, _seat_text)
+
+
+def callers(state: State, value: Any, key: str) -> list[Mismatch]:
+    """The seats whose calls, made at once, wait for the lot of who called first (`priority: first_caller`)."""
+    items = value if isinstance(value, list) else [value]
+    want = tuple(sorted(s for i, v in enumerate(items) if (s := _seat(v, f"{key}.{i}")) is not None))
+    show = lambda seats: ", ".join(f"seat {s}" for s in seats) or "no calls waiting for the lot"  # noqa: E731
+    return _same(key, want, tuple(sorted(state.callers())), show)
+
+
 def discarded(state: State, value: Any, key: str) -> list[Mismatch]:
     if not isinstance(value, list):
         raise BadExpectation(key, "`discarded` lists the ranks of the sets put out, such as [sevens]")
@@ -351,7 +368,8 @@ CHECKS: dict[str, Callable[[State, Any, str], list[Mismatch]]] = {
     "stock": stock, "aside": aside, "gone": gone,
     "to_play": to_play, "to_act": to_act, "phase": phase, "required": required, "previous": previous,
     "leading": leading, "winner": winner, "loser": loser, "out": out, "over": over, "capped": capped,
-    "revealed": revealed, "caught": caught, "picked_up": picked_up, "discarded": discarded, "legal": legal,
+    "revealed": revealed, "caught": caught, "picked_up": picked_up, "challenger": challenger, "callers": callers,
+    "discarded": discarded, "legal": legal,
     "illegal": illegal, "last_cards": last_cards,
 }
 

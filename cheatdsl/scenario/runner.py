@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostics, shown
-from ..engine import ChanceDealer, ChanceShuffle, Game, IllegalAction, Position, State
+from ..engine import CHANCE, ChanceCaller, ChanceDealer, ChanceShuffle, Game, IllegalAction, Position, State
 from ..engine.notation import (
     NotationError,
     action_text,
@@ -20,6 +20,7 @@ from ..engine.notation import (
     parse_action,
     parse_cards,
     parse_claim,
+    seats_text,
 )
 from ..load import compile_rulebook
 from ..model import Rulebook
@@ -137,6 +138,9 @@ def _run(scenario: Scenario) -> ScenarioResult:
             d.error(scenario.span(key), "S105", str(exc))
             return result
         label = f"step {result.steps + 1} (\"{step}\")"
+        if state.callers() and not isinstance(action, ChanceCaller):
+            result.failures.append(_unsettled(scenario, state, key))
+            return result
         actor = state.current_player()
         try:
             if seat is not None and seat != actor:
@@ -158,6 +162,9 @@ def _run(scenario: Scenario) -> ScenarioResult:
             result.failures.append(Failure(scenario.span(key), f"{label} was refused: {exc}"))
             return result
         result.steps += 1
+    if state.callers() and "callers" not in expect:
+        result.failures.append(_unsettled(scenario, state, f"actions.{len(steps) - 1}" if steps else "actions"))
+        return result
     if "refused" in expect and refused_at is None:
         last = steps[-1] if steps else None
         result.failures.append(Failure(scenario.span("expect.refused"),
@@ -165,6 +172,16 @@ def _run(scenario: Scenario) -> ScenarioResult:
                                        f"\"{last}\" refused", "it was played" if last else "there is no action"))
     _expect(scenario, state, expect, "expect", result, "at the end")
     return result
+
+
+def _unsettled(scenario: Scenario, state: State, key: str) -> Failure:
+    """Calls made at once wait for the lot, and the scenario does not say who called first."""
+    seats = state.callers()
+    return Failure(scenario.span(key),
+                   f"seats {seats_text(seats)} call at once and the rules do not say whose call is heard "
+                   "(`challenge.priority: first_caller`, whoever called first)",
+                   f"the scenario to say who called first, such as \"chance: seat {seats[0]} called first\"",
+                   "it does not")
 
 
 def _who(state: State) -> str:
@@ -371,7 +388,8 @@ def scenario_from_game(state: State, name: str, rulebook: str, **fields: Any) ->
         elif isinstance(action, ChanceShuffle):
             seed = action.seed
         else:
-            actions.append(f"{replay.current_player()}: {action_text(game, action)}")
+            seat = replay.current_player()
+            actions.append(f"{'chance' if seat == CHANCE else seat}: {action_text(game, action)}")
         replay.apply_action(action)
     if seed is None:
         raise ValueError("the game was not dealt by the rules: its history has no shuffle")

@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..engine import CHANCE, Accept, Action, Challenge, Pass, Phase, Play, RevealRecord
+from ..engine import CHANCE, Accept, Action, Challenge, ChanceCaller, Pass, Phase, Play, RevealRecord
 from ..engine.notation import action_text, cards_text
 from ..play.opponents import Opponent, make_opponent
 from ..play.table import NAMES
@@ -41,9 +41,9 @@ class Session:
         self.lesson_step = 0
         self.acted = False  # whether you made the current lesson step's move
         self.state: State = game.new_initial_state() if lesson is None else lesson.start(game)
-        chance = random.Random(seed)
+        self.chance = random.Random(seed)  # the deal, then any lot of who called first
         while self.state.current_player() == CHANCE:
-            self.state.apply_action(self.state.chance_outcome(chance))
+            self.state.apply_action(self.state.chance_outcome(self.chance))
         first = self.state.current_player()
         self.you = lesson.you if lesson is not None else (first if first >= 0 else 0)
         names = [""] * game.players
@@ -59,6 +59,7 @@ class Session:
             self.opponents[seat] = make_opponent(self.bots[seat], seat, random.Random(seed * 1_000_003 + seat))
         self.id = ""
         self.log: list[dict[str, object]] = []
+        self.held: list[dict[str, object]] = []  # answers to a claim, said once every responder has answered
         self.step = 0  # actions taken through the page: a request must name the step it answers
         self.reveal: RevealRecord | None = None  # a challenge's result waiting for Continue
         self.touched = time.monotonic()
@@ -137,6 +138,9 @@ class Session:
             if state.is_terminal() or self.reveal is not None or state.current_player() == self.you:
                 return
             seat = state.current_player()
+            if seat == CHANCE:
+                self._apply(seat, state.chance_outcome(self.chance))
+                continue
             self._apply(seat, self._computer(seat))
 
     def _computer(self, seat: int) -> Action:
@@ -166,9 +170,14 @@ class Session:
         elif isinstance(action, Pass):
             self._say("pass", v.says(seat, "pass") + ".", seat)
         elif isinstance(action, Accept):
-            self._say("accept", v.says(seat, "accept") + ".", seat)
+            self._answer("accept", v.says(seat, "accept") + ".", seat)
         elif isinstance(action, Challenge):
-            self._say("challenge", f"{v.name(seat)}: “{call_words(g, action.kind)}”", seat)
+            self._answer("challenge", f"{v.name(seat)}: “{call_words(g, action.kind)}”", seat)
+        if s.phase is not Phase.RESPOND and not s.callers():
+            self.log.extend(self.held)
+            self.held.clear()
+        if isinstance(action, ChanceCaller):
+            self._say("info", f"{v.name(action.seat)} called first.", action.seat)
         for r in s.reveals()[reveals:]:
             if s.is_in(self.you) or s.is_terminal():
                 self.reveal = r  # shown until you continue; once you are out the others play on unwatched
@@ -189,6 +198,17 @@ class Session:
 
     def _say(self, kind: str, text: str, seat: int | None) -> None:
         self.log.append({"kind": kind, "text": text, "seat": seat})
+
+    def _answer(self, kind: str, text: str, seat: int) -> None:
+        """An answer to a claim: said at once when answers are offered in turn; with calls made at once,
+        kept until every responder has answered, so that no answer is seen before yours."""
+        line = {"kind": kind, "text": text, "seat": seat}
+        if self.game.calls_at_once and (self.state.phase is Phase.RESPOND or self.state.callers()):
+            self.held.append(line)
+        else:
+            self.log.extend(self.held)
+            self.held.clear()
+            self.log.append(line)
 
     def describe(self, action: Action) -> str:
         return action_text(self.game, action)

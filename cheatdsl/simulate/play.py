@@ -12,7 +12,7 @@ from hashlib import blake2b
 from typing import Any, NamedTuple
 
 from ..bots import BOTS, make_bot
-from ..engine import Ending, Game, Play
+from ..engine import CHANCE, Ending, Game, Play
 from ..model import Rulebook
 
 DEFAULT_TURN_CAP = 2000
@@ -66,18 +66,25 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
     simple = not game.wild
     values = game.values
     seat = first
-    while seat >= 0:
-        action = acts[seat](views[seat])
-        if action.__class__ is Play:
-            plays += 1
-            required = state.required
-            if len(required) == 1 and simple:
-                c = required[0]
-                if c >= values or not hands[seat][c]:
+    while True:
+        while seat >= 0:
+            action = acts[seat](views[seat])
+            if action.__class__ is Play:
+                plays += 1
+                required = state.required
+                if len(required) == 1 and simple:
+                    c = required[0]
+                    if c >= values or not hands[seat][c]:
+                        forced += 1
+                elif not match(hands[seat], frozenset(required)):
                     forced += 1
-            elif not match(hands[seat], frozenset(required)):
-                forced += 1
-        apply(action)
+            apply(action)
+            seat = state.to_act
+        if seat != CHANCE:
+            break
+        # Who of several callers called first: drawn from the game's chance, as the deal was.
+        apply(state.chance_outcome(rng))
+        chance += 1
         seat = state.to_act
     result = state.result()
     assert result is not None

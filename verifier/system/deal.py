@@ -84,7 +84,7 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
     t.winner = num(-1)
     t.loser = num(-1)
     t.leading = true()
-    t.over = t.capped = t.stuck = t.nodef = false()
+    t.over = t.capped = t.stuck = t.nodef = t.open = false()
     if sp.set_size is not None and sp.sets_forced and not (plain and not sp.merged):
         for s in range(n):
             t.h[s] = b.discard_sets(t, t.h[s], [zero()] * len(sp.ranks_in_play), cons)

@@ -92,6 +92,7 @@ def read(spec: Spec, st: EngineState) -> Values:
     for card in spec.held:
         holder = st.holders.get(card)
         out[f"holder{card}"] = -1 if holder is None else holder
+    out["open"] = spec.window_through_passes and st.window_open
     # Facts the rules cannot change are constants of the encoding.
     if not spec.may_pass:
         out["passes"], out["last"] = 0, -1
@@ -117,7 +118,7 @@ def constant(spec: Spec, values: Values) -> State:
     s.nsets = [flat[f"nsets{r}"] for r in range(len(template.nsets))]
     s.inn = [flat[f"inn{q}"] for q in range(spec.n)]
     for name in ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser",
-                 "leading", "over", "capped", "stuck", "nodef"):
+                 "leading", "over", "capped", "stuck", "nodef", "open"):
         setattr(s, name, flat[name])
     s.holder = {card: flat[f"holder{card}"] for card in spec.held}
     return s

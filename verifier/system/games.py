@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cheatdsl.bots import BOTS, make_bot
-from cheatdsl.engine import Challenge, DiscardSet, Ending, Game, Pass, Phase, Play, State
+from cheatdsl.engine import CHANCE, DiscardSet, Ending, Game, Pass, Phase, Play, State
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.engine.notation import action_text, card_text, cards_text, claim_text, rank_words
 
@@ -83,16 +83,22 @@ class _Run:
                                  else {}))
                      for s in range(n)]
         self.views = [self.state.view(s) for s in range(n)]
+        self.chance = random.Random(f"verify/{seed}/{names}/{rate}/chance")
         self.steps: list[Any] = []
         self.words: list[str] = []
         self._said = ""
 
     def act(self) -> Any:
-        """The bot to act chooses, and its action is applied and written down."""
+        """The bot to act chooses (or chance draws who of several callers called first), and the action is
+        applied and written down."""
         st, g = self.state, self.game
         seat = st.current_player()
-        action = self.bots[seat].act(self.views[seat])
-        self.steps.append(f"{seat}: {action_text(g, action)}")
+        if seat == CHANCE:
+            action: Any = st.chance_outcome(self.chance)
+        else:
+            action = self.bots[seat].act(self.views[seat])
+        self.steps.append(f"{'chance' if seat == CHANCE else seat}: {action_text(g, action)}")
+        reveals = len(st.reveals())
         st.apply_action(action)
         if isinstance(action, Play):
             self._said = f"seat {seat} plays {cards_text(g, action.cards)} as {claim_text(g, action.claim, action.count)}"
@@ -100,14 +106,14 @@ class _Run:
                 self.words.append(self._said)
         elif isinstance(action, Pass):
             self.words.append(f"seat {seat} passes")
-        elif isinstance(action, Challenge):
+        elif isinstance(action, DiscardSet):
+            self.words.append(f"seat {seat} discards a set of {rank_words(g, action.rank)}")
+        if len(st.reveals()) > reveals:
             r = st.reveals()[-1]
             self.words.append(f"{self._said}; seat {r.challenger} challenges: {'a lie' if r.caught else 'true'}, "
                               f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
             self._said = ""
-        elif isinstance(action, DiscardSet):
-            self.words.append(f"seat {seat} discards a set of {rank_words(g, action.rank)}")
-        elif self._said and st.phase is not Phase.RESPOND:
+        elif self._said and not isinstance(action, Play) and st.phase is not Phase.RESPOND and not st.callers():
             self.words.append(f"{self._said}; accepted")
             self._said = ""
         if st.phase is Phase.TERMINAL:
@@ -169,10 +175,11 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                 loop = False
             else:
                 seen[k] = (len(run.steps), len(run.words))
-        dead = {r for _, r, _ in st.discarded_sets()} if st.phase is Phase.RESPOND else set()
-        action = run.act()
+        dead = {r for _, r, _ in st.discarded_sets()} if st.phase is Phase.RESPOND or st.callers() else set()
+        reveals = len(st.reveals())
+        run.act()
         found.actions += 1
-        if dead and isinstance(action, Challenge) and "dead-claim" in wanted and "dead-claim" not in found.witnesses:
+        if dead and len(st.reveals()) > reveals and "dead-claim" in wanted and "dead-claim" not in found.witnesses:
             r = st.reveals()[-1]
             if not r.caught and r.claim % g.rank_count in dead:
                 expect = {"discarded": [rank_words(g, x) for _, x, _ in st.discarded_sets()],

@@ -16,7 +16,7 @@ import z3
 from ..solver import ask, new_solver
 from .deal import Deal, initial
 from .spec import Spec
-from .state import State, Term, equal, fresh, merge
+from .state import State, Term, equal, fresh, ite, merge
 from .transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 
 Goal = Callable[[State, State, Action, Builder, int], Term]
@@ -68,8 +68,11 @@ def read_action(model: z3.ModelRef, a: Action, caught: Term | None) -> dict[str,
     return out
 
 
-def _same_shape(a: Action, caught: Term | None, g: dict[str, Any]) -> Term:
+def _same_shape(a: Action, caught: Term | None, g: dict[str, Any], window: bool = False) -> Term:
     parts = [a.kind == g["kind"], z3.Sum(a.cards) == sum(g["cards"])]
+    if g["kind"] == PASS and window:  # with a challenge of the last play after it, or not
+        called = g.get("challenger", -1)
+        parts.append(a.challenger == called if called >= 0 else a.challenger < 0)
     if g["kind"] == CHALLENGE:
         parts.append(a.challenger == g["challenger"])
         if caught is not None and g.get("caught") is not None:
@@ -86,7 +89,10 @@ def step_of(b: Builder, s: State, a: Action, kinds: Sequence[int]) -> tuple[Term
             continue
         legal, after = b.step_kind(s, a, kind)
         if kind == CHALLENGE:
-            caught = b.resolution.get("caught")
+            caught = b.resolution.get("caught") if caught is None else ite(a.kind == CHALLENGE,
+                                                                            b.resolution.get("caught"), caught)
+        elif kind == PASS and b.window_caught is not None:  # a challenge of the last play after the pass
+            caught = b.window_caught if caught is None else ite(a.kind == PASS, b.window_caught, caught)
         parts.append((kind, legal, after))
     legal = z3.Or([z3.And(a.kind == k, g) for k, g, _ in parts])
     after = parts[-1][2]
@@ -139,13 +145,16 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
                 solver.add(a.challenger == g["challenger"], a.test == g["test"])
                 if caught is not None and g.get("caught") is not None:
                     solver.add(caught == g["caught"])
+            if g["kind"] == PASS and sp.window_through_passes:  # a challenge after the pass only where guided
+                called = g.get("challenger", -1)
+                solver.add(a.challenger == called if called >= 0 else a.challenger < 0)
         goals.append(z3.And(z3.Not(s.over), goal(s, t, a, b, i)))  # a turn played, not a game over standing still
         states.append(t)
         actions.append(a)
         caughts.append(caught)
         for shape in exclude:  # plays already tried: not the same shape again
             if len(shape) == i + 1:
-                solver.add(z3.Not(z3.And([_same_shape(x, c, g) for x, c, g in zip(actions, caughts, shape)])))
+                solver.add(z3.Not(z3.And([_same_shape(x, c, g, sp.window_through_passes) for x, c, g in zip(actions, caughts, shape)])))
         if ((i + 1) % check_every or i + 1 < first_check) and i + 1 < depth:
             continue
         answer = ask(solver, z3.Or(goals))

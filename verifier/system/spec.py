@@ -82,6 +82,7 @@ class Spec:
     first_player: Tree
     emptied_stays_in: bool = False  # `ending.emptied_by_sets: stays_in` (with sets): empty seats are passed over
     short_stock_takes_pile: bool = False  # `penalty.short_stock: take_pile`: a draw the stock cannot fill takes the pile too
+    window_through_passes: bool = False  # `window: before_next_play` with passing: a pass leaves the last play open
     merged: bool = False
     held: tuple[int, ...] = ()  # the cards whose holder a formula read after the deal asks (`holder`, `dealt`)
 
@@ -234,4 +235,5 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
         turn_cap=rules.turn_cap, hand_sizes=rules.hand_sizes, aside_count=rules.aside_count,
         stock_count=rules.stock_count, dealer_by_lot=rules.dealer_by_lot, first_player=first_player,
         emptied_stays_in=rules.emptied_stays_in, short_stock_takes_pile=rules.short_stock_takes_pile, held=held,
+        window_through_passes=rules.window_through_passes,
     )

@@ -64,7 +64,7 @@ def false() -> z3.BoolRef:
 
 VECTORS = ("pile", "stock", "aside", "gone", "sets")
 SCALARS = ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser")
-FLAGS = ("leading", "over", "capped", "stuck", "nodef")
+FLAGS = ("leading", "over", "capped", "stuck", "nodef", "open")
 CARDS = ("h", *VECTORS, "nsets")
 
 
@@ -76,7 +76,8 @@ class State:
     dealer, seats still `inn`, the winner and loser (-1 for none), and whether the game is over,
     stopped (`capped`), stuck with no legal action, or led by a rule that named no seat (`nodef`);
     `holder[card]` is the seat dealt each card a seat formula asks about (`Spec.held`, -1 for
-    nobody), fixed by the deal for the whole game."""
+    nobody), fixed by the deal for the whole game; and whether the last play stood and may still be
+    challenged after a pass (`open`)."""
 
     h: list[list[Term]]
     pile: list[Term]
@@ -101,6 +102,7 @@ class State:
     stuck: Term
     nodef: Term
     holder: dict[int, Term] = {}  # never changed in place: every state of a game shares it
+    open: Term
 
     def copy(self) -> State:
         other = State.__new__(State)
@@ -155,6 +157,7 @@ def fresh(spec: Spec, name: str) -> State:
     s.stuck = z3.Bool(f"{name}.stuck")
     s.nodef = z3.Bool(f"{name}.nodef")
     s.holder = {card: z3.Int(f"{name}.holder{card}") for card in spec.held}
+    s.open = z3.Bool(f"{name}.open") if spec.window_through_passes else false()
     return s
 
 

@@ -9,7 +9,11 @@ A step is one turn, as "How a rulebook is played" (docs/language.md) tells it:
   pile or draws from the stock (and takes the pile too when the stock runs short, by
   `short_stock`), sets are discarded, empty hands go out, `next_player` plays;
 - pass: the seat to play passes; when every seat still in has passed in a row the pile may leave
-  the game and `all_pass_leader` leads a new round.
+  the game and `all_pass_leader` leads a new round. With `window: before_next_play` at a table that
+  passes, the last play stays open (`open`) until a play, a challenge or everyone passing: after a
+  pass its responders are asked again, and a `challenger` (any seat from 0 up; -1 for none) may
+  challenge it then. Such a challenge judges cards the state does not keep, so its verdict is left
+  free (a turned-over play) or read from the claimant's hand (a challenge of the hand).
 
 After each, the next turn begins as the interpreter begins it: the turn cap, a turn-start win, and
 "no legal action" (`stuck`). Every fact a step does not change is stated equal in the next state.
@@ -93,6 +97,7 @@ class Builder:
         self.fresh_count = 0
         self.opened: dict[tuple[Any, ...], Term] = {}
         self.resolution: dict[str, Term] = {}
+        self.window_caught: Term | None = None  # the verdict of a challenge made after a pass, in the last pass step
         self.required_index = {frozenset(spec.claims[i] for i in s): k for k, s in enumerate(spec.req_sets)}
         r = spec.rank_count
         self.rank_values: list[list[int]] = []
@@ -290,6 +295,7 @@ class Builder:
         t.pile = [p + xi for p, xi in zip(s.pile, x)]
         t.prev = a.claim
         t.leading = false()
+        t.open = false()
         if sp.may_pass:
             t.passes = zero()
             t.last = s.actor
@@ -301,6 +307,8 @@ class Builder:
         """The play stands: an empty hand goes out, then the claimant's left plays the next claim."""
         out = self.go_out(t, claimant, hand(t, claimant) == 0)
         out.mode = num(FOLLOW)
+        if self.spec.window_through_passes:
+            out.open = pick(claimant, out.inn)
         return merge(out.over, out, self.begin_turn(out, next_in(self.spec, out, claimant)))
 
     # -- a challenge ---------------------------------------------------------------------------
@@ -354,10 +362,12 @@ class Builder:
                 shown.append(zero())
         return z3.Not(z3.Or(natural, joker)), shown
 
-    def challenge(self, s: State, t1: State, a: Action, m: Term) -> tuple[list[Term], State]:
-        """The guard and the result of the play `t1` challenged by `a.challenger` with kind `a.test`."""
+    def challenge(self, s: State, t1: State, a: Action, m: Term, window: bool = False) -> tuple[list[Term], State]:
+        """The guard and the result of the play `t1` challenged by `a.challenger` with kind `a.test`; with
+        `window`, of the last play (by `s.last`, of claim `s.prev`) challenged after the pass `t1`."""
         sp = self.spec
-        claimant, ch = s.actor, a.challenger
+        claimant, ch = (s.last, a.challenger) if window else (s.actor, a.challenger)
+        claim = s.prev if window else a.claim
         guard = [ch >= 0, ch < sp.n, ch != claimant, pick(ch, t1.inn), a.test >= 0, a.test < len(sp.kinds)]
         if not sp.kinds:
             guard.append(false())
@@ -367,7 +377,9 @@ class Builder:
         shown: list[Term] = [zero()] * sp.width
         for k in range(len(sp.kinds) - 1, -1, -1):
             if sp.kinds[k][1]:
-                c_k, shown_k = self.shown_by_hand(t1, claimant, a.claim)
+                c_k, shown_k = self.shown_by_hand(t1, claimant, claim)
+            elif window:  # the cards of the play are not kept apart from the pile beneath
+                c_k, shown_k = self.free("caught", z3.BoolSort()), [zero()] * sp.width
             else:
                 c_k, shown_k = self.caught_by_cards(a, m), [zero()] * sp.width
             caught = c_k if k == len(sp.kinds) - 1 else ite(a.test == k, c_k, caught)
@@ -376,6 +388,9 @@ class Builder:
         winner = self.name(ite(caught, ch, claimant), "winner")
         loser = self.name(ite(caught, claimant, ch), "loser")
         t = t1.copy()
+        if sp.window_through_passes:
+            t.open = false()
+            t.passes = zero()
         if any(not (z3.is_int_value(x) and x.as_long() == 0) for x in shown):
             # The card shown goes from the claimant to the loser, who is the challenger.
             set_hand(t, claimant, [h - x for h, x in zip(hand_vector(t1, claimant), shown)])
@@ -533,7 +548,9 @@ class Builder:
 
     # -- a pass --------------------------------------------------------------------------------
 
-    def pass_turn(self, s: State) -> tuple[list[Term], State]:
+    def pass_turn(self, s: State, a: Action | None = None) -> tuple[list[Term], State]:
+        """The guard and the result of a pass; with `a`, where the last play is still open, `a.challenger`
+        may challenge it after the pass (without, every responder lets it stand)."""
         sp = self.spec
         if not sp.may_pass:
             return [false()], s
@@ -545,13 +562,25 @@ class Builder:
         everyone = t.passes >= in_count(s)
         if sp.emptied_stays_in:  # seats passed over for an empty hand are not among the passes
             everyone = t.passes >= in_count(s) - count_true([z3.And(s.inn[i], hand(s, i) == 0) for i in range(sp.n)])
-        return guard, merge(everyone, self.all_passed(t, s.actor), self.begin_turn(t, next_in(sp, t, s.actor)))
+        on = self.begin_turn(t, next_in(sp, t, s.actor))
+        if sp.window_through_passes and sp.kinds and a is not None:
+            # The last play is asked about again: `a.challenger` >= 0 challenges it, -1 lets it stand.
+            claimant = z3.And(s.last >= 0, s.last < sp.n, pick(s.last, s.inn))
+            called = self.name(z3.And(z3.Not(everyone), s.open, claimant, a.challenger >= 0), "called")
+            kept = self.resolution
+            ch_guard, challenged = self.challenge(s, t, a, zero(), window=True)
+            self.window_caught = self.resolution["caught"]
+            self.resolution = kept
+            guard.append(z3.Implies(called, z3.And(ch_guard)))
+            on = merge(called, challenged, on)
+        return guard, merge(everyone, self.all_passed(t, s.actor), on)
 
     def all_passed(self, s: State, seat: Term) -> State:
         """Every seat still in passed in a row: the pile may leave; a new round may be led."""
         sp = self.spec
         t = s.copy()
         t.passes = zero()
+        t.open = false()
         if sp.all_pass_discards:
             t.gone = [g + p for g, p in zip(t.gone, t.pile)]
             t.pile = [zero()] * sp.width
@@ -573,7 +602,7 @@ class Builder:
         play_guard, t1, m = self.play(s, a)
         accepted = self.stands(t1, s.actor)
         ch_guard, challenged = self.challenge(s, t1, a, m)
-        pass_guard, passed = self.pass_turn(s)
+        pass_guard, passed = self.pass_turn(s, a)
         legal = z3.Or(z3.And(a.kind == ACCEPT, *play_guard), z3.And(a.kind == CHALLENGE, *play_guard, *ch_guard),
                       z3.And(a.kind == PASS, *pass_guard))
         after = merge(a.kind == ACCEPT, accepted, merge(a.kind == CHALLENGE, challenged, passed))
@@ -582,7 +611,7 @@ class Builder:
     def step_kind(self, s: State, a: Action, kind: int) -> tuple[Term, State]:
         """(legal, after) for one kind of step only: smaller terms, for checks split by kind."""
         if kind == PASS:
-            guard, after = self.pass_turn(s)
+            guard, after = self.pass_turn(s, a)
             return z3.And(guard), after
         play_guard, t1, m = self.play(s, a)
         if kind == ACCEPT:

@@ -98,33 +98,39 @@ class Table:
     def act(self, action: Any) -> None:
         seat = self.state.current_player()
         self.state.apply_action(action)
-        self.steps.append(f"{seat}: {action_text(self.game, action)}")
+        self.steps.append(f"{'chance' if seat < 0 else seat}: {action_text(self.game, action)}")
 
     def checkpoint(self, expect: dict[str, Any]) -> None:
         self.steps.append({"expect": expect})
 
     def turn(self, kind: int, cards: tuple[int, ...], claim: int, count: int, challenger: int | None,
              test: str | None, discards: dict[int, int] | None = None) -> None:
-        """One turn as the verifier's step: a play answered by all, or challenged by `challenger`; or a pass."""
+        """One turn as the verifier's step: a play answered by all, or challenged by `challenger`; or a pass
+        (after which, where a pass leaves the last play open, `challenger` may challenge that play)."""
         g, st = self.game, self.state
         seat = st.current_player()
+        reveals = len(st.reveals())
         if kind == PASS:
             self.act(ENGINE_PASS)
-            self.words.append(f"seat {seat} passes")
-            return
-        self.act(Play(cards, claim, count))
-        said = f"seat {seat} plays {cards_text(g, cards)} as {claim_text(g, claim, count)}"
-        while st.phase is Phase.RESPOND:
-            if kind == CHALLENGE and st.current_player() == challenger:
-                self.act(Challenge(test or g.kind_names[0]))
-                r = st.reveals()[-1]
-                verdict = "a lie" if r.caught else "true"
-                self.words.append(f"{said}; seat {r.challenger} challenges: {verdict}, seat {r.loser} picks up "
-                                  f"{r.taken} card{'s' if r.taken != 1 else ''}")
-                break
-            self.act(ENGINE_ACCEPT)
+            said = f"seat {seat} passes"
         else:
-            self.words.append(f"{said}; accepted")
+            self.act(Play(cards, claim, count))
+            said = f"seat {seat} plays {cards_text(g, cards)} as {claim_text(g, claim, count)}"
+        # The one challenger the step names; every other responder accepts (with calls made at once, the
+        # responders after it answer too before the call is heard).
+        calls = kind in (CHALLENGE, PASS) and challenger is not None
+        while st.phase is Phase.RESPOND:
+            if calls and st.current_player() == challenger:
+                self.act(Challenge(test or g.kind_names[0]))
+            else:
+                self.act(ENGINE_ACCEPT)
+        if len(st.reveals()) > reveals:
+            r = st.reveals()[-1]
+            verdict = "a lie" if r.caught else "true"
+            self.words.append(f"{said}; seat {r.challenger} challenges: {verdict}, "
+                              f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
+        else:
+            self.words.append(said if kind == PASS else f"{said}; accepted")
         if st.phase is Phase.DISCARD:
             for rank, k in (discards or {}).items():
                 for _ in range(k):
@@ -214,15 +220,26 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
     """A merged trace played from `state`: each turn of the same kind and size, cards chosen to fit."""
     table = Table(game, state)
     n = game.players
+    window = trace.spec.window_through_passes
+    # A challenge after a pass judges the last play: that play is made true or a lie to match its verdict.
+    truths: dict[int, bool] = {}
+    last_play = -1
+    for i, a in enumerate(trace.actions):
+        if a["kind"] != PASS:
+            last_play = i
+        elif window and a["challenger"] >= 0 and a.get("caught") is not None and last_play >= 0:
+            truths[last_play] = not a["caught"]
     try:
-        for a in trace.actions:
+        for i, a in enumerate(trace.actions):
             if state.phase is not Phase.PLAY:
                 return "the game ended before the play did"
             k = sum(a["cards"])
-            if a["kind"] == PASS:
-                table.turn(PASS, (), 0, 0, None, None)
+            if a["kind"] == PASS:  # a pass, and where the last play is still open, perhaps a challenge of it
+                called = a["challenger"] >= 0 and window
+                test = trace.spec.kinds[a["test"]][0] if called and 0 <= a["test"] < len(trace.spec.kinds) else None
+                table.turn(PASS, (), 0, 0, (a["challenger"] + rotate) % n if called else None, test)
                 continue
-            truth = None
+            truth = truths.get(i)
             if a["kind"] == CHALLENGE and a.get("caught") is not None:
                 truth = not a["caught"]
             picked = choose(game, state, k, a["kind"], truth)
