@@ -85,6 +85,8 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
     t.loser = num(-1)
     t.leading = true()
     t.over = t.capped = t.stuck = t.nodef = t.open = false()
+    t.top = [zero()] * sp.width
+    t.topcount = zero()
     if sp.set_size is not None and sp.sets_forced and not (plain and not sp.merged):
         for s in range(n):
             t.h[s] = b.discard_sets(t, t.h[s], [zero()] * len(sp.ranks_in_play), cons)

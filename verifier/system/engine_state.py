@@ -93,6 +93,13 @@ def read(spec: Spec, st: EngineState) -> Values:
         holder = st.holders.get(card)
         out[f"holder{card}"] = -1 if holder is None else holder
     out["open"] = spec.window_through_passes and st.window_open
+    # The open play's cards and the count called (the newest play on the pile), zero when none is open.
+    top: tuple[int, ...] = ()
+    out["topcount"] = 0
+    if out["open"]:
+        _, top, _, out["topcount"], _ = st.pile_plays()[-1]
+    for i, k in enumerate(_counts(spec, top)):
+        out[f"top{i}"] = k
     # Facts the rules cannot change are constants of the encoding.
     if not spec.may_pass:
         out["passes"], out["last"] = 0, -1
@@ -113,11 +120,11 @@ def constant(spec: Spec, values: Values) -> State:
         v = values.get(name, 0)
         flat[name] = z3.BoolVal(bool(v)) if z3.is_bool(term) else z3.IntVal(int(v))
     s.h = [[flat[f"h{q}_{i}"] for i in range(spec.width)] for q in range(spec.n)]
-    for name in ("pile", "stock", "aside", "gone", "sets"):
+    for name in ("pile", "stock", "aside", "gone", "sets", "top"):
         setattr(s, name, [flat[f"{name}{i}"] for i in range(spec.width)])
     s.nsets = [flat[f"nsets{r}"] for r in range(len(template.nsets))]
     s.inn = [flat[f"inn{q}"] for q in range(spec.n)]
-    for name in ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser",
+    for name in ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser", "topcount",
                  "leading", "over", "capped", "stuck", "nodef", "open"):
         setattr(s, name, flat[name])
     s.holder = {card: flat[f"holder{card}"] for card in spec.held}
@@ -131,7 +138,7 @@ def merged_values(full: Spec, merged: Spec, keep: tuple[int, ...], values: Value
     rest = [i for i in range(full.width) if i not in keep]
     if rest or not classes:
         classes.append(rest)
-    prefixes = [f"h{q}_" for q in range(full.n)] + ["pile", "stock", "aside", "gone", "sets"]
+    prefixes = [f"h{q}_" for q in range(full.n)] + ["pile", "stock", "aside", "gone", "sets", "top"]
     for p in prefixes:
         for c, members in enumerate(classes):
             out[f"{p}{c}"] = sum(values.get(f"{p}{i}", 0) for i in members)
@@ -336,11 +343,14 @@ class Steps:
                 value = before[name]
                 solver.add(term == (z3.BoolVal(value) if isinstance(value, bool) else num(value)))
         whole = total(a.cards) == hand(self.s, self.s.actor)
-        shapes: list[Term] = [a.kind == PASS, a.kind == ACCEPT, z3.And(a.kind == ACCEPT, whole)]
+        shapes: list[Term] = [z3.And(a.kind == PASS, a.challenger < 0), a.kind == ACCEPT,
+                              z3.And(a.kind == ACCEPT, whole)]
         for c in range(sp.n):
             for k in range(len(sp.kinds)):
                 challenged = z3.And(a.kind == CHALLENGE, a.challenger == c, a.test == k)
                 shapes += [challenged, z3.And(challenged, whole)]
+                if sp.window_through_passes and self.s.open is not None:  # a challenge of the open play
+                    shapes.append(z3.And(a.kind == PASS, a.challenger == c, a.test == k, self.s.open))
         if any(_variable(x) for x in a.discards):
             shapes.append(z3.And(a.kind == CHALLENGE, total(a.discards) > 0))
         out: list[dict[str, Any]] = []
@@ -369,7 +379,7 @@ class Steps:
         """The first guard of the step that the turn breaks, in its Z3 form."""
         b = Builder(self.shape, name_terms=False)
         if turn.kind == PASS:
-            guards, _ = b.pass_turn(self.s)
+            guards, _ = b.pass_turn(self.s, self.a)
         else:
             guards, t1, m = b.play(self.s, self.a)
             if turn.kind == CHALLENGE:
@@ -426,8 +436,10 @@ def _plain(term: Term) -> int | bool:
 
 def _other_than(a: Action, move: dict[str, Any]) -> Term:
     """A step differing from `move` in a choice that matters for its kind."""
-    if move["kind"] == PASS:
-        return a.kind != PASS
+    if move["kind"] == PASS:  # a pass, with or without a challenge of the open play after it
+        if move["challenger"] < 0:
+            return z3.Not(z3.And(a.kind == PASS, a.challenger < 0))
+        return z3.Not(z3.And(a.kind == PASS, a.challenger == move["challenger"], a.test == move["test"]))
     same = [a.kind == move["kind"], a.claim == move["claim"], a.count == move["count"]]
     same += [x == k for x, k in zip(a.cards, move["cards"])]
     if move["kind"] == CHALLENGE:
@@ -440,28 +452,35 @@ def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.R
     """The encoding's step `move` played by the interpreter on `st` (changed in place): the turn it made,
     or why the interpreter refuses it. The challenger is the one seat that calls; lots the rules draw
     during the turn are drawn with `rng`."""
+    stock, reveals = Counter(st.stock()), st.reveal_count()
+    # A pass may be followed by a challenge of the last play, still open (`window: before_next_play`).
+    calling = move["kind"] == CHALLENGE or (move["kind"] == PASS and move["challenger"] >= 0)
+    test = spec.kinds[move["test"]][0] if calling else ""
     if move["kind"] == PASS:
         why = _try(st, PASS_ACTION)
-        return Turn(PASS) if why is None else f"refuses the pass: {why}"
-    cards = tuple(sorted(v for v, k in zip(spec.live, move["cards"]) for _ in range(k)))
-    play = Play(cards, spec.claims[move["claim"]], move["count"])
-    why = _try(st, play)
-    if why is not None:
-        return f"refuses the play {play}: {why}"
-    stock, reveals = Counter(st.stock()), st.reveal_count()
-    turn = Turn(move["kind"], play=play)
-    test = spec.kinds[move["test"]][0] if move["kind"] == CHALLENGE else ""
+        if why is not None:
+            return f"refuses the pass: {why}"
+        turn = Turn(PASS)
+        # Where the pass leaves no play open (none was, or every seat has now passed), a challenger names
+        # no one in the encoding either: the step is a plain pass.
+        calling = calling and st.phase is Phase.RESPOND
+    else:
+        cards = tuple(sorted(v for v, k in zip(spec.live, move["cards"]) for _ in range(k)))
+        play = Play(cards, spec.claims[move["claim"]], move["count"])
+        why = _try(st, play)
+        if why is not None:
+            return f"refuses the play {play}: {why}"
+        turn = Turn(move["kind"], play=play)
     while st.phase is Phase.RESPOND or st.is_chance_node():
         if st.is_chance_node():
             st.apply_action(st.chance_outcome(rng))
             continue
         seat = st.current_player()
-        calls = move["kind"] == CHALLENGE and seat == move["challenger"]
+        calls = calling and seat == move["challenger"]
         why = _try(st, Challenge(test) if calls else ACCEPT_ACTION)
         if why is not None:
             return f"refuses seat {seat}'s {f'challenge `{test}`' if calls else 'accepting'}: {why}"
-    if move["kind"] == CHALLENGE and (st.reveal_count() == reveals
-                                      or st.reveal(reveals).challenger != move["challenger"]):
+    if calling and (st.reveal_count() == reveals or st.reveal(reveals).challenger != move["challenger"]):
         return f"never hears seat {move['challenger']} challenge"
     for rank, k in zip(spec.ranks_in_play, move["discards"]):
         for _ in range(k):
@@ -475,7 +494,7 @@ def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.R
             return f"refuses keeping the other sets: {why}"
     if st.phase is not Phase.PLAY and st.phase is not Phase.TERMINAL:
         return f"is left in the {st.phase.value} phase after the step"
-    if move["kind"] == CHALLENGE:
+    if calling:
         turn.challenger, turn.test, turn.caught = move["challenger"], test, st.reveal(reveals).caught
     turn.drawn = stock - Counter(st.stock())
     return turn

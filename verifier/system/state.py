@@ -62,8 +62,8 @@ def true() -> z3.BoolRef:
 def false() -> z3.BoolRef:
     return z3.BoolVal(False)
 
-VECTORS = ("pile", "stock", "aside", "gone", "sets")
-SCALARS = ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser")
+VECTORS = ("pile", "stock", "aside", "gone", "sets", "top")
+SCALARS = ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser", "topcount")
 FLAGS = ("leading", "over", "capped", "stuck", "nodef", "open")
 CARDS = ("h", *VECTORS, "nsets")
 
@@ -77,7 +77,8 @@ class State:
     stopped (`capped`), stuck with no legal action, or led by a rule that named no seat (`nodef`);
     `holder[card]` is the seat dealt each card a seat formula asks about (`Spec.held`, -1 for
     nobody), fixed by the deal for the whole game; and whether the last play stood and may still be
-    challenged after a pass (`open`)."""
+    challenged after a pass (`open`), with that play's cards `top` (a part of the pile, counted there
+    too) and the count called, `topcount` (zero when not open)."""
 
     h: list[list[Term]]
     pile: list[Term]
@@ -85,6 +86,7 @@ class State:
     aside: list[Term]
     gone: list[Term]
     sets: list[Term]
+    top: list[Term]
     nsets: list[Term]
     inn: list[Term]
     prev: Term
@@ -96,6 +98,7 @@ class State:
     dealer: Term
     winner: Term
     loser: Term
+    topcount: Term
     leading: Term
     over: Term
     capped: Term
@@ -158,6 +161,8 @@ def fresh(spec: Spec, name: str) -> State:
     s.nodef = z3.Bool(f"{name}.nodef")
     s.holder = {card: z3.Int(f"{name}.holder{card}") for card in spec.held}
     s.open = z3.Bool(f"{name}.open") if spec.window_through_passes else false()
+    s.top = ints("top", w, spec.window_through_passes)
+    s.topcount = z3.Int(f"{name}.topcount") if spec.window_through_passes else zero()
     return s
 
 

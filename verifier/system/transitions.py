@@ -12,8 +12,7 @@ A step is one turn, as "How a rulebook is played" (docs/language.md) tells it:
   the game and `all_pass_leader` leads a new round. With `window: before_next_play` at a table that
   passes, the last play stays open (`open`) until a play, a challenge or everyone passing: after a
   pass its responders are asked again, and a `challenger` (any seat from 0 up; -1 for none) may
-  challenge it then. Such a challenge judges cards the state does not keep, so its verdict is left
-  free (a turned-over play) or read from the claimant's hand (a challenge of the hand).
+  challenge it then, judged on the play's cards the state keeps apart (`top`, `topcount`).
 
 After each, the next turn begins as the interpreter begins it: the turn cap, a turn-start win, and
 "no legal action" (`stuck`). Every fact a step does not change is stated equal in the next state.
@@ -296,6 +295,9 @@ class Builder:
         t.prev = a.claim
         t.leading = false()
         t.open = false()
+        if sp.window_through_passes:  # the play's cards, kept apart while it may be challenged after a pass
+            t.top = list(x)
+            t.topcount = a.count
         if sp.may_pass:
             t.passes = zero()
             t.last = s.actor
@@ -308,7 +310,9 @@ class Builder:
         out = self.go_out(t, claimant, hand(t, claimant) == 0)
         out.mode = num(FOLLOW)
         if self.spec.window_through_passes:
-            out.open = pick(claimant, out.inn)
+            out.open = z3.And(pick(claimant, out.inn), z3.Not(out.over))
+            out.top = [ite(out.open, x, zero()) for x in out.top]
+            out.topcount = ite(out.open, out.topcount, zero())
         return merge(out.over, out, self.begin_turn(out, next_in(self.spec, out, claimant)))
 
     # -- a challenge ---------------------------------------------------------------------------
@@ -321,20 +325,20 @@ class Builder:
             return true()
         return z3.Or([claim == c for c in sorted(m)])
 
-    def caught_by_cards(self, a: Action, m: Term) -> Term:
-        """A challenge that turns the play over: a card that does not pass as the claim, or a wrong count."""
+    def caught_by_cards(self, x: list[Term], claim: Term, count: Term, m: Term) -> Term:
+        """A challenge that turns the play `x` (called as `count` of `claim`, `m` cards) over: a card that does
+        not pass as the claim, or a wrong count."""
         sp = self.spec
         if sp.merged:
             return self.free("caught", z3.BoolSort())
-        x = a.cards
         if sp.reveal_all:
             judged = [xi > 0 for xi in x]
         else:  # only the top card: the play's highest value
             judged = [z3.And(x[i] > 0, *[x[j] == 0 for j in range(i + 1, len(x))]) for i in range(len(x))]
-        bad = [z3.And(j, z3.Not(self._match(i, a.claim))) for i, j in enumerate(judged)]
+        bad = [z3.And(j, z3.Not(self._match(i, claim))) for i, j in enumerate(judged)]
         caught = z3.Or(bad) if bad else false()
         if sp.count_judged:
-            caught = z3.Or(caught, m != a.count)
+            caught = z3.Or(caught, m != count)
         return caught
 
     def shown_by_hand(self, t: State, claimant: Term, claim: Term) -> tuple[Term, list[Term]]:
@@ -378,10 +382,10 @@ class Builder:
         for k in range(len(sp.kinds) - 1, -1, -1):
             if sp.kinds[k][1]:
                 c_k, shown_k = self.shown_by_hand(t1, claimant, claim)
-            elif window:  # the cards of the play are not kept apart from the pile beneath
-                c_k, shown_k = self.free("caught", z3.BoolSort()), [zero()] * sp.width
+            elif window:  # the open play, kept apart from the pile beneath
+                c_k, shown_k = self.caught_by_cards(s.top, claim, s.topcount, total(s.top)), [zero()] * sp.width
             else:
-                c_k, shown_k = self.caught_by_cards(a, m), [zero()] * sp.width
+                c_k, shown_k = self.caught_by_cards(a.cards, a.claim, a.count, m), [zero()] * sp.width
             caught = c_k if k == len(sp.kinds) - 1 else ite(a.test == k, c_k, caught)
             shown = shown_k if k == len(sp.kinds) - 1 else [ite(a.test == k, x, y) for x, y in zip(shown_k, shown)]
         caught = self.name(caught, "caught")
@@ -391,6 +395,8 @@ class Builder:
         if sp.window_through_passes:
             t.open = false()
             t.passes = zero()
+            t.top = [zero()] * sp.width
+            t.topcount = zero()
         if any(not (z3.is_int_value(x) and x.as_long() == 0) for x in shown):
             # The card shown goes from the claimant to the loser, who is the challenger.
             set_hand(t, claimant, [h - x for h, x in zip(hand_vector(t1, claimant), shown)])
@@ -580,7 +586,10 @@ class Builder:
         sp = self.spec
         t = s.copy()
         t.passes = zero()
-        t.open = false()
+        if sp.window_through_passes:
+            t.open = false()
+            t.top = [zero()] * sp.width
+            t.topcount = zero()
         if sp.all_pass_discards:
             t.gone = [g + p for g, p in zip(t.gone, t.pile)]
             t.pile = [zero()] * sp.width
