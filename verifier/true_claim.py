@@ -89,11 +89,11 @@ def _play(game: Game, pos: Position, claim: int, count: int, naturals: int, joke
     said = f"seat {seat} plays {cards_text(game, cards)} as {claim_text(game, claim, count)}"
     try:
         table.act(Play(cards, claim, count))
-        while st.phase is Phase.RESPOND:
-            challenge = next((a for a in st.legal_actions() if isinstance(a, Challenge)), None)
+        called = False
+        while st.phase is Phase.RESPOND:  # the first seat allowed challenges; any asked after it accept
+            challenge = None if called else next((a for a in st.legal_actions() if isinstance(a, Challenge)), None)
             table.act(challenge if challenge is not None else ACCEPT)
-            if challenge is not None:
-                break
+            called = called or challenge is not None
     except IllegalAction as exc:
         return f"the interpreter refuses the play: {exc}"
     expect: dict[str, Any]
