@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Phase, State
+from ..engine import Phase, RevealRecord, State
 from ..engine.notation import (
     NotationError,
     cards_text,
@@ -284,21 +284,23 @@ def caught(state: State, value: Any, key: str) -> list[Mismatch]:
     return _same(key, _bool(value, key), record.caught, show)
 
 
-def picked_up(state: State, value: Any, key: str) -> list[Mismatch]:
+def _reveal_seat(state: State, value: Any, key: str, seat_of: Callable[[RevealRecord], int]) -> list[Mismatch]:
+    """Compare a seat named by the last challenge's record (`seat_of` picks which) with `value`."""
     try:
         record = _last_reveal(state, key)
     except _NoReveal:
         return [Mismatch(key, str(value), "no challenge so far")]
-    return _same(key, _seat(value, key), record.loser, _seat_text)
+    return _same(key, _seat(value, key), seat_of(record), _seat_text)
+
+
+def picked_up(state: State, value: Any, key: str) -> list[Mismatch]:
+    """The seat that lost the last challenge and paid for it."""
+    return _reveal_seat(state, value, key, lambda record: record.loser)
 
 
 def challenger(state: State, value: Any, key: str) -> list[Mismatch]:
     """The seat whose challenge was heard last (of several calls, the one `challenge.priority` picks)."""
-    try:
-        record = _last_reveal(state, key)
-    except _NoReveal:
-        return [Mismatch(key, str(value), "no challenge so far")]
-    return _same(key, _seat(value, key), record.challenger, _seat_text)
+    return _reveal_seat(state, value, key, lambda record: record.challenger)
 
 
 def callers(state: State, value: Any, key: str) -> list[Mismatch]:
