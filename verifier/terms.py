@@ -1,10 +1,13 @@
 """Z3 terms made through Z3's C interface: the same terms, made in the same order, as z3's Python operators
 make, without the sort and context checks those run on every argument (which cost more than the terms
 when a check makes thousands of them). Every argument is a term of one context, or a Python int where
-an integer is compared."""
+an integer is compared; anything else (a Python bool, a term of another kind) goes to z3's own operator,
+which makes the same term."""
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import z3
@@ -14,7 +17,6 @@ Term = Any
 Operand = Any  # a Z3 term, or a Python int compared with an integer term
 
 
-
 def _ast(ctx: z3.Context, x: Operand) -> Any:
     if isinstance(x, z3.ExprRef):
         return x.as_ast()
@@ -22,41 +24,91 @@ def _ast(ctx: z3.Context, x: Operand) -> Any:
     return z3core.Z3_mk_numeral(ref, str(int(x)), z3core.Z3_mk_int_sort(ref))
 
 
-def _compare(make: Any, a: Term, b: Operand) -> z3.BoolRef:
+def _plain(a: Term, b: Operand) -> bool:
+    """Whether `a` is an integer term and `b` one too or a Python int (the verifier has no reals)."""
+    return isinstance(a, z3.ArithRef) and (isinstance(b, z3.ArithRef) or (type(b) is int))
+
+
+# Python asks the right operand first when its class is a subclass of the left's (a numeral `IntNumRef`
+# right of a plain integer term): `x >= 3` made with the numeral term 3 is `3 <= x`.
+_REFLECTED = {z3core.Z3_mk_ge: z3core.Z3_mk_le, z3core.Z3_mk_le: z3core.Z3_mk_ge,
+              z3core.Z3_mk_gt: z3core.Z3_mk_lt, z3core.Z3_mk_lt: z3core.Z3_mk_gt, z3core.Z3_mk_eq: z3core.Z3_mk_eq}
+
+
+def _reflected(a: Term, b: Operand) -> bool:
+    """Whether Python makes `a OP b` as `b ROP a` (`b` a term of a subclass of `a`'s class)."""
+    return type(b) is not type(a) and isinstance(b, type(a))
+
+
+def _compare(make: Any, slow: Callable[[Any, Any], Any], a: Term, b: Operand) -> z3.BoolRef:
+    if not _plain(a, b):
+        return slow(a, b)  # type: ignore[no-any-return]
+    if _reflected(a, b):
+        a, b, make = b, a, _REFLECTED[make]
     ctx = a.ctx
     return z3.BoolRef(make(ctx.ref(), a.as_ast(), _ast(ctx, b)), ctx)
 
 
 def ge(a: Term, b: Operand) -> z3.BoolRef:
     """`a >= b`."""
-    return _compare(z3core.Z3_mk_ge, a, b)
+    return _compare(z3core.Z3_mk_ge, operator.ge, a, b)
 
 
 def gt(a: Term, b: Operand) -> z3.BoolRef:
     """`a > b`."""
-    return _compare(z3core.Z3_mk_gt, a, b)
+    return _compare(z3core.Z3_mk_gt, operator.gt, a, b)
 
 
 def le(a: Term, b: Operand) -> z3.BoolRef:
     """`a <= b`."""
-    return _compare(z3core.Z3_mk_le, a, b)
+    return _compare(z3core.Z3_mk_le, operator.le, a, b)
 
 
 def lt(a: Term, b: Operand) -> z3.BoolRef:
     """`a < b`."""
-    return _compare(z3core.Z3_mk_lt, a, b)
+    return _compare(z3core.Z3_mk_lt, operator.lt, a, b)
 
 
 def eq(a: Term, b: Operand) -> z3.BoolRef:
-    """`a == b`."""
-    return _compare(z3core.Z3_mk_eq, a, b)
+    """`a == b` (two integer terms, an integer term and an int, or two Boolean terms)."""
+    if type(a) is z3.BoolRef and type(b) is z3.BoolRef:
+        ctx = a.ctx
+        return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    return _compare(z3core.Z3_mk_eq, operator.eq, a, b)
 
 
 def ne(a: Term, b: Operand) -> z3.BoolRef:
     """`a != b` (Z3's `distinct` of the two, as z3's `!=` makes it)."""
+    if not _plain(a, b):
+        return a != b  # type: ignore[no-any-return]
+    if _reflected(a, b):
+        a, b = b, a
     ctx = a.ctx
     args = (z3.Ast * 2)(a.as_ast(), _ast(ctx, b))
     return z3.BoolRef(z3core.Z3_mk_distinct(ctx.ref(), 2, args), ctx)
+
+
+def _arith(make: Any, slow: Callable[[Any, Any], Any], a: Term, b: Operand) -> z3.ArithRef:
+    if not _plain(a, b):
+        return slow(a, b)  # type: ignore[no-any-return]
+    ctx = a.ctx
+    args = (z3.Ast * 2)(a.as_ast(), _ast(ctx, b))
+    return z3.ArithRef(make(ctx.ref(), 2, args), ctx)
+
+
+def plus(a: Term, b: Operand) -> z3.ArithRef:
+    """`a + b`."""
+    return _arith(z3core.Z3_mk_add, operator.add, a, b)
+
+
+def minus(a: Term, b: Operand) -> z3.ArithRef:
+    """`a - b`."""
+    return _arith(z3core.Z3_mk_sub, operator.sub, a, b)
+
+
+def times(a: Term, b: Operand) -> z3.ArithRef:
+    """`a * b`."""
+    return _arith(z3core.Z3_mk_mul, operator.mul, a, b)
 
 
 def _nary(make: Any, terms: tuple[Term, ...], ctx: z3.Context | None = None) -> Any:
@@ -65,21 +117,76 @@ def _nary(make: Any, terms: tuple[Term, ...], ctx: z3.Context | None = None) -> 
     return make(ctx.ref(), len(terms), args), ctx
 
 
-def and_(*terms: Term) -> z3.BoolRef:
-    """`z3.And(*terms)` (at least one term)."""
-    return z3.BoolRef(*_nary(z3core.Z3_mk_and, terms))
+def _booleans(terms: tuple[Any, ...]) -> tuple[Term, ...] | None:
+    """The terms of `z3.And(*terms)` (one list or tuple stands for its items), or None where z3's own
+    function is wanted (no term, or one that is not a Boolean term)."""
+    if len(terms) == 1 and isinstance(terms[0], (list, tuple)):
+        terms = tuple(terms[0])
+    if not terms or not all(isinstance(t, z3.BoolRef) for t in terms):
+        return None
+    return terms
 
 
-def or_(*terms: Term) -> z3.BoolRef:
-    """`z3.Or(*terms)` (at least one term)."""
-    return z3.BoolRef(*_nary(z3core.Z3_mk_or, terms))
+def and_(*terms: Any) -> z3.BoolRef:
+    """`z3.And(*terms)`."""
+    got = _booleans(terms)
+    if got is None:
+        return z3.And(*terms)
+    return z3.BoolRef(*_nary(z3core.Z3_mk_and, got))
+
+
+def or_(*terms: Any) -> z3.BoolRef:
+    """`z3.Or(*terms)`."""
+    got = _booleans(terms)
+    if got is None:
+        return z3.Or(*terms)
+    return z3.BoolRef(*_nary(z3core.Z3_mk_or, got))
 
 
 def not_(t: Term) -> z3.BoolRef:
     """`z3.Not(t)`."""
+    if not isinstance(t, z3.BoolRef):
+        return z3.Not(t)
     return z3.BoolRef(z3core.Z3_mk_not(t.ctx.ref(), t.as_ast()), t.ctx)
+
+
+def implies(a: Term, b: Term) -> z3.BoolRef:
+    """`z3.Implies(a, b)`."""
+    if not (isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef)):
+        return z3.Implies(a, b)
+    ctx = a.ctx
+    return z3.BoolRef(z3core.Z3_mk_implies(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
 
 
 def add(terms: list[Term]) -> z3.ArithRef:
     """`z3.Sum(terms)` of integer terms (at least one)."""
     return z3.ArithRef(*_nary(z3core.Z3_mk_add, tuple(terms)))
+
+
+def int_var(name: str) -> z3.ArithRef:
+    """`z3.Int(name)` in the main context."""
+    ctx = z3.main_ctx()
+    ref = ctx.ref()
+    symbol = z3core.Z3_mk_string_symbol(ref, name)
+    return z3.ArithRef(z3core.Z3_mk_const(ref, symbol, z3core.Z3_mk_int_sort(ref)), ctx)
+
+
+def bool_var(name: str) -> z3.BoolRef:
+    """`z3.Bool(name)` in the main context."""
+    ctx = z3.main_ctx()
+    ref = ctx.ref()
+    symbol = z3core.Z3_mk_string_symbol(ref, name)
+    return z3.BoolRef(z3core.Z3_mk_const(ref, symbol, z3core.Z3_mk_bool_sort(ref)), ctx)
+
+
+def int_constant(term: Any) -> int | None:
+    """The value of an integer numeral term (`z3.is_int_value`, `as_long`), else None."""
+    if not isinstance(term, z3.ArithRef):
+        return None
+    ref = term.ctx.ref()
+    a = term.as_ast()
+    if not z3core.Z3_is_numeral_ast(ref, a):
+        return None
+    if z3core.Z3_get_sort_kind(ref, z3core.Z3_get_sort(ref, a)) != z3.Z3_INT_SORT:
+        return None
+    return int(z3core.Z3_get_numeral_string(ref, a))

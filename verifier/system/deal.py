@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import z3
 
+from ..terms import and_, eq, ge, int_var, lt, not_, or_, plus
 from .spec import FIRST, Spec
 from .state import State, Term, false, hand, ite, merge, next_in, num, pick, total, true, zero
 from .tabulate import queries
@@ -47,23 +48,23 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
     sp = b.spec
     n, w = sp.n, sp.width
     mark = len(b.defs)
-    dealer = z3.Int(f"{name}.dealer")
-    dealt = [[z3.Int(f"{name}.dealt{s}_{i}") for i in range(w)] for s in range(n)]
-    aside = [z3.Int(f"{name}.aside{i}") if sp.aside_count else zero() for i in range(w)]
-    stock = [z3.Int(f"{name}.stock{i}") if sp.uses_stock else zero() for i in range(w)]
-    cons: list[Term] = [dealer >= 0, dealer < (n if sp.dealer_by_lot else 1)]
+    dealer = int_var(f"{name}.dealer")
+    dealt = [[int_var(f"{name}.dealt{s}_{i}") for i in range(w)] for s in range(n)]
+    aside = [int_var(f"{name}.aside{i}") if sp.aside_count else zero() for i in range(w)]
+    stock = [int_var(f"{name}.stock{i}") if sp.uses_stock else zero() for i in range(w)]
+    cons: list[Term] = [ge(dealer, 0), lt(dealer, n if sp.dealer_by_lot else 1)]
     for s in range(n):
-        cons += [x >= 0 for x in dealt[s]]
-        cons.append(total(dealt[s]) == dealt_size(sp, s, dealer))
-    cons += [x >= 0 for x in aside if z3.is_const(x) and not z3.is_int_value(x)]
-    cons += [x >= 0 for x in stock if z3.is_const(x) and not z3.is_int_value(x)]
-    cons.append(total(aside) == sp.aside_count)
-    cons.append(total(stock) == sp.stock_count)
+        cons += [ge(x, 0) for x in dealt[s]]
+        cons.append(eq(total(dealt[s]), dealt_size(sp, s, dealer)))
+    cons += [ge(x, 0) for x in aside if z3.is_const(x) and not z3.is_int_value(x)]
+    cons += [ge(x, 0) for x in stock if z3.is_const(x) and not z3.is_int_value(x)]
+    cons.append(eq(total(aside), sp.aside_count))
+    cons.append(eq(total(stock), sp.stock_count))
     for i in range(w):
-        cons.append(total([dealt[s][i] for s in range(n)]) + aside[i] + stock[i] == sp.deck[i])
+        cons.append(eq(plus(plus(total([dealt[s][i] for s in range(n)]), aside[i]), stock[i]), sp.deck[i]))
     if plain and sp.set_size is not None and sp.sets_forced and not sp.merged:
         for values in b.rank_values:
-            cons += [total([dealt[s][i] for i in values]) < sp.set_size for s in range(n)]
+            cons += [lt(total([dealt[s][i] for i in values]), sp.set_size) for s in range(n)]
 
     t = State()
     t.h = [list(row) for row in dealt]
@@ -96,25 +97,25 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
     asked = [q[1] for q in queries(sp.first_player) if q[0] == "holder"]
     for card in (*asked, *(c for c in sp.held if c not in asked)):
         q = ("holder", card)
-        hv = z3.Int(f"{name}.holder{card}")
+        hv = int_var(f"{name}.holder{card}")
         holders[card] = hv
         facts[q] = hv
         if sp.merged:  # which class the card is in is left open
-            cons.append(z3.Or(hv == -1, z3.And(hv >= 0, hv < n)))
+            cons.append(or_(eq(hv, -1), and_(ge(hv, 0), lt(hv, n))))
             continue
         value = sp.values if card >= 10_000 else (card % sp.rank_count if sp.by_rank else card)
         if value not in sp.live:
-            cons.append(hv == -1)
+            cons.append(eq(hv, -1))
             continue
         i = sp.live.index(value)
-        options = [z3.And(hv == s, dealt[s][i] >= 1) for s in range(n)]
-        options.append(z3.And(hv == -1, aside[i] + stock[i] >= 1))
-        cons.append(z3.Or(options))
+        options = [and_(eq(hv, s), ge(dealt[s][i], 1)) for s in range(n)]
+        options.append(and_(eq(hv, -1), ge(plus(aside[i], stock[i]), 1)))
+        cons.append(or_(options))
     t.holder = {card: holders[card] for card in sp.held}
     first, defined = b.seat_rule(sp.first_player, facts, t)
     first = ite(defined, first, pick(dealer, [num(sp.succ(d)) for d in range(n)]))
     for s in range(n):
-        t = b.go_out(t, s, z3.And(hand(t, s) == 0, z3.Not(t.over)))
+        t = b.go_out(t, s, and_(eq(hand(t, s), 0), not_(t.over)))
     start = ite(pick(first, t.inn), first, next_in(sp, t, first))
     begun = b.begin_turn(t, start)
     cons += b.defs[mark:]

@@ -14,6 +14,7 @@ from typing import Any
 import z3
 
 from ..solver import all_of, any_of
+from ..terms import and_, bool_var, eq, ge, int_constant, int_var, lt, or_
 from .spec import FIRST, FOLLOW, LEAD, Spec
 
 Term = Any  # a z3 expression, or a Python int/bool standing for a constant
@@ -134,7 +135,7 @@ def fresh(spec: Spec, name: str) -> State:
     n, w = spec.n, spec.width
 
     def ints(label: str, count: int, used: bool = True) -> list[Term]:
-        return [z3.Int(f"{name}.{label}{i}") if used else zero() for i in range(count)]
+        return [int_var(f"{name}.{label}{i}") if used else zero() for i in range(count)]
 
     s = State()
     s.h = [ints(f"h{seat}_", w) for seat in range(n)]
@@ -144,25 +145,25 @@ def fresh(spec: Spec, name: str) -> State:
     s.gone = ints("gone", w, spec.uses_gone)
     s.sets = ints("sets", w, spec.set_size is not None)
     s.nsets = ints("nsets", len(spec.ranks_in_play), spec.set_size is not None)
-    s.inn = [z3.Bool(f"{name}.in{i}") if spec.seats_leave else true() for i in range(n)]
-    s.prev = z3.Int(f"{name}.prev")
-    s.mode = z3.Int(f"{name}.mode")
-    s.actor = z3.Int(f"{name}.actor")
-    s.passes = z3.Int(f"{name}.passes") if spec.may_pass else zero()
-    s.last = z3.Int(f"{name}.last") if spec.may_pass else num(-1)
-    s.turns = z3.Int(f"{name}.turns") if spec.turn_cap is not None else zero()
-    s.dealer = z3.Int(f"{name}.dealer")
-    s.winner = z3.Int(f"{name}.winner")
-    s.loser = z3.Int(f"{name}.loser") if not spec.first_out else num(-1)
-    s.leading = z3.Bool(f"{name}.leading")
-    s.over = z3.Bool(f"{name}.over")
-    s.capped = z3.Bool(f"{name}.capped")
-    s.stuck = z3.Bool(f"{name}.stuck")
-    s.nodef = z3.Bool(f"{name}.nodef")
-    s.holder = {card: z3.Int(f"{name}.holder{card}") for card in spec.held}
-    s.open = z3.Bool(f"{name}.open") if spec.window_through_passes else false()
+    s.inn = [bool_var(f"{name}.in{i}") if spec.seats_leave else true() for i in range(n)]
+    s.prev = int_var(f"{name}.prev")
+    s.mode = int_var(f"{name}.mode")
+    s.actor = int_var(f"{name}.actor")
+    s.passes = int_var(f"{name}.passes") if spec.may_pass else zero()
+    s.last = int_var(f"{name}.last") if spec.may_pass else num(-1)
+    s.turns = int_var(f"{name}.turns") if spec.turn_cap is not None else zero()
+    s.dealer = int_var(f"{name}.dealer")
+    s.winner = int_var(f"{name}.winner")
+    s.loser = int_var(f"{name}.loser") if not spec.first_out else num(-1)
+    s.leading = bool_var(f"{name}.leading")
+    s.over = bool_var(f"{name}.over")
+    s.capped = bool_var(f"{name}.capped")
+    s.stuck = bool_var(f"{name}.stuck")
+    s.nodef = bool_var(f"{name}.nodef")
+    s.holder = {card: int_var(f"{name}.holder{card}") for card in spec.held}
+    s.open = bool_var(f"{name}.open") if spec.window_through_passes else false()
     s.top = ints("top", w, spec.window_through_passes)
-    s.topcount = z3.Int(f"{name}.topcount") if spec.window_through_passes else zero()
+    s.topcount = int_var(f"{name}.topcount") if spec.window_through_passes else zero()
     return s
 
 
@@ -175,7 +176,7 @@ def equal(a: State, b: State, only: Sequence[str] | None = None) -> list[z3.Bool
             continue
         if x is y or (z3.is_expr(x) and z3.is_expr(y) and x.eq(y)):
             continue
-        out.append(x == y)
+        out.append(eq(x, y))
     return out
 
 
@@ -244,9 +245,7 @@ def constant(term: Term) -> int | None:
     """The value of a seat or count given as a Python int or a Z3 numeral, else None."""
     if isinstance(term, int) and not isinstance(term, bool):
         return term
-    if z3.is_int_value(term):
-        return int(term.as_long())
-    return None
+    return int_constant(term)
 
 
 def is_seat(seat: Term, s: int) -> Term:
@@ -254,7 +253,7 @@ def is_seat(seat: Term, s: int) -> Term:
     c = constant(seat)
     if c is not None:
         return true() if c == s else false()
-    return seat == s
+    return eq(seat, s)
 
 
 def pick(seat: Term, items: Sequence[Term]) -> Term:
@@ -264,7 +263,7 @@ def pick(seat: Term, items: Sequence[Term]) -> Term:
         return items[c] if 0 <= c < len(items) else items[-1]
     out = items[-1]
     for s in range(len(items) - 2, -1, -1):
-        out = ite(seat == s, items[s], out)
+        out = ite(eq(seat, s), items[s], out)
     return out
 
 
@@ -338,12 +337,12 @@ def _required_id(spec: Spec, prev: Term, mode: Term) -> Term:
             if value is out:
                 continue
             if p not in tests:
-                tests[p] = prev == p
+                tests[p] = eq(prev, p)
             out = ite(tests[p], value, out)
         return out
     follow = by_prev(spec.follow, spec.first)
     lead = by_prev(spec.lead, spec.lead_none)
-    return ite(mode == FIRST, num(spec.first), ite(mode == FOLLOW, follow, lead))
+    return ite(eq(mode, FIRST), num(spec.first), ite(eq(mode, FOLLOW), follow, lead))
 
 
 def allowed(spec: Spec, rid: Term, claim: Term) -> Term:
@@ -358,19 +357,19 @@ def _allowed(spec: Spec, rid: Term, claim: Term) -> Term:
         if not claims:
             continue
         if len(claims) == len(spec.claims):
-            inside: Term = z3.And(claim >= 0, claim < len(spec.claims))
+            inside: Term = and_(ge(claim, 0), lt(claim, len(spec.claims)))
         else:
             for c in claims:
                 if c not in tests:
-                    tests[c] = claim == c
+                    tests[c] = eq(claim, c)
             inside = any_of([tests[c] for c in sorted(claims)])
-        options.append(all_of([rid == i, inside]))
+        options.append(all_of([eq(rid, i), inside]))
     return any_of(options) if options else false()
 
 
 def required_empty(spec: Spec, rid: Term) -> Term:
     empty = [i for i, claims in enumerate(spec.req_sets) if not claims]
-    return z3.Or([rid == i for i in empty]) if empty else false()
+    return or_([eq(rid, i) for i in empty]) if empty else false()
 
 
 def holds(spec: Spec, s: State, seat: Term, claim_values: frozenset[int]) -> Term:

@@ -26,6 +26,7 @@ from typing import Any
 
 import z3
 
+from ..terms import and_, eq, ge, gt, implies, int_var, le, lt, minus, ne, not_, or_, plus, times
 from .spec import FOLLOW, LEAD, Spec
 from .state import (
     State,
@@ -75,11 +76,11 @@ class Action:
 
 def fresh_action(spec: Spec, name: str) -> Action:
     w = spec.width
-    draws = [z3.Int(f"{name}.draw{i}") for i in range(w)] if spec.uses_stock and not spec.take_pile else [zero()] * w
+    draws = [int_var(f"{name}.draw{i}") for i in range(w)] if spec.uses_stock and not spec.take_pile else [zero()] * w
     optional = spec.set_size is not None and not spec.sets_forced
-    discards = [z3.Int(f"{name}.discard{r}") if optional else zero() for r in range(len(spec.ranks_in_play))]
-    return Action(z3.Int(f"{name}.kind"), [z3.Int(f"{name}.card{i}") for i in range(w)], z3.Int(f"{name}.claim"),
-                  z3.Int(f"{name}.count"), z3.Int(f"{name}.challenger"), z3.Int(f"{name}.test"), draws, discards)
+    discards = [int_var(f"{name}.discard{r}") if optional else zero() for r in range(len(spec.ranks_in_play))]
+    return Action(int_var(f"{name}.kind"), [int_var(f"{name}.card{i}") for i in range(w)], int_var(f"{name}.claim"),
+                  int_var(f"{name}.count"), int_var(f"{name}.challenger"), int_var(f"{name}.test"), draws, discards)
 
 
 def _int(v: Term) -> Term:
@@ -109,7 +110,7 @@ class Builder:
         if not self.naming or not z3.is_expr(term) or z3.is_const(term):
             return term
         var = self.free(label, term.sort())
-        self.defs.append(var == term)
+        self.defs.append(eq(var, term))
         return var
 
     def free(self, label: str, sort: z3.SortRef | None = None) -> Term:
@@ -137,7 +138,7 @@ class Builder:
         ordered = sorted(groups.items(), key=lambda g: len(g[1]))
         out = self.tree(ordered[-1][0], facts, s, seat, leaf)
         for sub, answers in reversed(ordered[:-1]):
-            cond = z3.Or([self._answer(query, a, facts, s, seat) for a in answers])
+            cond = or_([self._answer(query, a, facts, s, seat) for a in answers])
             out = ite(cond, self.tree(sub, facts, s, seat, leaf), out)
         return out
 
@@ -145,38 +146,38 @@ class Builder:
         kind = query[0]
         if kind == "in":
             term = s.inn[query[1]]
-            return term if answer else z3.Not(term)
+            return term if answer else not_(term)
         if kind == "holds":
             if self.spec.merged:  # the merged game does not know which cards pass as which claims
                 key = ("holds", id(s), seat.get_id() if z3.is_expr(seat) else seat, query[1])
                 if key not in self.opened:
                     got = self.free("holds")
-                    self.defs += [got >= 0, got <= hand(s, seat)]
+                    self.defs += [ge(got, 0), le(got, hand(s, seat))]
                     self.opened[key] = got
-                return self.opened[key] == answer
-            return holds(self.spec, s, seat, query[1]) == answer
+                return eq(self.opened[key], answer)
+            return eq(holds(self.spec, s, seat, query[1]), answer)
         if kind == "holder":  # the deal's own variable at the deal, the state's (kept since) later
             held = facts[query] if query in facts else s.holder[query[1]]
-            return held == (-1 if answer is None else answer)
+            return eq(held, -1 if answer is None else answer)
         name = query[1]
         if name == "hand":
-            return hand(s, seat) == answer
+            return eq(hand(s, seat), answer)
         if name == "leading":
-            return s.leading if answer else z3.Not(s.leading)
+            return s.leading if answer else not_(s.leading)
         if name == "required":
             if self.spec.merged and answer not in self.required_index:
                 # Claims were merged too: which claims are asked for is left open.
                 opened = ("required", id(s), None, None)
                 if opened not in self.opened:
                     self.opened[opened] = self.free("required")
-                return self.opened[opened] == hash(answer)
-            return required_id(self.spec, s) == self.required_index[answer]
+                return eq(self.opened[opened], hash(answer))
+            return eq(required_id(self.spec, s), self.required_index[answer])
         if name == "dealer":
-            return s.dealer == answer
+            return eq(s.dealer, answer)
         term = facts[name]
         if isinstance(answer, bool):
-            return term if answer else z3.Not(term)
-        return term == answer
+            return term if answer else not_(term)
+        return eq(term, answer)
 
     def seat_rule(self, tree: Tree, facts: dict[Any, Term], s: State) -> tuple[Term, Term]:
         """(seat, defined) of a seat formula; an undefined result (no seat) reads as -1."""
@@ -186,7 +187,7 @@ class Builder:
             ok = isinstance(v, int) and not isinstance(v, bool)
             return num(v % n if ok else -1)
         seat = self.tree(tree, facts, s, None, leaf)
-        return seat, seat >= 0
+        return seat, ge(seat, 0)
 
     def condition(self, tree: Tree, s: State, seat: Term) -> Term:
         """A condition formula of the seat to act (`turn_start_win`, `passing.when`)."""
@@ -196,9 +197,9 @@ class Builder:
         sp = self.spec
         if not sp.may_pass:
             return false()
-        out = true() if sp.leader_may_pass else z3.Not(s.leading)
+        out = true() if sp.leader_may_pass else not_(s.leading)
         if sp.pass_when is not None:
-            out = z3.And(out, self.condition(sp.pass_when, s, seat))
+            out = and_(out, self.condition(sp.pass_when, s, seat))
         return out
 
     # -- going out and the next turn ---------------------------------------------------------
@@ -211,20 +212,20 @@ class Builder:
         seat = _int(seat)
         t = s.copy()
         if sp.first_out:
-            t.over = z3.Or(s.over, cond)
+            t.over = or_(s.over, cond)
             t.winner = ite(cond, seat, s.winner)
             return t
-        t.inn = [z3.And(s.inn[i], z3.Not(z3.And(cond, is_seat(seat, i)))) for i in range(sp.n)]
-        t.winner = ite(z3.And(cond, s.winner == -1), seat, s.winner)
+        t.inn = [and_(s.inn[i], not_(and_(cond, is_seat(seat, i)))) for i in range(sp.n)]
+        t.winner = ite(and_(cond, eq(s.winner, -1)), seat, s.winner)
         left = in_count(t)
         if sp.turn_start_win is not None:
             # A seat leaving a game that goes on puts the cards it still holds out of play.
-            drop = z3.And(cond, left > 1)
+            drop = and_(cond, gt(left, 1))
             row = hand_vector(s, seat)
-            t.gone = [g + ite(drop, v, zero()) for g, v in zip(s.gone, row)]
+            t.gone = [plus(g, ite(drop, v, zero())) for g, v in zip(s.gone, row)]
             set_hand(t, seat, [ite(drop, zero(), v) for v in row])
-        ends = z3.And(cond, left <= 1)
-        t.over = z3.Or(s.over, ends)
+        ends = and_(cond, le(left, 1))
+        t.over = or_(s.over, ends)
         remaining: Term = num(-1)
         for i in range(sp.n - 1, -1, -1):
             remaining = ite(t.inn[i], num(i), remaining)
@@ -236,29 +237,29 @@ class Builder:
         sp = self.spec
         t = s.copy()
         if sp.turn_cap is not None:
-            cap = t.turns >= sp.turn_cap
-            t.over = z3.Or(t.over, cap)
-            t.capped = z3.Or(t.capped, cap)
+            cap = ge(t.turns, sp.turn_cap)
+            t.over = or_(t.over, cap)
+            t.capped = or_(t.capped, cap)
         cur = _int(seat)
         if sp.turn_start_win is None:
             cur = self.pass_over_empty(t, cur)
         else:
-            active = z3.Not(t.over)
+            active = not_(t.over)
             for _ in range(1 if sp.first_out else sp.n):
                 cur = self.pass_over_empty(t, cur)
-                win = z3.And(active, self.condition(sp.turn_start_win, t, cur))
+                win = and_(active, self.condition(sp.turn_start_win, t, cur))
                 t = self.go_out(t, cur, win)
                 cur = ite(win, next_in(sp, t, cur), cur)
-                active = z3.And(win, z3.Not(t.over))
+                active = and_(win, not_(t.over))
         t.actor = cur
         rid = required_id(sp, t)
-        cannot_play = z3.Or(required_empty(sp, rid), hand(t, cur) < sp.min_cards)
-        stuck = z3.And(z3.Not(t.over), cannot_play, z3.Not(self.can_pass(t, cur)))
+        cannot_play = or_(required_empty(sp, rid), lt(hand(t, cur), sp.min_cards))
+        stuck = and_(not_(t.over), cannot_play, not_(self.can_pass(t, cur)))
         if sp.emptied_stays_in:  # passed over all the way round: no seat still in holds a card
-            stuck = z3.Or(stuck, z3.And(z3.Not(t.over), hand(t, cur) == 0))
-        t.stuck = z3.Or(t.stuck, stuck)
-        t.over = z3.Or(t.over, stuck)
-        t.capped = z3.Or(t.capped, stuck)
+            stuck = or_(stuck, and_(not_(t.over), eq(hand(t, cur), 0)))
+        t.stuck = or_(t.stuck, stuck)
+        t.over = or_(t.over, stuck)
+        t.capped = or_(t.capped, stuck)
         return t
 
     def pass_over_empty(self, s: State, seat: Term) -> Term:
@@ -268,7 +269,7 @@ class Builder:
         if not sp.emptied_stays_in:
             return seat
         for _ in range(sp.n - 1):
-            seat = self.name(ite(hand(s, seat) == 0, next_in(sp, s, seat), seat), "passed_over")
+            seat = self.name(ite(eq(hand(s, seat), 0), next_in(sp, s, seat), seat), "passed_over")
         return seat
 
     # -- a play --------------------------------------------------------------------------------
@@ -279,19 +280,19 @@ class Builder:
         x = a.cards
         m = total(x)
         row = hand_vector(s, s.actor)
-        guard = [z3.Not(s.over), allowed(sp, required_id(sp, s), a.claim), m >= sp.min_cards]
-        guard += [z3.And(xi >= 0, xi <= ri) for xi, ri in zip(x, row)]
+        guard = [not_(s.over), allowed(sp, required_id(sp, s), a.claim), ge(m, sp.min_cards)]
+        guard += [and_(ge(xi, 0), le(xi, ri)) for xi, ri in zip(x, row)]
         if sp.max_cards is not None:
-            guard.append(m <= sp.max_cards)
+            guard.append(le(m, sp.max_cards))
         if sp.exact:
-            guard.append(a.count == m)
+            guard.append(eq(a.count, m))
         elif sp.any_count and sp.count_cap is not None:
-            guard += [a.count >= sp.min_cards, a.count <= sp.count_cap]
+            guard += [ge(a.count, sp.min_cards), le(a.count, sp.count_cap)]
         else:  # extra cards may be slipped in: the count called is at most the cards played
-            guard += [a.count >= sp.min_cards, a.count <= m]
+            guard += [ge(a.count, sp.min_cards), le(a.count, m)]
         t = s.copy()
-        set_hand(t, s.actor, [r - xi for r, xi in zip(row, x)])
-        t.pile = [p + xi for p, xi in zip(s.pile, x)]
+        set_hand(t, s.actor, [minus(r, xi) for r, xi in zip(row, x)])
+        t.pile = [plus(p, xi) for p, xi in zip(s.pile, x)]
         t.prev = a.claim
         t.leading = false()
         t.open = false()
@@ -302,15 +303,15 @@ class Builder:
             t.passes = zero()
             t.last = s.actor
         if sp.turn_cap is not None:
-            t.turns = s.turns + 1
+            t.turns = plus(s.turns, 1)
         return guard, t, m
 
     def stands(self, t: State, claimant: Term) -> State:
         """The play stands: an empty hand goes out, then the claimant's left plays the next claim."""
-        out = self.go_out(t, claimant, hand(t, claimant) == 0)
+        out = self.go_out(t, claimant, eq(hand(t, claimant), 0))
         out.mode = num(FOLLOW)
         if self.spec.window_through_passes:
-            out.open = z3.And(pick(claimant, out.inn), z3.Not(out.over))
+            out.open = and_(pick(claimant, out.inn), not_(out.over))
             out.top = [ite(out.open, x, zero()) for x in out.top]
             out.topcount = ite(out.open, out.topcount, zero())
         return merge(out.over, out, self.begin_turn(out, next_in(self.spec, out, claimant)))
@@ -323,7 +324,7 @@ class Builder:
             return false()
         if len(m) == len(self.spec.claims):
             return true()
-        return z3.Or([claim == c for c in sorted(m)])
+        return or_([eq(claim, c) for c in sorted(m)])
 
     def caught_by_cards(self, x: list[Term], claim: Term, count: Term, m: Term) -> Term:
         """A challenge that turns the play `x` (called as `count` of `claim`, `m` cards) over: a card that does
@@ -332,13 +333,13 @@ class Builder:
         if sp.merged:
             return self.free("caught", z3.BoolSort())
         if sp.reveal_all:
-            judged = [xi > 0 for xi in x]
+            judged = [gt(xi, 0) for xi in x]
         else:  # only the top card: the play's highest value
-            judged = [z3.And(x[i] > 0, *[x[j] == 0 for j in range(i + 1, len(x))]) for i in range(len(x))]
-        bad = [z3.And(j, z3.Not(self._match(i, claim))) for i, j in enumerate(judged)]
-        caught = z3.Or(bad) if bad else false()
+            judged = [and_(gt(x[i], 0), *[eq(x[j], 0) for j in range(i + 1, len(x))]) for i in range(len(x))]
+        bad = [and_(j, not_(self._match(i, claim))) for i, j in enumerate(judged)]
+        caught = or_(bad) if bad else false()
         if sp.count_judged:
-            caught = z3.Or(caught, m != count)
+            caught = or_(caught, ne(m, count))
         return caught
 
     def shown_by_hand(self, t: State, claimant: Term, claim: Term) -> tuple[Term, list[Term]]:
@@ -348,23 +349,23 @@ class Builder:
         if sp.merged:  # caught or not, and if not, a card of some class is shown
             caught = self.free("caught", z3.BoolSort())
             shown = [self.free("shown") for _ in row]
-            self.defs += [z3.And(x >= 0, x <= 1, x <= r) for x, r in zip(shown, row)]
+            self.defs += [and_(x >= 0, x <= 1, x <= r) for x, r in zip(shown, row)]
             self.defs.append(total(shown) == ite(caught, zero(), num(1)))
             return caught, shown
         index = sp.claim_index
         natural_of = [index.get(v, -1) if v != sp.values else -1 for v in sp.live]
-        naturals = [z3.And(claim == c, row[i] > 0) for i, c in enumerate(natural_of) if c >= 0]
-        natural = z3.Or(naturals) if naturals else false()
-        joker = row[sp.joker_index] > 0 if sp.wild and sp.joker_index is not None else false()
+        naturals = [and_(eq(claim, c), gt(row[i], 0)) for i, c in enumerate(natural_of) if c >= 0]
+        natural = or_(naturals) if naturals else false()
+        joker = gt(row[sp.joker_index], 0) if sp.wild and sp.joker_index is not None else false()
         shown = []
         for i, c in enumerate(natural_of):
             if c >= 0:
-                shown.append(ite(z3.And(natural, claim == c, row[i] > 0), num(1), zero()))
+                shown.append(ite(and_(natural, eq(claim, c), gt(row[i], 0)), num(1), zero()))
             elif i == sp.joker_index:
-                shown.append(ite(z3.And(z3.Not(natural), joker), num(1), zero()))
+                shown.append(ite(and_(not_(natural), joker), num(1), zero()))
             else:
                 shown.append(zero())
-        return z3.Not(z3.Or(natural, joker)), shown
+        return not_(or_(natural, joker)), shown
 
     def challenge(self, s: State, t1: State, a: Action, m: Term, window: bool = False) -> tuple[list[Term], State]:
         """The guard and the result of the play `t1` challenged by `a.challenger` with kind `a.test`; with
@@ -372,11 +373,11 @@ class Builder:
         sp = self.spec
         claimant, ch = (s.last, a.challenger) if window else (s.actor, a.challenger)
         claim = s.prev if window else a.claim
-        guard = [ch >= 0, ch < sp.n, ch != claimant, pick(ch, t1.inn), a.test >= 0, a.test < len(sp.kinds)]
+        guard = [ge(ch, 0), lt(ch, sp.n), ne(ch, claimant), pick(ch, t1.inn), ge(a.test, 0), lt(a.test, len(sp.kinds))]
         if not sp.kinds:
             guard.append(false())
         if sp.at_once:
-            guard.append(hand(t1, claimant) > 0)
+            guard.append(gt(hand(t1, claimant), 0))
         caught: Term = false()
         shown: list[Term] = [zero()] * sp.width
         for k in range(len(sp.kinds) - 1, -1, -1):
@@ -386,8 +387,8 @@ class Builder:
                 c_k, shown_k = self.caught_by_cards(s.top, claim, s.topcount, total(s.top)), [zero()] * sp.width
             else:
                 c_k, shown_k = self.caught_by_cards(a.cards, a.claim, a.count, m), [zero()] * sp.width
-            caught = c_k if k == len(sp.kinds) - 1 else ite(a.test == k, c_k, caught)
-            shown = shown_k if k == len(sp.kinds) - 1 else [ite(a.test == k, x, y) for x, y in zip(shown_k, shown)]
+            caught = c_k if k == len(sp.kinds) - 1 else ite(eq(a.test, k), c_k, caught)
+            shown = shown_k if k == len(sp.kinds) - 1 else [ite(eq(a.test, k), x, y) for x, y in zip(shown_k, shown)]
         caught = self.name(caught, "caught")
         winner = self.name(ite(caught, ch, claimant), "winner")
         loser = self.name(ite(caught, claimant, ch), "loser")
@@ -399,38 +400,38 @@ class Builder:
             t.topcount = zero()
         if any(not (z3.is_int_value(x) and x.as_long() == 0) for x in shown):
             # The card shown goes from the claimant to the loser, who is the challenger.
-            set_hand(t, claimant, [h - x for h, x in zip(hand_vector(t1, claimant), shown)])
+            set_hand(t, claimant, [minus(h, x) for h, x in zip(hand_vector(t1, claimant), shown)])
             moved = t.copy()
-            set_hand(moved, ch, [h + x for h, x in zip(hand_vector(t, ch), shown)])
+            set_hand(moved, ch, [plus(h, x) for h, x in zip(hand_vector(t, ch), shown)])
             t = moved
         row = hand_vector(t, loser)
         gained: Term = total(shown)
         if sp.take_pile:
-            gained = gained + total(t.pile)
-            row = [h + p for h, p in zip(row, t.pile)]
+            gained = plus(gained, total(t.pile))
+            row = [plus(h, p) for h, p in zip(row, t.pile)]
             t.pile = [zero()] * sp.width
         else:
             d = a.draws
             short: Term = true()  # the stock cannot fill the draw (with no stock, it never can)
             if sp.uses_stock:
-                guard += [z3.And(di >= 0, di <= st) for di, st in zip(d, t.stock)]
+                guard += [and_(ge(di, 0), le(di, st)) for di, st in zip(d, t.stock)]
                 stock = total(t.stock)
-                short = stock < sp.draw
-                guard.append(total(d) == ite(short, stock, num(sp.draw)))
-                t.stock = [st - di for st, di in zip(t.stock, d)]
-                row = [h + di for h, di in zip(row, d)]
-                gained = gained + total(d)
+                short = lt(stock, sp.draw)
+                guard.append(eq(total(d), ite(short, stock, num(sp.draw))))
+                t.stock = [minus(st, di) for st, di in zip(t.stock, d)]
+                row = [plus(h, di) for h, di in zip(row, d)]
+                gained = plus(gained, total(d))
             if sp.short_stock_takes_pile:  # `short_stock: take_pile`: then the loser takes the pile as well
                 short = self.name(short, "short")
-                row = [h + ite(short, p, zero()) for h, p in zip(row, t.pile)]
-                gained = gained + ite(short, total(t.pile), zero())
+                row = [plus(h, ite(short, p, zero())) for h, p in zip(row, t.pile)]
+                gained = plus(gained, ite(short, total(t.pile), zero()))
                 if sp.pile_discarded:
-                    t.gone = [g + ite(short, zero(), p) for g, p in zip(t.gone, t.pile)]
+                    t.gone = [plus(g, ite(short, zero(), p)) for g, p in zip(t.gone, t.pile)]
                     t.pile = [zero()] * sp.width
                 else:
                     t.pile = [ite(short, zero(), p) for p in t.pile]
             elif sp.pile_discarded:
-                t.gone = [g + p for g, p in zip(t.gone, t.pile)]
+                t.gone = [plus(g, p) for g, p in zip(t.gone, t.pile)]
                 t.pile = [zero()] * sp.width
         if sp.round_ends_challenge:
             t.leading = true()
@@ -439,7 +440,7 @@ class Builder:
             row = [self.name(x, "picked") for x in row]
             before = total(t.nsets)
             row = self.discard_sets(t, row, a.discards, guard)
-            by_sets = total(t.nsets) > before
+            by_sets = gt(total(t.nsets), before)
         set_hand(t, loser, row)
         self.resolution = {"caught": caught, "winner": winner, "loser": loser, "gained": gained, "by_sets": by_sets}
         return guard, self.finish_resolution(t, claimant, ch, caught, winner, loser)
@@ -453,34 +454,34 @@ class Builder:
         if sp.merged:  # some cards of each class make up k sets: which ones is left open
             sets = self.free("sets") if sp.sets_forced else chosen[0]
             taken = [self.free("taken") for _ in row]
-            guard += [sets >= 0, *[z3.And(x >= 0, x <= r) for x, r in zip(taken, row)], total(taken) == sets * size]
-            t.sets = [a + x for a, x in zip(t.sets, taken)]
-            t.nsets = [t.nsets[0] + sets]
-            return [r - x for r, x in zip(row, taken)]
+            guard += [ge(sets, 0), *[and_(ge(x, 0), le(x, r)) for x, r in zip(taken, row)], eq(total(taken), times(sets, size))]
+            t.sets = [plus(a, x) for a, x in zip(t.sets, taken)]
+            t.nsets = [plus(t.nsets[0], sets)]
+            return [minus(r, x) for r, x in zip(row, taken)]
         j = sp.joker_index
         jokers_free = not sp.sets_naturals_only and j is not None
         for r, values in enumerate(self.rank_values):
             naturals = total([row[i] for i in values])
-            held = naturals + row[j] if jokers_free and j is not None else naturals
+            held = plus(naturals, row[j]) if jokers_free and j is not None else naturals
             most = (sum(sp.deck[i] for i in values) + (sp.deck[j] if jokers_free and j is not None else 0)) // size
             if sp.sets_forced:
                 k: Term = zero()
                 for q in range(1, most + 1):
-                    k = ite(held >= q * size, num(q), k)
+                    k = ite(ge(held, q * size), num(q), k)
                 k = self.name(k, "sets")
             else:
                 k = chosen[r]
-                guard += [k >= 0, k * size <= held]
-            need: Term = k * size
+                guard += [ge(k, 0), le(times(k, size), held)]
+            need: Term = times(k, size)
             for i in values:
-                take = ite(row[i] < need, row[i], need)
-                t.sets[i] = t.sets[i] + take
-                row[i] = row[i] - take
-                need = need - take
+                take = ite(lt(row[i], need), row[i], need)
+                t.sets[i] = plus(t.sets[i], take)
+                row[i] = minus(row[i], take)
+                need = minus(need, take)
             if jokers_free and j is not None:
-                t.sets[j] = t.sets[j] + need
-                row[j] = row[j] - need
-            t.nsets[r] = t.nsets[r] + k
+                t.sets[j] = plus(t.sets[j], need)
+                row[j] = minus(row[j], need)
+            t.nsets[r] = plus(t.nsets[r], k)
         return row
 
     def leave_in_order(self, t: State, first: Term, cand: Sequence[Term]) -> State:
@@ -506,19 +507,19 @@ class Builder:
         c = constant(first)
         firsts = [first_of(a) for a in range(n)] if c is None else []
         earliest = first_of(c) if c is not None else pick(first, firsts)
-        anyone = z3.Or(list(cand))
+        anyone = or_(list(cand))
         out = t.copy()
         if sp.first_out:
-            out.over = z3.Or(t.over, anyone)
+            out.over = or_(t.over, anyone)
             out.winner = ite(anyone, earliest, t.winner)
             return out
         counts = before(c) if c is not None else [pick(first, [before(a)[s] for a in range(n)]) for s in range(n)]
         inside = in_count(t)
-        goes = [z3.And(cand[s], inside - counts[s] >= 2) for s in range(n)]
-        out.inn = [z3.And(t.inn[s], z3.Not(goes[s])) for s in range(n)]
-        out.winner = ite(z3.And(anyone, t.winner == -1), earliest, t.winner)
-        ends = z3.And(anyone, inside - count_true(cand) <= 1)
-        out.over = z3.Or(t.over, ends)
+        goes = [and_(cand[s], ge(minus(inside, counts[s]), 2)) for s in range(n)]
+        out.inn = [and_(t.inn[s], not_(goes[s])) for s in range(n)]
+        out.winner = ite(and_(anyone, eq(t.winner, -1)), earliest, t.winner)
+        ends = and_(anyone, le(minus(inside, count_true(cand)), 1))
+        out.over = or_(t.over, ends)
         remaining: Term = num(-1)
         for s in range(n - 1, -1, -1):
             remaining = ite(out.inn[s], num(s), remaining)
@@ -534,13 +535,13 @@ class Builder:
         sp = self.spec
         by_sets = self.resolution.get("by_sets", false())
         if sp.emptied_stays_in:
-            cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Or(is_seat(claimant, s), is_seat(loser, s)),
-                           z3.Not(z3.And(is_seat(loser, s), by_sets)), z3.Not(z3.And(is_seat(claimant, s), caught)))
+            cand = [and_(t.inn[s], eq(hand(t, s), 0), or_(is_seat(claimant, s), is_seat(loser, s)),
+                           not_(and_(is_seat(loser, s), by_sets)), not_(and_(is_seat(claimant, s), caught)))
                     for s in range(sp.n)]
         else:
-            kept = [caught] if z3.is_false(by_sets) else [caught, z3.Not(by_sets)]
-            cand = [z3.And(t.inn[s], hand(t, s) == 0, z3.Or(is_seat(claimant, s), is_seat(loser, s)),
-                           z3.Not(z3.And(is_seat(claimant, s), *kept)))
+            kept = [caught] if z3.is_false(by_sets) else [caught, not_(by_sets)]
+            cand = [and_(t.inn[s], eq(hand(t, s), 0), or_(is_seat(claimant, s), is_seat(loser, s)),
+                           not_(and_(is_seat(claimant, s), *kept)))
                     for s in range(sp.n)]
         out = self.leave_in_order(t, claimant, cand)
         facts = {"claimant": claimant, "challenger": ch, "winner": winner, "loser": loser, "caught": caught}
@@ -548,7 +549,7 @@ class Builder:
         nxt = ite(defined, nxt, claimant)
         nxt = ite(pick(nxt, out.inn), nxt, next_in(sp, out, nxt))
         go = out.copy()
-        go.nodef = z3.Or(out.nodef, z3.Not(defined))
+        go.nodef = or_(out.nodef, not_(defined))
         go.mode = ite(go.leading, num(LEAD), num(FOLLOW))
         return merge(out.over, out, self.begin_turn(go, nxt))
 
@@ -560,24 +561,24 @@ class Builder:
         sp = self.spec
         if not sp.may_pass:
             return [false()], s
-        guard = [z3.Not(s.over), self.can_pass(s, s.actor)]
+        guard = [not_(s.over), self.can_pass(s, s.actor)]
         t = s.copy()
         if sp.turn_cap is not None:
-            t.turns = s.turns + 1
-        t.passes = s.passes + 1
-        everyone = t.passes >= in_count(s)
+            t.turns = plus(s.turns, 1)
+        t.passes = plus(s.passes, 1)
+        everyone = ge(t.passes, in_count(s))
         if sp.emptied_stays_in:  # seats passed over for an empty hand are not among the passes
-            everyone = t.passes >= in_count(s) - count_true([z3.And(s.inn[i], hand(s, i) == 0) for i in range(sp.n)])
+            everyone = ge(t.passes, minus(in_count(s), count_true([and_(s.inn[i], eq(hand(s, i), 0)) for i in range(sp.n)])))
         on = self.begin_turn(t, next_in(sp, t, s.actor))
         if sp.window_through_passes and sp.kinds and a is not None:
             # The last play is asked about again: `a.challenger` >= 0 challenges it, -1 lets it stand.
-            claimant = z3.And(s.last >= 0, s.last < sp.n, pick(s.last, s.inn))
-            called = self.name(z3.And(z3.Not(everyone), s.open, claimant, a.challenger >= 0), "called")
+            claimant = and_(ge(s.last, 0), lt(s.last, sp.n), pick(s.last, s.inn))
+            called = self.name(and_(not_(everyone), s.open, claimant, ge(a.challenger, 0)), "called")
             kept = self.resolution
             ch_guard, challenged = self.challenge(s, t, a, zero(), window=True)
             self.window_caught = self.resolution["caught"]
             self.resolution = kept
-            guard.append(z3.Implies(called, z3.And(ch_guard)))
+            guard.append(implies(called, and_(ch_guard)))
             on = merge(called, challenged, on)
         return guard, merge(everyone, self.all_passed(t, s.actor), on)
 
@@ -594,11 +595,11 @@ class Builder:
             t.gone = [g + p for g, p in zip(t.gone, t.pile)]
             t.pile = [zero()] * sp.width
         if sp.round_ends_all_pass and sp.all_pass_leader is not None:
-            last = ite(t.last >= 0, t.last, next_in(sp, t, seat))
+            last = ite(ge(t.last, 0), t.last, next_in(sp, t, seat))
             leader, defined = self.seat_rule(sp.all_pass_leader, {"last_player": last}, t)
             leader = ite(defined, leader, last)
             leader = ite(pick(leader, t.inn), leader, next_in(sp, t, leader))
-            t.nodef = z3.Or(t.nodef, z3.Not(defined))
+            t.nodef = or_(t.nodef, not_(defined))
             t.leading = true()
             t.mode = num(LEAD)
             return self.begin_turn(t, leader)
@@ -612,21 +613,21 @@ class Builder:
         accepted = self.stands(t1, s.actor)
         ch_guard, challenged = self.challenge(s, t1, a, m)
         pass_guard, passed = self.pass_turn(s, a)
-        legal = z3.Or(z3.And(a.kind == ACCEPT, *play_guard), z3.And(a.kind == CHALLENGE, *play_guard, *ch_guard),
-                      z3.And(a.kind == PASS, *pass_guard))
-        after = merge(a.kind == ACCEPT, accepted, merge(a.kind == CHALLENGE, challenged, passed))
+        legal = or_(and_(eq(a.kind, ACCEPT), *play_guard), and_(eq(a.kind, CHALLENGE), *play_guard, *ch_guard),
+                      and_(eq(a.kind, PASS), *pass_guard))
+        after = merge(eq(a.kind, ACCEPT), accepted, merge(eq(a.kind, CHALLENGE), challenged, passed))
         return legal, after
 
     def step_kind(self, s: State, a: Action, kind: int) -> tuple[Term, State]:
         """(legal, after) for one kind of step only: smaller terms, for checks split by kind."""
         if kind == PASS:
             guard, after = self.pass_turn(s, a)
-            return z3.And(guard), after
+            return and_(guard), after
         play_guard, t1, m = self.play(s, a)
         if kind == ACCEPT:
-            return z3.And(play_guard), self.stands(t1, s.actor)
+            return and_(play_guard), self.stands(t1, s.actor)
         ch_guard, after = self.challenge(s, t1, a, m)
-        return z3.And(*play_guard, *ch_guard), after
+        return and_(*play_guard, *ch_guard), after
 
     def transition(self, s: State, t: State, a: Action, only: Sequence[str] | None = None,
                    kind: int | None = None) -> list[Term]:
@@ -637,5 +638,5 @@ class Builder:
             legal, after = self.step(s, a)
         else:
             legal, after = self.step_kind(s, a, kind)
-            legal = z3.And(legal, a.kind == kind)
+            legal = and_(legal, eq(a.kind, kind))
         return [legal, *self.defs[start:], *equal(t, after, only)]
