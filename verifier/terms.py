@@ -17,11 +17,19 @@ Term = Any
 Operand = Any  # a Z3 term, or a Python int compared with an integer term
 
 
+def _int_sort(ctx: z3.Context) -> Any:
+    """The integer sort of a context, kept on the context (a sort Z3 has from the start: keeping it
+    changes no term)."""
+    got = getattr(ctx, "cheatdsl_int_sort", None)
+    if got is None:
+        got = ctx.cheatdsl_int_sort = z3.IntSort(ctx)  # type: ignore[attr-defined]
+    return got.ast
+
+
 def _ast(ctx: z3.Context, x: Operand) -> Any:
     if isinstance(x, z3.ExprRef):
         return x.as_ast()
-    ref = ctx.ref()
-    return z3core.Z3_mk_numeral(ref, str(int(x)), z3core.Z3_mk_int_sort(ref))
+    return z3core.Z3_mk_numeral(ctx.ref(), str(int(x)), _int_sort(ctx))
 
 
 def _plain(a: Term, b: Operand) -> bool:
@@ -168,7 +176,7 @@ def int_var(name: str) -> z3.ArithRef:
     ctx = z3.main_ctx()
     ref = ctx.ref()
     symbol = z3core.Z3_mk_string_symbol(ref, name)
-    return z3.ArithRef(z3core.Z3_mk_const(ref, symbol, z3core.Z3_mk_int_sort(ref)), ctx)
+    return z3.ArithRef(z3core.Z3_mk_const(ref, symbol, _int_sort(ctx)), ctx)
 
 
 def bool_var(name: str) -> z3.BoolRef:
