@@ -144,7 +144,7 @@ def _end_cases() -> list[object]:
 
 @pytest.mark.parametrize("path,name,players", _end_cases())
 def test_every_rulebook_ends_under_every_bot(path: Path, name: str, players: int) -> None:
-    """Issue 3, done when: "every shipped rulebook plays to the end under every bot". Eight seeded
+    """Project's rule: every shipped rulebook plays to the end under every bot. Eight seeded
     games of each shipped rulebook, at its fewest seats and two more, between bots of one kind, all end
     with a result inside the turn cap: none is stopped by the cap or by a seat left without a legal action."""
     rb, diagnostics = compile_rulebook(str(path))

@@ -1,4 +1,4 @@
-"""Issue 12: games played by bots as a search strategy, and internal errors that never pass as verdicts.
+"""Games played by bots as the verifier's search strategy, and internal errors that never pass as verdicts.
 
 Rules checked: an exception inside a property is the tool's error (exit 3, a line of its own), never
 `unknown`; whatever seeded games meet (a seat with no legal action, a position met twice) `verify`
