@@ -289,6 +289,18 @@ def phase_text(state: State) -> str:
     return f"seat {seat} is to play {claims_text(g, state.required_claims())}"
 
 
+def not_now_text(state: State, what: str) -> str:
+    """Why `what` is refused at this point of the game."""
+    return f"cannot {what} now: {phase_text(state)}"
+
+
+def bad_kind_text(game: Game, kind: str) -> str:
+    """Why a challenge named `kind` is refused: not allowed at this player count, or not in the rules."""
+    if kind in game.all_kind_names:
+        return f"the challenge `{kind}` is not allowed with {game.players} players"
+    return f"there is no challenge `{kind}`; this game has " + ", ".join(f"`{k}`" for k in game.kind_names)
+
+
 def seats_text(seats: tuple[int, ...]) -> str:
     """Seats in words: `2`, `2 and 3`, `1, 2 and 3`."""
     words = [str(s) for s in seats]

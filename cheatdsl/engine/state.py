@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import challenge as _challenge
 from . import plays as _plays
@@ -35,9 +35,11 @@ from .actions import (
 )
 from .deal import deal
 from .ending import Ending
-from .notation import bad_cards_text, bad_play_text, describe_state, phase_text
+from .notation import bad_cards_text, bad_kind_text, bad_play_text, describe_state, not_now_text
 from .observation import Observation, observe
+from .rearranging import same_cards_elsewhere
 from .records import PileEntry, Result, RevealRecord
+from .seating import close_up
 from .view import View
 
 if TYPE_CHECKING:
@@ -51,6 +53,11 @@ _NOBODY: Mapping[int, int] = MappingProxyType({})  # the holders before a deal
 _BUNDLE = -1  # who put down a pile entry that is the cards already on the table (no claim)
 
 __all__ = ["PileEntry", "Result", "RevealRecord", "State"]
+
+
+def _reading(field: str, doc: str) -> Any:
+    """A read-only attribute served by a C getter of `field` (no Python frame per read)."""
+    return property(attrgetter(field), doc=doc)
 
 
 class State:
@@ -118,26 +125,20 @@ class State:
         return self._seat
 
     # The busiest reads are C getters (no Python frame per read); do not change the lists they return.
-    phase: Phase = property(attrgetter("_phase"), doc="What the game waits for.")  # type: ignore[assignment]
-    to_act: int = property(attrgetter("_seat"), doc="The seat to act (or CHANCE / TERMINAL).")  # type: ignore[assignment]
-    required: tuple[int, ...] = property(attrgetter("_required"),  # type: ignore[assignment]
-                                         doc="The claims allowed for the play to be made (or pending).")
-    sizes: list[int] = property(attrgetter("_sizes"),  # type: ignore[assignment]
-                                doc="How many cards each seat holds (the state's own list: read, never change).")
-    previous: int | None = property(attrgetter("_previous"), doc="The last claim made, or None.")  # type: ignore[assignment]
-    leading: bool = property(attrgetter("_leading"), doc="Whether the play to be made leads a round.")  # type: ignore[assignment]
-    dealer: int | None = property(attrgetter("_dealer"), doc="The dealer's seat (None before the lot).")  # type: ignore[assignment]
-    turns: int = property(attrgetter("_turns"),  # type: ignore[assignment]
-                          doc="Plays and passes made so far (what the turn cap counts).")
-    passes: int = property(attrgetter("_passes"),  # type: ignore[assignment]
-                           doc="Passes in a row since the last play (all of them in a row end a round).")
-    last_player: int | None = property(attrgetter("_last_player"),  # type: ignore[assignment]
-                                       doc="The seat that made the last play, or None before the first.")
-    players_in: int = property(attrgetter("_in_count"), doc="How many seats are still in the game.")  # type: ignore[assignment]
-    seating: tuple[bool, ...] = property(attrgetter("_seating"),  # type: ignore[assignment]
-                                         doc="Whether each seat is still in (a new tuple whenever a seat leaves).")
-    holders: Mapping[int, int] = property(  # type: ignore[assignment]
-        attrgetter("_holders"), doc="The seat dealt each exact card (`suit * ranks + rank`), for the whole game; "
+    phase: Phase = _reading("_phase", "What the game waits for.")
+    to_act: int = _reading("_seat", "The seat to act (or CHANCE / TERMINAL).")
+    required: tuple[int, ...] = _reading("_required", "The claims allowed for the play to be made (or pending).")
+    sizes: list[int] = _reading("_sizes", "How many cards each seat holds (the state's own list: read, never change).")
+    previous: int | None = _reading("_previous", "The last claim made, or None.")
+    leading: bool = _reading("_leading", "Whether the play to be made leads a round.")
+    dealer: int | None = _reading("_dealer", "The dealer's seat (None before the lot).")
+    turns: int = _reading("_turns", "Plays and passes made so far (what the turn cap counts).")
+    passes: int = _reading("_passes", "Passes in a row since the last play (all of them in a row end a round).")
+    last_player: int | None = _reading("_last_player", "The seat that made the last play, or None before the first.")
+    players_in: int = _reading("_in_count", "How many seats are still in the game.")
+    seating: tuple[bool, ...] = _reading("_seating", "Whether each seat is still in (a new tuple whenever a seat leaves).")
+    holders: Mapping[int, int] = _reading(
+        "_holders", "The seat dealt each exact card (`suit * ranks + rank`), for the whole game; "
                                     "a card set aside, left undealt or not in the deck is absent (with several "
                                     "packs, the first seat dealt a copy). Empty for a game entered as a position.")
 
@@ -267,24 +268,7 @@ class State:
         bottom first, `stock` its cards top first. Raises ValueError unless every place keeps its size
         and the table keeps the same cards.
         """
-        before: list[int] = []
-        after: list[int] = []
-        sizes: list[tuple[int, int]] = []
-        for seat, cards in (hands or {}).items():
-            before += self.hand_cards(seat)
-            after += cards
-            sizes.append((self._sizes[seat], len(cards)))
-        if pile is not None:
-            sizes += [(len(p.cards), len(cards)) for p, cards in zip(self._pile, pile)]
-            sizes.append((len(self._pile), len(pile)))
-            before += self.pile_cards()
-            after += [c for cards in pile for c in cards]
-        for now, new in ((self._stock, stock), (self._aside, aside)):
-            if new is not None:
-                sizes.append((len(now), len(new)))
-                before += now
-                after += new
-        if any(a != b for a, b in sizes) or sorted(before) != sorted(after):
+        if not same_cards_elsewhere(self, hands or {}, pile, stock, aside):
             raise ValueError("a rearrangement keeps every place's size and the table's cards")
         other = self.clone()
         for seat, cards in (hands or {}).items():
@@ -524,24 +508,9 @@ class State:
                     self._gone.extend([v] * k)
                     hand[v] = 0
             self._sizes[seat] = 0
-        inside = self._in
-        self._seating = tuple(inside)
-        for s in range(g.players):
-            t = g.succ[s]
-            while not inside[t] and t != s:
-                t = g.succ[t]
-            self._next_in[s] = t
-            t = g.pred[s]
-            while not inside[t] and t != s:
-                t = g.pred[t]
-            self._prev_in[s] = t
-            order = []
-            t = g.succ[s]
-            while t != s:
-                if inside[t]:
-                    order.append(t)
-                t = g.succ[t]
-            self._responders_of[s] = tuple(order)
+        self._seating = tuple(self._in)
+        # New lists, never changed in place, so clones share them.
+        self._next_in, self._prev_in, self._responders_of = close_up(g.succ, g.pred, self._in)
 
     def next_turn(self, seat: int) -> None:
         """The claims allowed follow the last claim (a lead when a round begins); `seat` comes to play."""
@@ -615,7 +584,7 @@ class State:
 
     def _apply_play(self, action: Play) -> None:
         if self._phase is not _PLAY:
-            raise IllegalAction(self._not_now("play cards"))
+            raise IllegalAction(not_now_text(self, "play cards"))
         g = self.game
         cards = action.cards
         claim = action.claim
@@ -677,7 +646,7 @@ class State:
 
     def _apply_accept(self, action: Accept) -> None:
         if self._phase is not _RESPOND:
-            raise IllegalAction(self._not_now("accept a claim"))
+            raise IllegalAction(not_now_text(self, "accept a claim"))
         ri = self._ri + 1
         if ri < len(self._responders):
             self._ri = ri
@@ -706,11 +675,11 @@ class State:
 
     def _apply_challenge(self, action: Challenge) -> None:
         if self._phase is not _RESPOND:
-            raise IllegalAction(self._not_now("challenge"))
+            raise IllegalAction(not_now_text(self, "challenge"))
         g = self.game
         kind = g.kinds.get(action.kind)
         if kind is None:
-            raise IllegalAction(self._bad_kind(action.kind))
+            raise IllegalAction(bad_kind_text(self.game, action.kind))
         if not g.calls_at_once:
             self._hear(self._seat, action.kind)
             return
@@ -756,7 +725,7 @@ class State:
     def _apply_pass(self, action: Pass) -> None:
         g = self.game
         if self._phase is not _PLAY:
-            raise IllegalAction(self._not_now("pass"))
+            raise IllegalAction(not_now_text(self, "pass"))
         if not g.may_pass:
             raise IllegalAction("passing is not allowed: a player without the rank must bluff")
         if self._leading and not g.leader_may_pass:
@@ -781,13 +750,13 @@ class State:
 
     def _apply_discard(self, action: DiscardSet) -> None:
         if self._phase is not _DISCARD:
-            raise IllegalAction(self._not_now("discard a set"))
+            raise IllegalAction(not_now_text(self, "discard a set"))
         if _challenge.discard_chosen_set(self, self._seat, action.rank):
             self._resume()
 
     def _apply_keep(self, action: KeepSets) -> None:
         if self._phase is not _DISCARD:
-            raise IllegalAction(self._not_now("finish discarding sets"))
+            raise IllegalAction(not_now_text(self, "finish discarding sets"))
         self._resume()
 
     def _resume(self) -> None:
@@ -811,31 +780,19 @@ class State:
             raise IllegalAction(f"a shuffle seed is a whole number from 0 up, not {action.seed!r}")
         deal(self, action.seed)
 
-    # -- messages (built only when an action is refused) ---------------------------------------
-
-    def _not_now(self, what: str) -> str:
-        return f"cannot {what} now: {phase_text(self)}"
-
-    def _bad_kind(self, kind: str) -> str:
-        g = self.game
-        if kind in g.all_kind_names:
-            return f"the challenge `{kind}` is not allowed with {g.players} players"
-        return f"there is no challenge `{kind}`; this game has " + ", ".join(f"`{k}`" for k in g.kind_names)
-
-
 # What `clone` shares (values never changed in place) and what it copies (lists a state changes).
-_COPIED = ("_sizes", "_pile", "_pile_by", "_pile_cards", "_stock", "_aside", "_gone", "_sets", "_in", "_out_order", "_next_in",
-           "_prev_in", "_responders_of", "_reveals")
+_COPIED = ("_sizes", "_pile", "_pile_by", "_pile_cards", "_stock", "_aside", "_gone", "_sets", "_in", "_out_order",
+           "_reveals")
 _SHARED = tuple(name for name in State.__slots__ if name not in (*_COPIED, "_hands", "_history"))
 
-_HANDLERS: dict[type, Callable[[State, object], None]] = {
-    Play: State._apply_play,  # type: ignore[dict-item]
-    Accept: State._apply_accept,  # type: ignore[dict-item]
-    Challenge: State._apply_challenge,  # type: ignore[dict-item]
-    Pass: State._apply_pass,  # type: ignore[dict-item]
-    DiscardSet: State._apply_discard,  # type: ignore[dict-item]
-    KeepSets: State._apply_keep,  # type: ignore[dict-item]
-    ChanceDealer: State._apply_dealer,  # type: ignore[dict-item]
-    ChanceShuffle: State._apply_shuffle,  # type: ignore[dict-item]
-    ChanceCaller: State._apply_caller,  # type: ignore[dict-item]
+_HANDLERS: dict[type, Callable[[State, Any], None]] = {
+    Play: State._apply_play,
+    Accept: State._apply_accept,
+    Challenge: State._apply_challenge,
+    Pass: State._apply_pass,
+    DiscardSet: State._apply_discard,
+    KeepSets: State._apply_keep,
+    ChanceDealer: State._apply_dealer,
+    ChanceShuffle: State._apply_shuffle,
+    ChanceCaller: State._apply_caller,
 }
