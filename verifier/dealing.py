@@ -20,6 +20,7 @@ from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
 from .registry import register
 from .solver import ask, new_solver, num, truth
 from .subject import Subject
+from .terms import add, and_, bool_var, bool_val, eq, ge, gt, implies, int_var, le, lt, minus, not_, or_, plus, times
 from .verdict import Result, combine, proved, refuted, unknown
 
 DEAL = "deal"
@@ -47,35 +48,35 @@ def deal_rules(subject: Subject, n: int) -> tuple[DealVars, list[Rule]]:
     """The deal's variables and the rules that constrain them at `n` players."""
     rb, t = subject.rb, subject.table(n)
     deal = rb.deal
-    v = DealVars([z3.Int(f"hand_{i}") for i in range(n)], z3.Int("aside"), z3.Int("surplus"))
+    v = DealVars([int_var(f"hand_{i}") for i in range(n)], int_var("aside"), int_var("surplus"))
     h, a, x = v.hands, v.aside, v.surplus
     total = len(t.deck)
     deck_at = str(rb.deck.ranks_used.span if rb.deck.ranks_used is not None else rb.deck.packs.span)
     rules = [
-        Rule("deck", deck_at, z3.Sum(h) + a + x == total),
-        Rule("deal.set_aside", str(deal.set_aside.span), a == t.set_aside),
-        Rule("deal.style", str(deal.span), z3.And(x >= 0, *[hi >= 1 for hi in h])),
+        Rule("deck", deck_at, eq(plus(plus(add(h), a), x), total)),
+        Rule("deal.set_aside", str(deal.set_aside.span), eq(a, t.set_aside)),
+        Rule("deal.style", str(deal.span), and_(ge(x, 0), *[ge(hi, 1) for hi in h])),
     ]
     available = total - t.set_aside
     if deal.style is DealStyle.ALL:
         # Every card goes out one at a time from the dealer's left: hands fall by at most one, never rise.
-        steps = [z3.And(h[i] >= h[i + 1], h[i + 1] >= h[i] - 1) for i in range(n - 1)]
-        rules.append(Rule("deal.style", str(deal.span), z3.And(x == 0, h[0] <= h[-1] + 1, *steps)))
+        steps = [and_(ge(h[i], h[i + 1]), ge(h[i + 1], minus(h[i], 1))) for i in range(n - 1)]
+        rules.append(Rule("deal.style", str(deal.span), and_(eq(x, 0), le(h[0], plus(h[-1], 1)), *steps)))
     else:
-        each = z3.Int("each")
-        rules.append(Rule("deal.style", str(deal.span), z3.And(*[hi == each for hi in h])))
+        each = int_var("each")
+        rules.append(Rule("deal.style", str(deal.span), and_(*[eq(hi, each) for hi in h])))
         if deal.style is DealStyle.EQUAL:
-            biggest: z3.BoolRef = (each + 1) * n > available
+            biggest = gt(times(plus(each, 1), n), available)
             if deal.hand_size is not None:
                 cap = facts_for(deal.hand_size, n, cards=available)
-                rules.append(Rule("deal.hand_size", str(deal.hand_size.span), each <= cap))
-                biggest = z3.Or(biggest, each == cap)
-            rules.append(Rule("deal.style", str(deal.span), z3.And(each * n <= available, biggest)))
-            rules.append(Rule("deal.minimum_hand", str(deal.span), each >= deal.minimum_hand))
+                rules.append(Rule("deal.hand_size", str(deal.hand_size.span), le(each, cap)))
+                biggest = or_(biggest, eq(each, cap))
+            rules.append(Rule("deal.style", str(deal.span), and_(le(times(each, n), available), biggest)))
+            rules.append(Rule("deal.minimum_hand", str(deal.span), ge(each, deal.minimum_hand)))
         else:
             assert deal.hand_size is not None
             size = facts_for(deal.hand_size, n, cards=available)
-            rules.append(Rule("deal.hand_size", str(deal.hand_size.span), each == size))
+            rules.append(Rule("deal.hand_size", str(deal.hand_size.span), eq(each, size)))
     return v, rules
 
 
@@ -92,14 +93,14 @@ def _deal_at(subject: Subject, n: int) -> Result:
     v, rules = deal_rules(subject, n)
     s = new_solver()
     s.add(*[r.constraint for r in rules])
-    fixed = [*(hi == k for hi, k in zip(v.hands, hands)), v.aside == t.set_aside, v.surplus == left]
+    fixed = [*(eq(hi, k) for hi, k in zip(v.hands, hands)), eq(v.aside, t.set_aside), eq(v.surplus, left)]
     a = ask(s, *fixed)
     if not a.sat:
         return unknown(DEAL, a.reason) if a.unknown else refuted(
             DEAL, f"dealing {_hands_text(hands)} breaks the deal rules", hands=list(hands))
     # The rules allow no other deal: the sizes are determined.
     s.push()
-    s.add(z3.Or([z3.Not(f) for f in fixed]))
+    s.add(or_([not_(f) for f in fixed]))
     other = ask(s)
     s.pop()
     if other.unknown:
@@ -142,9 +143,9 @@ def _first_player_gap(subject: Subject, n: int, s: z3.Solver, fixed: list[z3.Boo
                            f"but the deck has {copies} and {copies} seats may hold one",
                            card=subject.card_name(card), copies=copies, at=str(first.span), **details)
         # Can every copy of the card be among the cards set aside or left over?
-        undealt = z3.Int("undealt")
+        undealt = int_var("undealt")
         s.push()
-        s.add(*fixed, undealt >= 0, undealt <= copies, undealt <= v.aside + v.surplus, undealt == copies)
+        s.add(*fixed, ge(undealt, 0), le(undealt, copies), le(undealt, plus(v.aside, v.surplus)), eq(undealt, copies))
         a = ask(s)
         s.pop()
         if a.unknown:
@@ -220,38 +221,39 @@ def _consistency_at(subject: Subject, n: int) -> Result:
         return unknown(CONSISTENCY, leaders)
     deck_rule = "deck.ranks_used" if rb.deck.ranks_used is not None else "deck"
     deck_at = str(rb.deck.ranks_used.span if rb.deck.ranks_used is not None else rb.deck.span)
-    leader, dealer, claim, count = z3.Ints("leader dealer claim count")
-    holder = {c: z3.Int(f"holder_{c}") for c in cards}
-    plays = z3.Bool("plays")
+    leader, dealer, claim, count = (int_var(name) for name in ("leader", "dealer", "claim", "count"))
+    holder = {c: int_var(f"holder_{c}") for c in cards}
+    plays = bool_var("plays")
     # A pass that depends on the hand (`passing.when`) is not counted on as a first move.
     lead_pass = rb.passing.allowed and rb.passing.leader_may_pass and rb.passing.when is None
     rules.append(Rule("setup.dealer", str(rb.setup.span),
-                      z3.And(dealer >= 0, dealer < (n if rb.setup.dealer is DealerChoice.LOT else 1))))
-    rows = [z3.And(dealer == d, *[holder[c] == (-1 if h is None else h) for c, h in zip(cards, held)], leader == seat)
+                      and_(ge(dealer, 0), lt(dealer, n if rb.setup.dealer is DealerChoice.LOT else 1))))
+    rows = [and_(eq(dealer, d), *[eq(holder[c], -1 if h is None else h) for c, h in zip(cards, held)], eq(leader, seat))
             for d, held, seat in leaders if seat is not None]
-    rules.append(Rule("setup.first_player", str(rb.setup.first_player.span), z3.Or(rows) if rows else z3.BoolVal(False)))
+    rules.append(Rule("setup.first_player", str(rb.setup.first_player.span), or_(rows) if rows else bool_val(False)))
     for c, hv in holder.items():
         copies = subject.copies_of_card(n, c)
-        rules.append(Rule(deck_rule, deck_at, z3.Implies(hv >= 0, z3.BoolVal(copies >= 1))))
+        rules.append(Rule(deck_rule, deck_at, implies(ge(hv, 0), bool_val(copies >= 1))))
     rules.append(Rule("claim.first", str(rb.claim.first.span),
-                      z3.Implies(plays, z3.Or([claim == c for c in first]) if first else z3.BoolVal(False))))
-    rules.append(Rule(deck_rule, deck_at, z3.Implies(plays, z3.Or([claim == c for c in space.order]))))
+                      implies(plays, or_([eq(claim, c) for c in first]) if first else bool_val(False))))
+    rules.append(Rule(deck_rule, deck_at, implies(plays, or_([eq(claim, c) for c in space.order]))))
     most = rb.claim.max_cards
     rules.append(Rule("claim.cards", str(rb.claim.span),
-                      z3.Implies(plays, z3.And(count >= rb.claim.min_cards, *([count <= most] if most else [])))))
-    rules.append(Rule("passing", str(rb.passing.span), z3.Or(plays, z3.BoolVal(lead_pass))))
+                      implies(plays, and_(ge(count, rb.claim.min_cards), *([le(count, most)] if most else [])))))
+    rules.append(Rule("passing", str(rb.passing.span), or_(plays, bool_val(lead_pass))))
     s = new_solver(cores=True)
     # Facts of the game itself, not rules of this rulebook: a seat holds a named card or nobody does
     # because it is out of the hands; a play comes from the leader's hand.
     for c, hv in holder.items():
         copies = subject.copies_of_card(n, c)
-        s.add(hv >= -1, hv < n, z3.Implies(hv == -1, z3.Or(copies == 0, v.aside + v.surplus >= copies)))
-    s.add(z3.Implies(plays, z3.Or([z3.And(leader == i, v.hands[i] >= count) for i in range(n)])))
+        s.add(ge(hv, -1), lt(hv, n),
+              implies(eq(hv, -1), or_(bool_val(copies == 0), ge(plus(v.aside, v.surplus), copies))))
+    s.add(implies(plays, or_([and_(eq(leader, i), ge(v.hands[i], count)) for i in range(n)])))
     labels: dict[str, Rule] = {}
     for i, rule in enumerate(rules):
         label = f"r{i}"
         labels[label] = rule
-        s.assert_and_track(rule.constraint, z3.Bool(label))
+        s.assert_and_track(rule.constraint, bool_var(label))
     a = ask(s)
     if a.unknown:
         return unknown(CONSISTENCY, a.reason)

@@ -198,3 +198,10 @@ def int_constant(term: Any) -> int | None:
     if z3core.Z3_get_sort_kind(ref, z3core.Z3_get_sort(ref, a)) != z3.Z3_INT_SORT:
         return None
     return int(z3core.Z3_get_numeral_string(ref, a))
+
+
+def bool_val(value: bool) -> z3.BoolRef:
+    """`z3.BoolVal(value)` in the main context."""
+    ctx = z3.main_ctx()
+    make = z3core.Z3_mk_true if value else z3core.Z3_mk_false
+    return z3.BoolRef(make(ctx.ref()), ctx)
