@@ -20,7 +20,7 @@ from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
 from .registry import register
 from .solver import ask, new_solver, num, truth
 from .subject import Subject
-from .terms import add, and_, bool_var, bool_val, eq, ge, gt, implies, int_var, le, lt, minus, not_, or_, plus, times
+from .terms import Raw, eq, ge, int_var, le, plus
 from .verdict import Result, combine, proved, refuted, unknown
 
 DEAL = "deal"
@@ -48,35 +48,38 @@ def deal_rules(subject: Subject, n: int) -> tuple[DealVars, list[Rule]]:
     """The deal's variables and the rules that constrain them at `n` players."""
     rb, t = subject.rb, subject.table(n)
     deal = rb.deal
-    v = DealVars([int_var(f"hand_{i}") for i in range(n)], int_var("aside"), int_var("surplus"))
+    r = Raw()
+    v = DealVars([r.int_var(f"hand_{i}") for i in range(n)], r.int_var("aside"), r.int_var("surplus"))
     h, a, x = v.hands, v.aside, v.surplus
     total = len(t.deck)
     deck_at = str(rb.deck.ranks_used.span if rb.deck.ranks_used is not None else rb.deck.packs.span)
     rules = [
-        Rule("deck", deck_at, eq(plus(plus(add(h), a), x), total)),
-        Rule("deal.set_aside", str(deal.set_aside.span), eq(a, t.set_aside)),
-        Rule("deal.style", str(deal.span), and_(ge(x, 0), *[ge(hi, 1) for hi in h])),
+        Rule("deck", deck_at, r.formula(r.eq(r.plus(r.plus(r.add(h), a), x), total))),
+        Rule("deal.set_aside", str(deal.set_aside.span), r.formula(r.eq(a, t.set_aside))),
+        Rule("deal.style", str(deal.span), r.formula(r.and_(r.ge(x, 0), *[r.ge(hi, 1) for hi in h]))),
     ]
     available = total - t.set_aside
     if deal.style is DealStyle.ALL:
         # Every card goes out one at a time from the dealer's left: hands fall by at most one, never rise.
-        steps = [and_(ge(h[i], h[i + 1]), ge(h[i + 1], minus(h[i], 1))) for i in range(n - 1)]
-        rules.append(Rule("deal.style", str(deal.span), and_(eq(x, 0), le(h[0], plus(h[-1], 1)), *steps)))
+        steps = [r.and_(r.ge(h[i], h[i + 1]), r.ge(h[i + 1], r.minus(h[i], 1))) for i in range(n - 1)]
+        rules.append(Rule("deal.style", str(deal.span),
+                          r.formula(r.and_(r.eq(x, 0), r.le(h[0], r.plus(h[-1], 1)), *steps))))
     else:
-        each = int_var("each")
-        rules.append(Rule("deal.style", str(deal.span), and_(*[eq(hi, each) for hi in h])))
+        each = r.int_var("each")
+        rules.append(Rule("deal.style", str(deal.span), r.formula(r.and_(*[r.eq(hi, each) for hi in h]))))
         if deal.style is DealStyle.EQUAL:
-            biggest = gt(times(plus(each, 1), n), available)
+            biggest = r.gt(r.times(r.plus(each, 1), n), available)
             if deal.hand_size is not None:
                 cap = facts_for(deal.hand_size, n, cards=available)
-                rules.append(Rule("deal.hand_size", str(deal.hand_size.span), le(each, cap)))
-                biggest = or_(biggest, eq(each, cap))
-            rules.append(Rule("deal.style", str(deal.span), and_(le(times(each, n), available), biggest)))
-            rules.append(Rule("deal.minimum_hand", str(deal.span), ge(each, deal.minimum_hand)))
+                rules.append(Rule("deal.hand_size", str(deal.hand_size.span), r.formula(r.le(each, cap))))
+                biggest = r.or_(biggest, r.eq(each, cap))
+            rules.append(Rule("deal.style", str(deal.span),
+                              r.formula(r.and_(r.le(r.times(each, n), available), biggest))))
+            rules.append(Rule("deal.minimum_hand", str(deal.span), r.formula(r.ge(each, deal.minimum_hand))))
         else:
             assert deal.hand_size is not None
             size = facts_for(deal.hand_size, n, cards=available)
-            rules.append(Rule("deal.hand_size", str(deal.hand_size.span), eq(each, size)))
+            rules.append(Rule("deal.hand_size", str(deal.hand_size.span), r.formula(r.eq(each, size))))
     return v, rules
 
 
@@ -92,7 +95,8 @@ def _deal_at(subject: Subject, n: int) -> Result:
     hands, left = dealt
     v, rules = deal_rules(subject, n)
     s = new_solver()
-    s.add(*[r.constraint for r in rules])
+    r = Raw()
+    r.assert_(s, *[rule.constraint for rule in rules])
     fixed = [*(eq(hi, k) for hi, k in zip(v.hands, hands)), eq(v.aside, t.set_aside), eq(v.surplus, left)]
     a = ask(s, *fixed)
     if not a.sat:
@@ -100,7 +104,7 @@ def _deal_at(subject: Subject, n: int) -> Result:
             DEAL, f"dealing {_hands_text(hands)} breaks the deal rules", hands=list(hands))
     # The rules allow no other deal: the sizes are determined.
     s.push()
-    s.add(or_([not_(f) for f in fixed]))
+    r.assert_(s, r.or_([r.not_(f) for f in fixed]))
     other = ask(s)
     s.pop()
     if other.unknown:
@@ -221,39 +225,45 @@ def _consistency_at(subject: Subject, n: int) -> Result:
         return unknown(CONSISTENCY, leaders)
     deck_rule = "deck.ranks_used" if rb.deck.ranks_used is not None else "deck"
     deck_at = str(rb.deck.ranks_used.span if rb.deck.ranks_used is not None else rb.deck.span)
-    leader, dealer, claim, count = (int_var(name) for name in ("leader", "dealer", "claim", "count"))
-    holder = {c: int_var(f"holder_{c}") for c in cards}
-    plays = bool_var("plays")
+    r = Raw()
+    leader, dealer, claim, count = (r.int_var(name) for name in ("leader", "dealer", "claim", "count"))
+    holder = {c: r.int_var(f"holder_{c}") for c in cards}
+    plays = r.bool_var("plays")
     # A pass that depends on the hand (`passing.when`) is not counted on as a first move.
     lead_pass = rb.passing.allowed and rb.passing.leader_may_pass and rb.passing.when is None
-    rules.append(Rule("setup.dealer", str(rb.setup.span),
-                      and_(ge(dealer, 0), lt(dealer, n if rb.setup.dealer is DealerChoice.LOT else 1))))
-    rows = [and_(eq(dealer, d), *[eq(holder[c], -1 if h is None else h) for c, h in zip(cards, held)], eq(leader, seat))
+    dealers = n if rb.setup.dealer is DealerChoice.LOT else 1
+    rules.append(Rule("setup.dealer", str(rb.setup.span), r.formula(r.and_(r.ge(dealer, 0), r.lt(dealer, dealers)))))
+    # Z3 terms, not pointers: Z3's simplifier treats a term held twice differently, and the list holds
+    # each row until the end as it did when the rows were made by z3's operators.
+    rows = [r.formula(r.and_(r.eq(dealer, d), *[r.eq(holder[c], -1 if h is None else h) for c, h in zip(cards, held)],
+                             r.eq(leader, seat)))
             for d, held, seat in leaders if seat is not None]
-    rules.append(Rule("setup.first_player", str(rb.setup.first_player.span), or_(rows) if rows else bool_val(False)))
+    rules.append(Rule("setup.first_player", str(rb.setup.first_player.span),
+                      r.formula(r.or_(rows) if rows else r.bool_val(False))))
     for c, hv in holder.items():
         copies = subject.copies_of_card(n, c)
-        rules.append(Rule(deck_rule, deck_at, implies(ge(hv, 0), bool_val(copies >= 1))))
-    rules.append(Rule("claim.first", str(rb.claim.first.span),
-                      implies(plays, or_([eq(claim, c) for c in first]) if first else bool_val(False))))
-    rules.append(Rule(deck_rule, deck_at, implies(plays, or_([eq(claim, c) for c in space.order]))))
+        rules.append(Rule(deck_rule, deck_at, r.formula(r.implies(r.ge(hv, 0), r.bool_val(copies >= 1)))))
+    first_claims = r.or_([r.eq(claim, c) for c in first]) if first else r.bool_val(False)
+    rules.append(Rule("claim.first", str(rb.claim.first.span), r.formula(r.implies(plays, first_claims))))
+    rules.append(Rule(deck_rule, deck_at,
+                      r.formula(r.implies(plays, r.or_([r.eq(claim, c) for c in space.order])))))
     most = rb.claim.max_cards
-    rules.append(Rule("claim.cards", str(rb.claim.span),
-                      implies(plays, and_(ge(count, rb.claim.min_cards), *([le(count, most)] if most else [])))))
-    rules.append(Rule("passing", str(rb.passing.span), or_(plays, bool_val(lead_pass))))
+    cards_played = r.and_(r.ge(count, rb.claim.min_cards), *([r.le(count, most)] if most else []))
+    rules.append(Rule("claim.cards", str(rb.claim.span), r.formula(r.implies(plays, cards_played))))
+    rules.append(Rule("passing", str(rb.passing.span), r.formula(r.or_(plays, r.bool_val(lead_pass)))))
     s = new_solver(cores=True)
     # Facts of the game itself, not rules of this rulebook: a seat holds a named card or nobody does
     # because it is out of the hands; a play comes from the leader's hand.
     for c, hv in holder.items():
         copies = subject.copies_of_card(n, c)
-        s.add(ge(hv, -1), lt(hv, n),
-              implies(eq(hv, -1), or_(bool_val(copies == 0), ge(plus(v.aside, v.surplus), copies))))
-    s.add(implies(plays, or_([and_(eq(leader, i), ge(v.hands[i], count)) for i in range(n)])))
+        r.assert_(s, r.ge(hv, -1), r.lt(hv, n),
+                  r.implies(r.eq(hv, -1), r.or_(r.bool_val(copies == 0), r.ge(r.plus(v.aside, v.surplus), copies))))
+    r.assert_(s, r.implies(plays, r.or_([r.and_(r.eq(leader, i), r.ge(v.hands[i], count)) for i in range(n)])))
     labels: dict[str, Rule] = {}
     for i, rule in enumerate(rules):
         label = f"r{i}"
         labels[label] = rule
-        s.assert_and_track(rule.constraint, bool_var(label))
+        r.track(s, rule.constraint, r.bool_var(label))
     a = ask(s)
     if a.unknown:
         return unknown(CONSISTENCY, a.reason)

@@ -205,3 +205,168 @@ def bool_val(value: bool) -> z3.BoolRef:
     ctx = z3.main_ctx()
     make = z3core.Z3_mk_true if value else z3core.Z3_mk_false
     return z3.BoolRef(make(ctx.ref()), ctx)
+
+
+def _c_function(fn: Any) -> Any:
+    """The C function a z3core function calls, without the error check z3core makes after every call
+    (z3core's own function where its bindings are made some other way)."""
+    defaults = getattr(fn, "__defaults__", None) or (None,)
+    elementaries = defaults[-1]
+    return elementaries.f if isinstance(elementaries, z3core.Elementaries) else fn
+
+
+_INC, _DEC = _c_function(z3core.Z3_inc_ref), _c_function(z3core.Z3_dec_ref)
+_NUMERAL, _SYMBOL, _CONST = (_c_function(f) for f in (z3core.Z3_mk_numeral, z3core.Z3_mk_string_symbol,
+                                                       z3core.Z3_mk_const))
+_TRUE, _FALSE, _NOT = (_c_function(f) for f in (z3core.Z3_mk_true, z3core.Z3_mk_false, z3core.Z3_mk_not))
+_BINARY = {name: _c_function(f) for name, f in (("ge", z3core.Z3_mk_ge), ("gt", z3core.Z3_mk_gt),
+                                                ("le", z3core.Z3_mk_le), ("lt", z3core.Z3_mk_lt),
+                                                ("eq", z3core.Z3_mk_eq), ("implies", z3core.Z3_mk_implies))}
+_NARY = {name: _c_function(f) for name, f in (("add", z3core.Z3_mk_add), ("sub", z3core.Z3_mk_sub),
+                                              ("mul", z3core.Z3_mk_mul), ("and", z3core.Z3_mk_and),
+                                              ("or", z3core.Z3_mk_or))}
+_ASSERT = _c_function(z3core.Z3_solver_assert)
+_TRACK = _c_function(z3core.Z3_solver_assert_and_track)
+
+
+class Raw:
+    """Terms of the main context made as bare Z3 pointers, for a check that makes many small terms:
+    the same terms in the same order as the functions above, made and freed at the same points, with
+    no Python object and no error check per term.
+
+    Each method returns a pointer it owns (one reference taken); a pointer passed to a method is given
+    up to it, and freed there once the new term holds it, as the Python object of a part is dropped
+    once its whole is made. A z3 term passed is only read, and a Python int is a numeral (only as the
+    second operand of two, made just before the term that holds it). `formula` hands a pointer over to a
+    z3 term. Every operand must be well sorted (integers compared and added, Booleans joined): nothing
+    checks it."""
+
+    def __init__(self) -> None:
+        self.ctx = z3.main_ctx()
+        self.ref = self.ctx.ref()
+        self.int_sort = _int_sort(self.ctx)
+
+    def _take(self, ast: Any) -> Any:
+        _INC(self.ref, ast)
+        return ast
+
+    def _drop(self, x: Any) -> None:
+        if not isinstance(x, z3.AstRef):
+            _DEC(self.ref, x)
+
+    def _ptr(self, x: Any) -> Any:
+        return x.ast if isinstance(x, z3.AstRef) else x
+
+    def _second(self, x: Any) -> Any:
+        if type(x) is int:
+            return _NUMERAL(self.ref, str(x).encode(), self.int_sort)
+        return self._ptr(x)
+
+    def _binary(self, name: str, a: Any, b: Any) -> Any:
+        got = self._take(_BINARY[name](self.ref, self._ptr(a), self._second(b)))
+        self._drop(a)
+        if type(b) is not int:
+            self._drop(b)
+        return got
+
+    def _nary(self, name: str, terms: Any) -> Any:
+        terms = list(terms)
+        args = (z3.Ast * len(terms))(*[self._ptr(t) for t in terms])
+        got = self._take(_NARY[name](self.ref, len(terms), args))
+        for t in terms:
+            self._drop(t)
+        return got
+
+    def ge(self, a: Any, b: Any) -> Any:
+        """`a >= b`."""
+        return self._binary("ge", a, b)
+
+    def gt(self, a: Any, b: Any) -> Any:
+        """`a > b`."""
+        return self._binary("gt", a, b)
+
+    def le(self, a: Any, b: Any) -> Any:
+        """`a <= b`."""
+        return self._binary("le", a, b)
+
+    def lt(self, a: Any, b: Any) -> Any:
+        """`a < b`."""
+        return self._binary("lt", a, b)
+
+    def eq(self, a: Any, b: Any) -> Any:
+        """`a == b`."""
+        return self._binary("eq", a, b)
+
+    def implies(self, a: Any, b: Any) -> Any:
+        """`z3.Implies(a, b)`."""
+        return self._binary("implies", a, b)
+
+    def plus(self, a: Any, b: Any) -> Any:
+        """`a + b`."""
+        return self._two("add", a, b)
+
+    def minus(self, a: Any, b: Any) -> Any:
+        """`a - b`."""
+        return self._two("sub", a, b)
+
+    def times(self, a: Any, b: Any) -> Any:
+        """`a * b`."""
+        return self._two("mul", a, b)
+
+    def _two(self, name: str, a: Any, b: Any) -> Any:
+        args = (z3.Ast * 2)(self._ptr(a), self._second(b))
+        got = self._take(_NARY[name](self.ref, 2, args))
+        self._drop(a)
+        if type(b) is not int:
+            self._drop(b)
+        return got
+
+    def add(self, terms: Any) -> Any:
+        """`z3.Sum(terms)` of integer terms (at least one)."""
+        return self._nary("add", terms)
+
+    def and_(self, *terms: Any) -> Any:
+        """`z3.And(*terms)` of Boolean terms (at least one; one list stands for its items)."""
+        return self._nary("and", terms[0] if len(terms) == 1 and isinstance(terms[0], list) else terms)
+
+    def or_(self, *terms: Any) -> Any:
+        """`z3.Or(*terms)`, as `and_`."""
+        return self._nary("or", terms[0] if len(terms) == 1 and isinstance(terms[0], list) else terms)
+
+    def not_(self, a: Any) -> Any:
+        """`z3.Not(a)`."""
+        got = self._take(_NOT(self.ref, self._ptr(a)))
+        self._drop(a)
+        return got
+
+    def bool_val(self, value: bool) -> Any:
+        """`z3.BoolVal(value)`."""
+        return self._take((_TRUE if value else _FALSE)(self.ref))
+
+    def formula(self, ast: Any) -> z3.BoolRef:
+        """The z3 term of a pointer to a Boolean term, which it now owns."""
+        t = z3.BoolRef(ast, self.ctx)
+        _DEC(self.ref, ast)
+        return t
+
+    def int_var(self, name: str) -> z3.ArithRef:
+        """`z3.Int(name)`."""
+        ast = _CONST(self.ref, _SYMBOL(self.ref, name.encode()), self.int_sort)
+        return z3.ArithRef(ast, self.ctx)
+
+    def bool_var(self, name: str) -> z3.BoolRef:
+        """`z3.Bool(name)`."""
+        ast = _CONST(self.ref, _SYMBOL(self.ref, name.encode()), z3core.Z3_mk_bool_sort(self.ref))
+        return z3.BoolRef(ast, self.ctx)
+
+    def assert_(self, s: z3.Solver, *terms: Any) -> None:
+        """`s.add(*terms)` of terms made before."""
+        for t in terms:
+            _ASSERT(self.ref, s.solver, self._ptr(t))
+        for t in terms:
+            self._drop(t)
+
+    def track(self, s: z3.Solver, term: Any, label: z3.BoolRef) -> None:
+        """`s.assert_and_track(term, label)`."""
+        _TRACK(self.ref, s.solver, self._ptr(term), label.ast)
+        self._drop(term)
