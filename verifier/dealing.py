@@ -18,9 +18,9 @@ from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind, Surplus
 
 from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
 from .registry import register
-from .solver import ask, new_solver, num, truth
+from .solver import ask, new_solver, truth
 from .subject import Subject
-from .terms import Raw, eq, ge, int_var, le, plus
+from .terms import Raw, eq, ge, int_value, int_var, le, plus
 from .verdict import Result, combine, proved, refuted, unknown
 
 DEAL = "deal"
@@ -110,7 +110,7 @@ def _deal_at(subject: Subject, n: int) -> Result:
     if other.unknown:
         return unknown(DEAL, other.reason)
     if other.sat:
-        alt = [num(other.model, hi) for hi in v.hands]
+        alt = [int_value(other.model, hi) for hi in v.hands]
         return refuted(DEAL, f"the rules do not fix the deal: {_hands_text(hands)} and {_hands_text(alt)} both fit",
                        hands=list(hands), other=alt)
     stock = left if rb.deal.surplus is Surplus.STOCK else 0
@@ -269,16 +269,16 @@ def _consistency_at(subject: Subject, n: int) -> Result:
         return unknown(CONSISTENCY, a.reason)
     if a.sat:
         m = a.model
-        hands = [num(m, h) for h in v.hands]
-        who = num(m, leader)
+        hands = [int_value(m, h) for h in v.hands]
+        who = int_value(m, leader)
         if truth(m, plays):
-            k = num(m, count)
-            called = subject.claim_name(num(m, claim))
+            k = int_value(m, count)
+            called = subject.claim_name(int_value(m, claim))
             move = f"seat {who} leads with {k} card{'s' if k != 1 else ''} called {called}"
         else:
             move = f"seat {who} passes"
         return proved(CONSISTENCY, "the rules admit a legal deal and a first move",
-                      witness=f"hands {_hands_text(hands)}, dealer seat {num(m, dealer)}; {move}")
+                      witness=f"hands {_hands_text(hands)}, dealer seat {int_value(m, dealer)}; {move}")
     clash: list[dict[str, str]] = []
     for label in a.core:
         rule = labels[label]

@@ -219,154 +219,186 @@ _INC, _DEC = _c_function(z3core.Z3_inc_ref), _c_function(z3core.Z3_dec_ref)
 _NUMERAL, _SYMBOL, _CONST = (_c_function(f) for f in (z3core.Z3_mk_numeral, z3core.Z3_mk_string_symbol,
                                                        z3core.Z3_mk_const))
 _TRUE, _FALSE, _NOT = (_c_function(f) for f in (z3core.Z3_mk_true, z3core.Z3_mk_false, z3core.Z3_mk_not))
-_BINARY = {name: _c_function(f) for name, f in (("ge", z3core.Z3_mk_ge), ("gt", z3core.Z3_mk_gt),
-                                                ("le", z3core.Z3_mk_le), ("lt", z3core.Z3_mk_lt),
-                                                ("eq", z3core.Z3_mk_eq), ("implies", z3core.Z3_mk_implies))}
-_NARY = {name: _c_function(f) for name, f in (("add", z3core.Z3_mk_add), ("sub", z3core.Z3_mk_sub),
-                                              ("mul", z3core.Z3_mk_mul), ("and", z3core.Z3_mk_and),
-                                              ("or", z3core.Z3_mk_or))}
+_GE, _GT, _LE, _LT, _EQ, _IMPLIES = (_c_function(f) for f in (z3core.Z3_mk_ge, z3core.Z3_mk_gt, z3core.Z3_mk_le,
+                                                             z3core.Z3_mk_lt, z3core.Z3_mk_eq, z3core.Z3_mk_implies))
+_ADD, _SUB, _MUL, _AND, _OR = (_c_function(f) for f in (z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
+                                                         z3core.Z3_mk_and, z3core.Z3_mk_or))
 _ASSERT = _c_function(z3core.Z3_solver_assert)
 _TRACK = _c_function(z3core.Z3_solver_assert_and_track)
 
 
+def _bool_sort(ctx: z3.Context) -> Any:
+    """The Boolean sort of a context, kept on the context as `_int_sort` keeps the integer sort."""
+    got = getattr(ctx, "cheatdsl_bool_sort", None)
+    if got is None:
+        got = ctx.cheatdsl_bool_sort = z3.BoolSort(ctx)  # type: ignore[attr-defined]
+    return got.ast
+
+
 class Raw:
     """Terms of the main context made as bare Z3 pointers, for a check that makes many small terms:
-    the same terms in the same order as the functions above, made and freed at the same points, with
-    no Python object and no error check per term.
+    the same terms in the same order as the functions above, with no Python object and no error check
+    per term.
 
     Each method returns a pointer it owns (one reference taken); a pointer passed to a method is given
-    up to it, and freed there once the new term holds it, as the Python object of a part is dropped
+    up to it, and released there once the new term holds it, as the Python object of a part is dropped
     once its whole is made. A z3 term passed is only read, and a Python int is a numeral (only as the
-    second operand of two, made just before the term that holds it). `formula` hands a pointer over to a
-    z3 term. Every operand must be well sorted (integers compared and added, Booleans joined): nothing
-    checks it."""
+    second operand of two, made just before the term that holds it). `formula` hands a pointer over to
+    a z3 term. Every operand must be well sorted (integers compared and added, Booleans joined): nothing
+    checks it.
+
+    Z3 simplifies a term held more than once differently (it caches its result), so a term that z3's
+    operators would leave held by a Python object while the solver reads it must be made a z3 term here
+    too, and kept as long."""
 
     def __init__(self) -> None:
         self.ctx = z3.main_ctx()
         self.ref = self.ctx.ref()
         self.int_sort = _int_sort(self.ctx)
 
-    def _take(self, ast: Any) -> Any:
-        _INC(self.ref, ast)
-        return ast
-
-    def _drop(self, x: Any) -> None:
-        if not isinstance(x, z3.AstRef):
-            _DEC(self.ref, x)
-
-    def _ptr(self, x: Any) -> Any:
-        return x.ast if isinstance(x, z3.AstRef) else x
-
-    def _second(self, x: Any) -> Any:
-        if type(x) is int:
-            return _NUMERAL(self.ref, str(x).encode(), self.int_sort)
-        return self._ptr(x)
-
-    def _binary(self, name: str, a: Any, b: Any) -> Any:
-        got = self._take(_BINARY[name](self.ref, self._ptr(a), self._second(b)))
-        self._drop(a)
-        if type(b) is not int:
-            self._drop(b)
+    def _binary(self, make: Any, a: Any, b: Any) -> Any:
+        ref = self.ref
+        a_owned = not isinstance(a, z3.AstRef)
+        pa = a if a_owned else a.ast
+        if type(b) is int:
+            b_owned = False
+            got = make(ref, pa, _NUMERAL(ref, str(b).encode(), self.int_sort))
+        else:
+            b_owned = not isinstance(b, z3.AstRef)
+            got = make(ref, pa, b if b_owned else b.ast)
+        _INC(ref, got)
+        if a_owned:
+            _DEC(ref, a)
+        if b_owned:
+            _DEC(ref, b)
         return got
 
-    def _nary(self, name: str, terms: Any) -> Any:
-        terms = list(terms)
-        args = (z3.Ast * len(terms))(*[self._ptr(t) for t in terms])
-        got = self._take(_NARY[name](self.ref, len(terms), args))
+    def _two(self, make: Any, a: Any, b: Any) -> Any:
+        """An n-ary integer operation of two operands (the numeral, if one, made last as `_binary` makes it)."""
+        ref = self.ref
+        a_owned = not isinstance(a, z3.AstRef)
+        pa = a if a_owned else a.ast
+        b_owned = type(b) is not int and not isinstance(b, z3.AstRef)
+        pb = _NUMERAL(ref, str(b).encode(), self.int_sort) if type(b) is int else b if b_owned else b.ast
+        got = make(ref, 2, (z3.Ast * 2)(pa, pb))
+        _INC(ref, got)
+        if a_owned:
+            _DEC(ref, a)
+        if b_owned:
+            _DEC(ref, b)
+        return got
+
+    def _nary(self, make: Any, terms: tuple[Any, ...] | list[Any]) -> Any:
+        ref = self.ref
+        args = (z3.Ast * len(terms))(*[t.ast if isinstance(t, z3.AstRef) else t for t in terms])
+        got = make(ref, len(terms), args)
+        _INC(ref, got)
         for t in terms:
-            self._drop(t)
+            if not isinstance(t, z3.AstRef):
+                _DEC(ref, t)
         return got
 
     def ge(self, a: Any, b: Any) -> Any:
         """`a >= b`."""
-        return self._binary("ge", a, b)
+        return self._binary(_GE, a, b)
 
     def gt(self, a: Any, b: Any) -> Any:
         """`a > b`."""
-        return self._binary("gt", a, b)
+        return self._binary(_GT, a, b)
 
     def le(self, a: Any, b: Any) -> Any:
         """`a <= b`."""
-        return self._binary("le", a, b)
+        return self._binary(_LE, a, b)
 
     def lt(self, a: Any, b: Any) -> Any:
         """`a < b`."""
-        return self._binary("lt", a, b)
+        return self._binary(_LT, a, b)
 
     def eq(self, a: Any, b: Any) -> Any:
         """`a == b`."""
-        return self._binary("eq", a, b)
+        return self._binary(_EQ, a, b)
 
     def implies(self, a: Any, b: Any) -> Any:
         """`z3.Implies(a, b)`."""
-        return self._binary("implies", a, b)
+        return self._binary(_IMPLIES, a, b)
 
     def plus(self, a: Any, b: Any) -> Any:
         """`a + b`."""
-        return self._two("add", a, b)
+        return self._two(_ADD, a, b)
 
     def minus(self, a: Any, b: Any) -> Any:
         """`a - b`."""
-        return self._two("sub", a, b)
+        return self._two(_SUB, a, b)
 
     def times(self, a: Any, b: Any) -> Any:
         """`a * b`."""
-        return self._two("mul", a, b)
+        return self._two(_MUL, a, b)
 
-    def _two(self, name: str, a: Any, b: Any) -> Any:
-        args = (z3.Ast * 2)(self._ptr(a), self._second(b))
-        got = self._take(_NARY[name](self.ref, 2, args))
-        self._drop(a)
-        if type(b) is not int:
-            self._drop(b)
-        return got
-
-    def add(self, terms: Any) -> Any:
+    def add(self, terms: list[Any]) -> Any:
         """`z3.Sum(terms)` of integer terms (at least one)."""
-        return self._nary("add", terms)
+        return self._nary(_ADD, terms)
 
     def and_(self, *terms: Any) -> Any:
-        """`z3.And(*terms)` of Boolean terms (at least one; one list stands for its items)."""
-        return self._nary("and", terms[0] if len(terms) == 1 and isinstance(terms[0], list) else terms)
+        """`z3.And(*terms)` of Boolean terms (one list stands for its items)."""
+        return self._nary(_AND, terms[0] if len(terms) == 1 and isinstance(terms[0], list) else terms)
 
     def or_(self, *terms: Any) -> Any:
         """`z3.Or(*terms)`, as `and_`."""
-        return self._nary("or", terms[0] if len(terms) == 1 and isinstance(terms[0], list) else terms)
+        return self._nary(_OR, terms[0] if len(terms) == 1 and isinstance(terms[0], list) else terms)
 
     def not_(self, a: Any) -> Any:
         """`z3.Not(a)`."""
-        got = self._take(_NOT(self.ref, self._ptr(a)))
-        self._drop(a)
+        ref = self.ref
+        owned = not isinstance(a, z3.AstRef)
+        got = _NOT(ref, a if owned else a.ast)
+        _INC(ref, got)
+        if owned:
+            _DEC(ref, a)
         return got
 
     def bool_val(self, value: bool) -> Any:
         """`z3.BoolVal(value)`."""
-        return self._take((_TRUE if value else _FALSE)(self.ref))
+        got = (_TRUE if value else _FALSE)(self.ref)
+        _INC(self.ref, got)
+        return got
 
     def formula(self, ast: Any) -> z3.BoolRef:
-        """The z3 term of a pointer to a Boolean term, which it now owns."""
-        t = z3.BoolRef(ast, self.ctx)
-        _DEC(self.ref, ast)
+        """The z3 term of a pointer to a Boolean term: its reference passes to the z3 term."""
+        t = z3.BoolRef.__new__(z3.BoolRef)
+        t.ast, t.ctx = ast, self.ctx
         return t
 
     def int_var(self, name: str) -> z3.ArithRef:
         """`z3.Int(name)`."""
-        ast = _CONST(self.ref, _SYMBOL(self.ref, name.encode()), self.int_sort)
-        return z3.ArithRef(ast, self.ctx)
+        return z3.ArithRef(_CONST(self.ref, _SYMBOL(self.ref, name.encode()), self.int_sort), self.ctx)
 
     def bool_var(self, name: str) -> z3.BoolRef:
         """`z3.Bool(name)`."""
-        ast = _CONST(self.ref, _SYMBOL(self.ref, name.encode()), z3core.Z3_mk_bool_sort(self.ref))
-        return z3.BoolRef(ast, self.ctx)
+        return z3.BoolRef(_CONST(self.ref, _SYMBOL(self.ref, name.encode()), _bool_sort(self.ctx)), self.ctx)
 
     def assert_(self, s: z3.Solver, *terms: Any) -> None:
-        """`s.add(*terms)` of terms made before."""
+        """`s.add(*terms)` of terms made before (pointers released once all are asserted)."""
+        ref = self.ref
         for t in terms:
-            _ASSERT(self.ref, s.solver, self._ptr(t))
+            _ASSERT(ref, s.solver, t.ast if isinstance(t, z3.AstRef) else t)
         for t in terms:
-            self._drop(t)
+            if not isinstance(t, z3.AstRef):
+                _DEC(ref, t)
 
-    def track(self, s: z3.Solver, term: Any, label: z3.BoolRef) -> None:
+    def track(self, s: z3.Solver, term: z3.BoolRef, label: z3.BoolRef) -> None:
         """`s.assert_and_track(term, label)`."""
-        _TRACK(self.ref, s.solver, self._ptr(term), label.ast)
-        self._drop(term)
+        _TRACK(self.ref, s.solver, term.ast, label.ast)
+
+
+_MODEL_EVAL, _NUMERAL_STRING = _c_function(z3core.Z3_model_eval), _c_function(z3core.Z3_get_numeral_string)
+
+
+def int_value(model: z3.ModelRef | None, term: z3.ArithRef) -> int:
+    """An integer term's value in a model, completed (`solver.num`) without a z3 object for the value:
+    Z3 holds its latest result until it makes the next, which is as long as that object held it."""
+    assert model is not None
+    ref = model.ctx.ref()
+    out = (z3.Ast * 1)()
+    if not _MODEL_EVAL(ref, model.model, term.ast, True, out):
+        raise z3.Z3Exception("failed to evaluate expression in the model")
+    return int(_NUMERAL_STRING(ref, out[0]))
