@@ -233,8 +233,8 @@ def _consistency_at(subject: Subject, n: int) -> Result:
     lead_pass = rb.passing.allowed and rb.passing.leader_may_pass and rb.passing.when is None
     dealers = n if rb.setup.dealer is DealerChoice.LOT else 1
     rules.append(Rule("setup.dealer", str(rb.setup.span), r.formula(r.and_(r.ge(dealer, 0), r.lt(dealer, dealers)))))
-    # Z3 terms, not pointers: Z3's simplifier treats a term held twice differently, and the list holds
-    # each row until the end as it did when the rows were made by z3's operators.
+    # z3 terms kept in the list, not pointers: Z3 simplifies a term held twice differently (it caches
+    # the result), so each row stays held while the solver reads it, as it always was.
     rows = [r.formula(r.and_(r.eq(dealer, d), *[r.eq(holder[c], -1 if h is None else h) for c, h in zip(cards, held)],
                              r.eq(leader, seat)))
             for d, held, seat in leaders if seat is not None]

@@ -2,7 +2,8 @@
 make, without the sort and context checks those run on every argument (which cost more than the terms
 when a check makes thousands of them). Every argument is a term of one context, or a Python int where
 an integer is compared; anything else (a Python bool, a term of another kind) goes to z3's own operator,
-which makes the same term."""
+which makes the same term. `Raw` makes the same terms again as bare pointers, with no Python object per
+term, and `int_value` reads a model's integer without one."""
 
 from __future__ import annotations
 
