@@ -145,10 +145,11 @@ def _priority_witness(question: str, m: z3.ModelRef, calls: list[z3.BoolRef], n:
     return refuted(PRIORITY, f"{what} when {seats} call", callers=[f"seat +{d}" for d in callers])
 
 
-def _named(subject: Subject, n: int, formula: Formula, **facts: Any) -> set[int | None]:
-    """Every seat `formula` names after a round that ended so, whoever deals and holds the cards it names."""
-    return seats_after_any_deal(formula, subject.rb, subject.table(n), step=turn_step(subject.rb),
-                                asked=holder_cards(formula, subject.rb), **facts)
+def _named(subject: Subject, n: int, formula: Formula, asked: tuple[int, ...], **facts: Any) -> set[int | None]:
+    """Every seat `formula` names after a round that ended so, whoever deals and holds the cards it names
+    (`asked`: `holder_cards` of the formula)."""
+    return seats_after_any_deal(formula, subject.rb, subject.table(n), step=turn_step(subject.rb), asked=asked,
+                                **facts)
 
 
 def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:
@@ -157,21 +158,23 @@ def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:
     rows: list[tuple[str, int | None]] = []
     try:
         if RoundEnd.CHALLENGE in rb.claim.round_ends:
+            asked = holder_cards(rb.challenge.next_player, rb)
             for claimant in range(n):
                 for challenger in range(n):
                     if challenger == claimant:
                         continue
                     for caught in (True, False):
                         winner, loser = (challenger, claimant) if caught else (claimant, challenger)
-                        for seat in sorted(_named(subject, n, rb.challenge.next_player, claimant=claimant,
+                        for seat in sorted(_named(subject, n, rb.challenge.next_player, asked, claimant=claimant,
                                                   challenger=challenger, caught=caught, winner=winner, loser=loser),
                                            key=lambda x: -1 if x is None else x):
                             rows.append((f"seat {challenger} challenges seat {claimant}'s "
                                          f"{'lie' if caught else 'true claim'}", seat))
         if RoundEnd.ALL_PASS in rb.claim.round_ends:
+            leader = rb.passing.all_pass_leader
+            asked = holder_cards(leader, rb) if leader is not None else ()
             for last in range(n):
-                leader = rb.passing.all_pass_leader
-                seats = {None} if leader is None else _named(subject, n, leader, last_player=last)
+                seats = {None} if leader is None else _named(subject, n, leader, asked, last_player=last)
                 for seat in sorted(seats, key=lambda x: -1 if x is None else x):
                     rows.append((f"everyone passes after seat {last} played", seat))
     except NotConcrete as exc:
