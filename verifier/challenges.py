@@ -12,16 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 import z3
+from z3 import z3core
 
 from cheatdsl.derived import allowed_kinds, claim_set, turn_step
 from cheatdsl.expr import FactUnavailable
-from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd
+from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd, Rulebook
 
 from .calls import shown_places
-from .facts import NotConcrete, seats_after_any_deal
+from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .registry import register
 from .solver import Answer, ask, new_solver, num, truth
 from .subject import Subject
+from .terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, or_
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 PRIORITY = "challenge-priority"
@@ -37,9 +39,16 @@ def _priority_rule(priority: Priority, calls: list[z3.BoolRef], times: list[z3.A
     """The rule's reading of "the challenger at distance r is the one who resolves"."""
     if priority is Priority.FIRST_CALLER:
         # Whoever called first: nothing in the rules orders two calls made at the same moment.
-        return z3.And(calls[r], *[z3.Implies(calls[d], times[r] <= times[d]) for d in range(1, len(calls)) if d != r])
+        return and_(calls[r], *[implies(calls[d], le(times[r], times[d])) for d in range(1, len(calls)) if d != r])
     # first_clockwise, and offered_in_turn (asked one by one from the claimant's left): the nearest caller.
-    return z3.And(calls[r], *[z3.Not(calls[d]) for d in range(1, r)])
+    return and_(calls[r], *[not_(calls[d]) for d in range(1, r)])
+
+
+def _one_if(x: z3.BoolRef) -> z3.ArithRef:
+    """`z3.If(x, 1, 0)`, made as z3 makes it."""
+    ctx = x.ctx
+    one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
+    return z3.ArithRef(z3core.Z3_mk_ite(ctx.ref(), x.as_ast(), one.as_ast(), zero.as_ast()), ctx)
 
 
 def _counts_where(s: z3.Solver, seats: z3.ArithRef) -> tuple[dict[int, z3.ModelRef], Answer | None]:
@@ -54,7 +63,7 @@ def _counts_where(s: z3.Solver, seats: z3.ArithRef) -> tuple[dict[int, z3.ModelR
         assert a.model is not None
         n = num(a.model, seats)
         found[n] = a.model
-        s.add(seats != n)
+        s.add(ne(seats, n))
 
 
 @register(PRIORITY, "simultaneous challengers always resolve to exactly one seat, never the claimant")
@@ -65,19 +74,22 @@ def challenge_priority(subject: Subject) -> Result:
                              for n in subject.counts if n not in active}
     if active:
         top = max(active)
-        seats = z3.Int("seats")
-        calls = [z3.BoolVal(False)] + [z3.Bool(f"calls_{d}") for d in range(1, top)]
-        times = [z3.Int(f"called_at_{d}") for d in range(top)]
-        resolved = z3.Int("resolved")
+        seats = int_var("seats")
+        calls = [z3.BoolVal(False)] + [bool_var(f"calls_{d}") for d in range(1, top)]
+        times = [int_var(f"called_at_{d}") for d in range(top)]
+        resolved = int_var("resolved")
         s = new_solver()
-        s.add(z3.Or([seats == n for n in active]))
-        s.add(*[z3.Implies(calls[d], d < seats) for d in range(1, top)], z3.Or(calls[1:]) if top > 1 else z3.BoolVal(False))
+        s.add(or_([eq(seats, n) for n in active]))
+        s.add(*[implies(calls[d], gt(seats, d)) for d in range(1, top)], or_(calls[1:]) if top > 1 else z3.BoolVal(False))
         rule = [_priority_rule(priority, calls, times, r) for r in range(top)]
-        s.add(z3.Or([z3.And(resolved == r, rule[r]) for r in range(1, top)]) if top > 1 else z3.BoolVal(True))
+        s.add(or_([and_(eq(resolved, r), rule[r]) for r in range(1, top)]) if top > 1 else z3.BoolVal(True))
         questions = {
-            "two": z3.Or([z3.And(rule[a], rule[b]) for a in range(1, top) for b in range(a + 1, top)] or [z3.BoolVal(False)]),
-            "none": z3.And([z3.Not(r) for r in rule[1:]]),
-            "claimant": resolved % seats == 0,
+            "two": or_([and_(rule[a], rule[b]) for a in range(1, top) for b in range(a + 1, top)] or [z3.BoolVal(False)]),
+            "none": and_([not_(r) for r in rule[1:]]),
+            # The claimant is a whole number of turns round the table: `resolved % seats == 0`, written out
+            # over the distances `resolved` can take (1 to top - 1), which keeps the arithmetic linear.
+            "claimant": or_([and_(eq(seats, n), or_([eq(resolved, r) for r in range(n, top, n)]))
+                             for n in active if n < top] or [z3.BoolVal(False)]),
         }
         bad: dict[int, tuple[str, z3.ModelRef]] = {}
         for name, question in questions.items():
@@ -133,9 +145,11 @@ def _priority_witness(question: str, m: z3.ModelRef, calls: list[z3.BoolRef], n:
     return refuted(PRIORITY, f"{what} when {seats} call", callers=[f"seat +{d}" for d in callers])
 
 
-def _named(subject: Subject, n: int, formula: Formula, **facts: Any) -> set[int | None]:
-    """Every seat `formula` names after a round that ended so, whoever deals and holds the cards it names."""
-    return seats_after_any_deal(formula, subject.rb, subject.table(n), step=turn_step(subject.rb), **facts)
+def _named(subject: Subject, n: int, formula: Formula, asked: tuple[int, ...], **facts: Any) -> set[int | None]:
+    """Every seat `formula` names after a round that ended so, whoever deals and holds the cards it names
+    (`asked`: `holder_cards` of the formula)."""
+    return seats_after_any_deal(formula, subject.rb, subject.table(n), step=turn_step(subject.rb), asked=asked,
+                                **facts)
 
 
 def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:
@@ -144,21 +158,23 @@ def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:
     rows: list[tuple[str, int | None]] = []
     try:
         if RoundEnd.CHALLENGE in rb.claim.round_ends:
+            asked = holder_cards(rb.challenge.next_player, rb)
             for claimant in range(n):
                 for challenger in range(n):
                     if challenger == claimant:
                         continue
                     for caught in (True, False):
                         winner, loser = (challenger, claimant) if caught else (claimant, challenger)
-                        for seat in sorted(_named(subject, n, rb.challenge.next_player, claimant=claimant,
+                        for seat in sorted(_named(subject, n, rb.challenge.next_player, asked, claimant=claimant,
                                                   challenger=challenger, caught=caught, winner=winner, loser=loser),
                                            key=lambda x: -1 if x is None else x):
                             rows.append((f"seat {challenger} challenges seat {claimant}'s "
                                          f"{'lie' if caught else 'true claim'}", seat))
         if RoundEnd.ALL_PASS in rb.claim.round_ends:
+            leader = rb.passing.all_pass_leader
+            asked = holder_cards(leader, rb) if leader is not None else ()
             for last in range(n):
-                leader = rb.passing.all_pass_leader
-                seats = {None} if leader is None else _named(subject, n, leader, last_player=last)
+                seats = {None} if leader is None else _named(subject, n, leader, asked, last_player=last)
                 for seat in sorted(seats, key=lambda x: -1 if x is None else x):
                     rows.append((f"everyone passes after seat {last} played", seat))
     except NotConcrete as exc:
@@ -166,7 +182,7 @@ def _outcomes(subject: Subject, n: int) -> list[tuple[str, int | None]] | str:
     return rows
 
 
-def _round_at(subject: Subject, n: int) -> Result:
+def _round_at(subject: Subject, n: int, gaps: _Gaps) -> Result:
     rb = subject.rb
     outcomes = _outcomes(subject, n)
     if isinstance(outcomes, str):
@@ -176,19 +192,24 @@ def _round_at(subject: Subject, n: int) -> Result:
         leads = [(prev, claim_set(rb.claim.lead, space, n, prev)) for prev in space.order]
     except FactUnavailable as exc:
         return unknown(ROUND, f"the lead depends on {exc}")
-    outcome, prev, named = z3.Ints("outcome previous named")
-    seated = [z3.Bool(f"in_{i}") for i in range(n)]
+    a = gaps.ask(n, {-1 if seat is None else seat for _, seat in outcomes}, len(leads),
+                 [i for i, (_, allowed) in enumerate(leads) if not allowed])
+    if a.unsat:
+        return _round_proved(subject, len(outcomes))
+    # A gap, or an answer to explain: the question again, one row per outcome, in a solver of its own.
+    outcome, prev, named = int_var("outcome"), int_var("previous"), int_var("named")
+    seated = [bool_var(f"in_{i}") for i in range(n)]
     s = new_solver()
-    s.add(0 <= outcome, outcome < len(outcomes), 0 <= prev, prev < len(leads))
-    s.add(*[z3.Implies(outcome == i, named == (-1 if seat is None else seat)) for i, (_, seat) in enumerate(outcomes)])
+    s.add(ge(outcome, 0), lt(outcome, len(outcomes)), ge(prev, 0), lt(prev, len(leads)))
+    s.add(*[implies(eq(outcome, i), eq(named, -1 if seat is None else seat)) for i, (_, seat) in enumerate(outcomes)])
     # A new round is led while two or more seats hold cards; with first_out nobody has gone out yet.
-    s.add(z3.Sum([z3.If(x, 1, 0) for x in seated]) >= 2)
+    s.add(ge(add([_one_if(x) for x in seated]), 2))
     if rb.ending.style is EndStyle.FIRST_OUT:
         s.add(*seated)
-    no_claim = z3.Or([prev == i for i, (_, allowed) in enumerate(leads) if not allowed] or [z3.BoolVal(False)])
+    no_claim = or_([eq(prev, i) for i, (_, allowed) in enumerate(leads) if not allowed] or [z3.BoolVal(False)])
     # The seat named leads; if it has gone out, the next seat in turn order still in the game does.
-    no_leader = z3.Or(named == -1, z3.Not(z3.Or(seated)))
-    s.add(z3.Or(no_claim, no_leader))
+    no_leader = or_(eq(named, -1), not_(or_(seated)))
+    s.add(or_(no_claim, no_leader))
     a = ask(s)
     if a.unknown:
         return unknown(ROUND, a.reason)
@@ -202,16 +223,51 @@ def _round_at(subject: Subject, n: int) -> Result:
             return refuted(ROUND, f"when {outcomes[i][0]}, {text} names no seat to lead", outcome=outcomes[i][0])
         return refuted(ROUND, f"after a round of {subject.claim_name(leads[p][0])}, `lead: {rb.claim.lead.text}` "
                        "allows no claim in the deck", previous=subject.claim_name(leads[p][0]))
+    return _round_proved(subject, len(outcomes))
+
+
+def _round_proved(subject: Subject, outcomes: int) -> Result:
+    rb = subject.rb
     ends = " or ".join(w for e, w in ((RoundEnd.CHALLENGE, "after a challenge"), (RoundEnd.ALL_PASS, "when everyone passes"))
                        if e in rb.claim.round_ends)
     return proved(ROUND, f"{ends} the next leader is always a seat (the next one still in if it is out) "
-                  f"and `lead: {rb.claim.lead.text}` always allows a claim", outcomes=len(outcomes))
+                  f"and `lead: {rb.claim.lead.text}` always allows a claim", outcomes=outcomes)
+
+
+class _Gaps:
+    """Whether a round can end with no seat to lead or no claim to lead, asked of the seats the outcomes
+    name (each once) rather than of every outcome: one solver for every player count, each count's
+    question in a scope of its own. Only unsat is read from it."""
+
+    def __init__(self, rb: Rulebook) -> None:
+        self.rb = rb
+        self._solver: tuple[z3.Solver, z3.ArithRef, z3.ArithRef, list[z3.BoolRef]] | None = None
+
+    def ask(self, n: int, named_seats: set[int], claims: int, no_claim_after: list[int]) -> Answer:
+        if self._solver is None:
+            self._solver = (new_solver(), int_var("previous"), int_var("named"), [])
+        s, prev, named, seated = self._solver
+        seated.extend(bool_var(f"in_{i}") for i in range(len(seated), n))
+        here = seated[:n]
+        s.push()
+        s.add(or_([eq(named, v) for v in sorted(named_seats)]) if named_seats else z3.BoolVal(False))
+        s.add(ge(prev, 0), lt(prev, claims))
+        # As in `_round_at`: two or more seats hold cards (all of them with first_out).
+        s.add(ge(add([_one_if(x) for x in here]), 2))
+        if self.rb.ending.style is EndStyle.FIRST_OUT:
+            s.add(*here)
+        no_claim = or_([eq(prev, i) for i in no_claim_after] or [z3.BoolVal(False)])
+        s.add(or_(no_claim, or_(eq(named, -1), not_(or_(here)))))
+        a = ask(s)
+        s.pop()
+        return Answer(a.status, a.reason)
 
 
 @register(ROUND, "in games whose rounds end, the round's claim and the next leader are defined after every outcome")
 def round_rank(subject: Subject) -> Result:
     if not subject.rb.claim.round_ends:
         return not_applicable(ROUND, "rounds never end: the claim sequence runs on through every challenge")
-    by = {n: _round_at(subject, n) for n in subject.counts}
+    gaps = _Gaps(subject.rb)
+    by = {n: _round_at(subject, n, gaps) for n in subject.counts}
     return combine(ROUND, by)
 

@@ -10,15 +10,17 @@ from collections.abc import Callable, Iterable
 from math import gcd
 
 import z3
+from z3 import z3core
 
 from cheatdsl.derived import turn_step
 from cheatdsl.model import EndStyle
 
-from .facts import NotConcrete, seats_after_any_deal
+from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .graph import ClaimGraph, claim_graph
 from .registry import register
-from .solver import all_of, ask, new_solver, num, truth
+from .solver import Answer, all_of, ask, new_solver, num, truth
 from .subject import Subject
+from .terms import bool_var, eq, ge, implies, int_var, lt, minus, ne, not_, or_
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 CYCLE = "rank-cycle"
@@ -26,21 +28,23 @@ EXIST = "ranks-exist"
 FAIR = "seat-fairness"
 
 
-def _closed(g: ClaimGraph, name: str, backward: bool = False) -> tuple[z3.Solver, list[z3.BoolRef]]:
-    """A solver whose models are sets of claims closed under the graph's edges (or against them)."""
-    s = new_solver()
-    member = [z3.Bool(f"{name}_{i}") for i in range(g.size)]
+def _closed(g: ClaimGraph, name: str, backward: bool = False, s: z3.Solver | None = None
+            ) -> tuple[z3.Solver, list[z3.BoolRef]]:
+    """A solver whose models are sets of claims closed under the graph's edges (or against them): a new
+    one, or `s` with the sets' clauses added."""
+    s = new_solver() if s is None else s
+    member = [bool_var(f"{name}_{i}") for i in range(g.size)]
     if backward:
         into: list[list[int]] = [[] for _ in range(g.size)]
         for i in range(g.size):
             for j in g.successors(i):
                 into[j].append(i)
         # A claim in the set has every claim that may come before it in the set.
-        s.add(*[z3.Implies(member[j], all_of([member[i] for i in sorted(into[j])])) for j in range(g.size) if into[j]])
+        s.add(*[implies(member[j], all_of([member[i] for i in sorted(into[j])])) for j in range(g.size) if into[j]])
     else:
         # A claim in the set has every claim that may come after it in the set (one clause per claim: with
         # any claim allowed to lead, a pair per edge would be thousands).
-        s.add(*[z3.Implies(member[i], all_of([member[j] for j in sorted(g.successors(i))]))
+        s.add(*[implies(member[i], all_of([member[j] for j in sorted(g.successors(i))]))
                 for i in range(g.size) if g.successors(i)])
     return s, member
 
@@ -54,9 +58,13 @@ def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
     if not g.start:
         return refuted(CYCLE, "the first claim names no claim in the deck", breaks_at=None)
     # 1. Never undefined: some set of claims closed under the rules holds the first claims and no dead end.
+    # Steps 1 and 2 read no model, nor does 3 unless it finds a set: they ask one solver, each question
+    # in a scope of its own.
     s, member = _closed(g, "safe")
-    s.add(*[member[i] for i in g.start], *[z3.Not(member[d]) for d in g.dead_ends])
+    s.push()
+    s.add(*[member[i] for i in g.start], *[not_(member[d]) for d in g.dead_ends])
     a = ask(s)
+    s.pop()
     if a.unknown:
         return unknown(CYCLE, a.reason)
     if a.unsat:
@@ -69,9 +77,10 @@ def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
                        sequence=[names[i] for i in path])
     # 2. Every claim is reached: no closed set holds the first claim and misses another claim.
     s0 = min(g.start)
-    s, member = _closed(g, "reach")
-    s.add(member[s0], z3.Or([z3.Not(m) for m in member]))
+    s.push()
+    s.add(member[s0], or_([not_(m) for m in member]))
     a = ask(s)
+    s.pop()
     if a.unknown:
         return unknown(CYCLE, a.reason)
     if a.sat:
@@ -85,12 +94,20 @@ def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
         return refuted(CYCLE, f"{text}: {listed(never)} never asked", breaks_at=names[never[0]],
                        never_asked=[names[i] for i in never], reached=[names[i] for i in sorted(seen)])
     # 3. The sequence can always come back: no set closed against the edges holds the start and misses a claim.
-    s, member = _closed(g, "back", backward=True)
-    s.add(member[s0], z3.Or([z3.Not(m) for m in member]))
+    s.push()
+    _, member = _closed(g, "back", backward=True, s=s)
+    s.add(member[s0], or_([not_(m) for m in member]))
     a = ask(s)
+    s.pop()
     if a.unknown:
         return unknown(CYCLE, a.reason)
     if a.sat:
+        # The set shown is the one a solver of these sets alone finds.
+        s, member = _closed(g, "back", backward=True)
+        s.add(member[s0], or_([not_(m) for m in member]))
+        a = ask(s)
+        if not a.sat:
+            return unknown(CYCLE, a.reason or "the claims' return was found and then not")
         stuck = [i for i in range(g.size) if not truth(a.model, member[i])]
         return refuted(CYCLE, f"once at {names[stuck[0]]} the claims never return to {names[s0]}",
                        breaks_at=names[stuck[0]], never_return=[names[i] for i in stuck])
@@ -160,16 +177,12 @@ def _exist_at(subject: Subject, n: int) -> Result:
     for i in range(g.size):
         for j in g.follow[i] | (g.lead[i] if g.lead is not None else frozenset()):
             required.setdefault(g.order[j], "follow")
-    c = z3.Int("claim")
-    s = new_solver()
-    s.add(z3.Or([c == v for v in required]) if required else z3.BoolVal(False))
-    s.add(*[c != v for v in required if subject.copies_of_claim(n, v) > 0])
-    a = ask(s)
+    present = tuple(v for v in required if subject.copies_of_claim(n, v) > 0)
+    a, v = _required_missing(subject, tuple(required), present)
     if a.unknown:
         return unknown(EXIST, a.reason)
     if a.sat:
         missing = sorted(v for v in required if subject.copies_of_claim(n, v) == 0)
-        v = num(a.model, c)
         rule = required[v]
         named = subject.card_name(v) if subject.cards else _rank_words(subject, v)
         return refuted(EXIST, f"`{rule}: {rules[rule].text}` can require {named}, and the deck has none",
@@ -178,6 +191,23 @@ def _exist_at(subject: Subject, n: int) -> Result:
     t = subject.table(n)
     return proved(EXIST, "every claim the rules can require is in the deck", required=len(required),
                   claims_in_deck=len(g.order), copies_each=t.packs if subject.cards else t.copies)
+
+
+def _required_missing(subject: Subject, required: tuple[int, ...], present: tuple[int, ...]) -> tuple[Answer, int]:
+    """Ask for a claim among `required` that is not `present`: the answer, and the claim when sat.
+
+    Counts that ask the same question (most do) share the answer, kept in the subject's cache: the
+    question is made of these two tuples alone."""
+    key = (EXIST, required, present)
+    if key not in subject.cache:
+        c = int_var("claim")
+        s = new_solver()
+        s.add(or_([eq(c, v) for v in required]) if required else z3.BoolVal(False))
+        s.add(*[ne(c, v) for v in present])
+        a = ask(s)
+        subject.cache[key] = (Answer(a.status, a.reason), num(a.model, c) if a.sat else -1)
+    got: tuple[Answer, int] = subject.cache[key]
+    return got
 
 
 def _rank_words(subject: Subject, v: int) -> str:
@@ -203,6 +233,8 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
     """How far a challenge or a pass moves the turn off the claim sequence, as seat offsets mod n."""
     rb = subject.rb
     step = turn_step(rb)
+    table = subject.table(n)
+    asked = holder_cards(rb.challenge.next_player, rb)
     out: set[int] = set()
     for claimant in range(n):
         for challenger in range(n):
@@ -211,7 +243,7 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
             for caught in (False, True):
                 winner, loser = (challenger, claimant) if caught else (claimant, challenger)
                 try:
-                    named = seats_after_any_deal(rb.challenge.next_player, rb, subject.table(n), step=step,
+                    named = seats_after_any_deal(rb.challenge.next_player, rb, table, step=step, asked=asked,
                                                  claimant=claimant, challenger=challenger, caught=caught,
                                                  winner=winner, loser=loser)
                 except NotConcrete as exc:
@@ -225,7 +257,35 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
     return sorted(out - {0})
 
 
-def _fair_at(subject: Subject, g: ClaimGraph, n: int) -> Result:
+class _Meets:
+    """Whether some seat is never asked for some cycle claim: one solver for every player count of a
+    rulebook, each count's question in a scope of its own (a seat found is the first player whenever
+    there is one, so no count's answer depends on the others')."""
+
+    def __init__(self) -> None:
+        self._solver: tuple[z3.Solver, z3.ArithRef, z3.ArithRef] | None = None
+
+    def ask(self, n: int, length: int, loop: int, step: int) -> tuple[Answer, int, int]:
+        """The answer, and a seat offset and a cycle index never met when sat."""
+        if self._solver is None:
+            self._solver = (new_solver(), int_var("seat"), int_var("claim"))
+        s, seat, idx = self._solver
+        s.push()
+        s.add(ge(seat, 0), lt(seat, n), ge(idx, 0), lt(idx, length), ne(_mod(minus(minus(seat, loop), idx), step), 0))
+        a = ask(s, eq(seat, 0))
+        if a.unsat:
+            a = ask(s)
+        found = (num(a.model, seat), num(a.model, idx)) if a.sat else (-1, -1)
+        s.pop()
+        return a, *found
+
+
+def _mod(a: z3.ArithRef, b: int) -> z3.ArithRef:
+    """`a % b` for an integer term and an int, made as z3's `%` makes it."""
+    return z3.ArithRef(z3core.Z3_mk_mod(a.ctx.ref(), a.as_ast(), z3.IntVal(b, a.ctx).as_ast()), a.ctx)
+
+
+def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
     if g.free:
         return not_applicable(FAIR, "the claim is free: any claim may follow any claim")
     if not g.deterministic:
@@ -243,20 +303,14 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int) -> Result:
     # Seat offset s (from the first player) is asked for cycle claim i at play t when t = s (mod n) and
     # t - loop = i (mod L), up to drifts; by the Chinese remainder theorem that has a solution exactly
     # when s - loop - i is a multiple of gcd(n, L, drifts).
-    seat, idx = z3.Ints("seat claim")
-    s = new_solver()
-    s.add(0 <= seat, seat < n, 0 <= idx, idx < length, (seat - loop - idx) % step != 0)
-    a = ask(s, seat == 0)
-    if a.unsat:
-        a = ask(s)
+    a, sv, iv = meets.ask(n, length, loop, step)
     if a.unknown:
         return unknown(FAIR, a.reason)
     details = {"seats": n, "cycle": length, "gcd": step, "drifts": drifts}
     if a.unsat:
         return proved(FAIR, f"the cycle of {length} claims and the seats share no factor: every seat meets every claim",
                       **details)
-    sv = num(a.model, seat)
-    confirm = _never_meets(n, length, loop, drifts, sv, num(a.model, idx))
+    confirm = _never_meets(n, length, loop, drifts, sv, iv)
     if confirm is not None:
         return unknown(FAIR, confirm)
     never = {_seat_word(o): [subject.claim_name(g.order[cycle[i]]) for i in range(length)
@@ -294,4 +348,5 @@ def _never_meets(n: int, length: int, loop: int, drifts: list[int], seat: int, i
 
 @register(FAIR, "with a fixed claim sequence every seat is asked for every claim")
 def seat_fairness(subject: Subject) -> Result:
-    return _per_count(subject, FAIR, _fair_at)
+    meets = _Meets()
+    return _per_count(subject, FAIR, lambda s, g, n: _fair_at(s, g, n, meets))

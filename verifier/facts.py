@@ -106,11 +106,12 @@ def seats_of(formula: Formula, players: int, *, step: int, out: Collection[int] 
 
 
 def seats_after_any_deal(formula: Formula, rb: Rulebook, table: Table, *, step: int, out: Collection[int] = (),
-                         **values: Any) -> set[int | None]:
+                         asked: tuple[int, ...] | None = None, **values: Any) -> set[int | None]:
     """Every seat a seat formula names with these facts, whoever deals and whoever was dealt the exact cards
     it names (`holder`, `dealt`): each card with any seat, or with nobody where the deck lacks it or leaves
-    cards undealt (`cheatdsl.derived.holder_answers`)."""
-    cards = holder_cards(formula, rb)
+    cards undealt (`cheatdsl.derived.holder_answers`). `asked` is `holder_cards(formula, rb)` where the
+    caller has it already."""
+    cards = holder_cards(formula, rb) if asked is None else asked
     named: set[int | None] = set()
     for held in product(*(holder_answers(table, card) for card in cards)):
         named |= seats_of(formula, table.players, step=step, out=out, holders=dict(zip(cards, held)), **values)

@@ -2,8 +2,9 @@
 
 A true claim of k is k cards of the claimed rank in one play: natural copies from the deck plus wild
 jokers, within the per-play cap, with no more naturals (or jokers, when they count) than a hand can hold
-while forced set discards strip every complete set. Optimize finds the largest k; a plain solver then
-confirms that k + 1 is unsat, and its unsat core names the rules that forbid it. The interpreter then
+while forced set discards strip every complete set. A solver finds the largest k by asking for a larger
+one until there is none, then the most natural cards a claim of k can hold; k + 1 is unsat, and leaving
+out each rule in turn while the rest still forbid it names the rules that do. The interpreter then
 plays a game in which that largest claim is made and shown true (`true_claim.py`), saved as a scenario
 with `verify --save-witnesses`.
 """
@@ -18,8 +19,9 @@ from cheatdsl.derived import set_size
 from cheatdsl.model import SetMode
 
 from .registry import register
-from .solver import ask, new_optimize, new_solver, num
+from .solver import Answer, ask, new_solver, num
 from .subject import Subject
+from .terms import and_, bool_var, eq, ge, implies, int_var, le, plus
 from .true_claim import true_claim_play
 from .verdict import Result, Verdict, combine, counts_text, proved, refuted, unknown
 
@@ -33,48 +35,98 @@ def _rules(subject: Subject, n: int, naturals: z3.ArithRef, jokers: z3.ArithRef,
     wild = rb.deck.jokers if rb.deck.jokers_wild else 0
     rules = {
         f"copies: {copies} natural cards of each {'card' if subject.cards else 'rank'} ({rb.deck.span})":
-            z3.And(naturals >= 0, naturals <= copies),
-        f"jokers: {wild} wild jokers ({rb.deck.span})": z3.And(jokers >= 0, jokers <= wild),
-        "a true claim of k is k matching cards": k == naturals + jokers,
-        f"cards per play: at least {rb.claim.min_cards} ({rb.claim.span})": k >= rb.claim.min_cards,
+            and_(ge(naturals, 0), le(naturals, copies)),
+        f"jokers: {wild} wild jokers ({rb.deck.span})": and_(ge(jokers, 0), le(jokers, wild)),
+        "a true claim of k is k matching cards": eq(k, plus(naturals, jokers)),
+        f"cards per play: at least {rb.claim.min_cards} ({rb.claim.span})": ge(k, rb.claim.min_cards),
     }
     if rb.claim.max_cards is not None:
-        rules[f"cards per play: at most {rb.claim.max_cards} ({rb.claim.span})"] = k <= rb.claim.max_cards
+        rules[f"cards per play: at most {rb.claim.max_cards} ({rb.claim.span})"] = le(k, rb.claim.max_cards)
     sets = rb.sets
     if sets is not None and sets.mode is SetMode.FORCED:
         size = set_size(rb, n, t.copies) or 0
-        held = naturals if sets.naturals_only else naturals + jokers
+        held = naturals if sets.naturals_only else plus(naturals, jokers)
         rules[f"forced sets: {size} {'natural ' if sets.naturals_only else ''}cards of a rank leave at once "
-              f"({sets.size.span})"] = held <= size - 1
+              f"({sets.size.span})"] = le(held, size - 1)
     return rules
 
 
+def _largest(s: z3.Solver, term: z3.ArithRef, found: z3.ModelRef, guess: int, *assumptions: z3.BoolRef
+             ) -> tuple[int, z3.ModelRef, Answer]:
+    """The largest value of `term` in `s` (under `assumptions`), from a model `found`: each step asks for a
+    larger value than the last (first for `guess`, where it is larger), and the last answer (unsat, unless
+    the solver gave up) shows none is."""
+    best = num(found, term)
+    if guess > best:
+        a = ask(s, *assumptions, ge(term, guess))
+        if a.sat:
+            found = a.model
+            best = num(found, term)
+    while True:
+        a = ask(s, *assumptions, ge(term, best + 1))
+        if not a.sat:
+            return best, found, a
+        found = a.model
+        best = num(found, term)
+
+
+def _under(s: z3.Solver, facts: list[z3.BoolRef], question: z3.BoolRef) -> Answer:
+    """`question` asked of `s` with `facts` added, in a scope of its own."""
+    s.push()
+    s.add(*facts, question)
+    a = ask(s)
+    s.pop()
+    return a
+
+
 def _at(subject: Subject, n: int) -> Result:
-    naturals, jokers, k = z3.Ints("naturals jokers k")
+    naturals, jokers, k = int_var("naturals"), int_var("jokers"), int_var("k")
     rules = _rules(subject, n, naturals, jokers, k)
-    o = new_optimize()
-    o.add(*rules.values())
-    o.maximize(k)
-    a = ask(o)
+    s = new_solver()
+    labels = [bool_var(f"rule{i}") for i in range(len(rules))]
+    s.add(*[implies(label, rule) for label, rule in zip(labels, rules.values())])
+    # The guesses save steps where the deck or the cap bounds the claim; the solver decides.
+    t = subject.table(n)
+    copies = t.packs if subject.cards else t.copies
+    wild = subject.rb.deck.jokers if subject.rb.deck.jokers_wild else 0
+    cap = subject.rb.claim.max_cards
+    s.push()
+    s.add(*labels)
+    a = ask(s)
     if a.unknown:
         return unknown(PID, a.reason)
     if a.unsat:
         return refuted(PID, "no claim can ever be true: the rules leave no count of one rank that a play can hold")
-    top = num(a.model, k)
-    nat, jok = num(a.model, naturals), num(a.model, jokers)
-    # Confirm the extreme: a true claim of top + 1 is unsat; the core names the rules forbidding it.
-    s = new_solver(cores=True)
-    labels = {}
-    for i, (name, rule) in enumerate(rules.items()):
-        label = z3.Bool(f"rule{i}")
-        labels[str(label)] = name
-        s.assert_and_track(rule, label)
-    a2 = ask(s, k == top + 1)
+    assert a.model is not None
+    top, m, a = _largest(s, k, a.model, copies + wild if cap is None else min(cap, copies + wild))
+    if a.unknown:
+        return unknown(PID, a.reason)
+    # The largest claim shown with as many natural cards as it can hold.
+    nat, m, a = _largest(s, naturals, m, min(copies, top), eq(k, top))
+    if a.unknown:
+        return unknown(PID, a.reason)
+    jok = num(m, jokers)
+    s.pop()
+    # A true claim of top + 1 is unsat under the rules; those forbidding it are found by leaving out each
+    # rule in turn while the rest still forbid it (the same rules whatever Z3 made before).
+    beyond = eq(k, top + 1)
+    a2 = _under(s, labels, beyond)
     if not a2.unsat:
         return unknown(PID, a2.reason or f"a claim of {top + 1} was not shown impossible")
-    binding = [labels[c] for c in a2.core if c in labels]
-    copies_bound = _bound_without_cap(subject, n)
-    cap = subject.rb.claim.max_cards
+    kept = list(range(len(rules)))
+    for i in range(len(rules)):
+        rest = [j for j in kept if j != i]
+        if _under(s, [labels[j] for j in rest], beyond).unsat:
+            kept = rest
+    names = list(rules)
+    binding = [names[i] for i in kept]
+    # Without the rules on cards per play, top is still a true claim; the copies may allow more.
+    s.push()
+    s.add(*[labels[i] for i, name in enumerate(names) if not name.startswith("cards per play")])
+    copies_bound, _, a3 = _largest(s, k, m, copies + wild)
+    s.pop()
+    if a3.unknown:
+        copies_bound = -1
     word = _word(subject, top)
     parts = [f"{nat} natural" + ("" if nat == 1 else "s")]
     if jok:
@@ -95,16 +147,6 @@ def _with_play(subject: Subject, n: int, found: Result) -> Result:
     if isinstance(play, str):
         return Result(PID, found.verdict, found.summary, {**d, "no_play": play})
     return Result(PID, found.verdict, found.summary, {**d, "witness": play.as_json()})
-
-
-def _bound_without_cap(subject: Subject, n: int) -> int:
-    naturals, jokers, k = z3.Ints("naturals jokers k")
-    rules = _rules(subject, n, naturals, jokers, k)
-    o = new_optimize()
-    o.add(*[r for name, r in rules.items() if not name.startswith("cards per play")])
-    o.maximize(k)
-    a = ask(o)
-    return num(a.model, k) if a.sat else -1
 
 
 def _word(subject: Subject, count: int) -> str:
