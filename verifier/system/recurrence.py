@@ -131,7 +131,8 @@ class Recurrence:
 
 
 def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool = False) -> Recurrence:
-    """Whether R is closed under the caught-lie move, from seat 0 (or from every seat); `quick`: see `_asked`."""
+    """Whether R is closed under the caught-lie move, from seat 0 (or from every seat); `quick`: asked of the
+    quick solver (see `_quickly`)."""
     if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards")
     b = Builder(sp)
@@ -222,7 +223,8 @@ def round_set(b: Builder, s: State) -> dict[str, Term]:
 
 
 def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool = False) -> Recurrence:
-    """Whether Q is closed under a round: a caught lie led, then every seat still in passing; `quick`: see `_asked`."""
+    """Whether Q is closed under a round: a caught lie led, then every seat still in passing; `quick`: asked of
+    the quick solver (see `_quickly`)."""
     if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards", "round")
     if not (sp.may_pass and sp.round_ends_all_pass and sp.all_pass_leader is not None):
@@ -267,7 +269,8 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick:
 
 
 def find(sp: Spec, symmetric: bool) -> Recurrence:
-    """R if it is closed under a caught lie, else Q if it is closed under a round; else why neither is."""
+    """R if it is closed under a caught lie, else Q if it is closed under a round; else why neither is (a
+    proof is first tried with a quicker solver, see `_quickly`)."""
     quick = _quickly(sp, symmetric)
     if quick is not None:
         return quick
