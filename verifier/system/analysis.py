@@ -331,25 +331,46 @@ def resolution_at(a: Analysis, budget: Budget) -> Result:
 
 # -- discards ------------------------------------------------------------------------------------------
 
+# The answers of `whole_sets` by the facts of a spec its query reads: the deck, its ranks and the set rule.
+# The player count is not among them, so the tables of one game at every count share one answer.
+_WHOLE_SETS: dict[tuple[Any, ...], bool | str] = {}
+
+
 def whole_sets(sp: Spec) -> bool | str:
     """Whatever a hand holds, a discard takes whole sets: each set `size` cards of one rank, none it lacks."""
+    key = (sp.live, sp.values, sp.rank_count, sp.ranks_in_play, sp.deck, sp.set_size, sp.sets_forced,
+           sp.sets_naturals_only, sp.merged)
+    if key not in _WHOLE_SETS:
+        _WHOLE_SETS[key] = _whole_sets(sp)
+    return _WHOLE_SETS[key]
+
+
+def _whole_sets(sp: Spec) -> bool | str:
+    from ..terms import add, and_, eq, ge, int_var, le, not_, plus, times
     b = Builder(sp)
-    row = [z3.Int(f"held{i}") for i in range(sp.width)]
-    chosen = [z3.Int(f"chosen{r}") for r in range(len(sp.ranks_in_play))]
+    row = [int_var(f"held{i}") for i in range(sp.width)]
+    chosen = [int_var(f"chosen{r}") for r in range(len(sp.ranks_in_play))]
     t = fresh_sets(sp)
     guard: list[Any] = []
     left = b.discard_sets(t, row, chosen, guard)
-    assert sp.set_size is not None
-    facts = [x >= 0 for x in left]
+    size = sp.set_size
+    assert size is not None
+
+    def sets_of(k: Any) -> Any:  # `size * k`, the numeral made after `k`, as z3's operator makes it
+        return times(z3.IntVal(size), k)
+
+    def sum_of(terms: list[Any]) -> Any:
+        return add(terms) if terms else z3.Sum(terms)
+    facts = [ge(x, 0) for x in left]
     j = sp.joker_index
     jokers = t.sets[j] if j is not None else z3.IntVal(0)
-    naturals = [z3.Sum([t.sets[i] for i in values] or [z3.IntVal(0)]) for values in b.rank_values]
-    facts.append(z3.Sum(naturals) + jokers == sp.set_size * z3.Sum(t.nsets))
-    facts += [nat <= sp.set_size * k for nat, k in zip(naturals, t.nsets)]
-    facts += [nat + jokers >= sp.set_size * k for nat, k in zip(naturals, t.nsets)]
+    naturals = [add([t.sets[i] for i in values] or [z3.IntVal(0)]) for values in b.rank_values]
+    facts.append(eq(plus(sum_of(naturals), jokers), sets_of(sum_of(t.nsets))))
+    facts += [le(nat, sets_of(k)) for nat, k in zip(naturals, t.nsets)]
+    facts += [ge(plus(nat, jokers), sets_of(k)) for nat, k in zip(naturals, t.nsets)]
     s = new_solver()
-    s.add(*[z3.And(x >= 0, x <= d) for x, d in zip(row, sp.deck)], *guard, *b.defs)
-    s.add(z3.Not(z3.And(facts)))
+    s.add(*[and_(ge(x, 0), le(x, d)) for x, d in zip(row, sp.deck)], *guard, *b.defs)
+    s.add(not_(and_(facts)))
     answer = ask(s)
     return answer.reason if answer.unknown else answer.unsat
 

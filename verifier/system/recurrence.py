@@ -28,7 +28,8 @@ from typing import Any
 
 import z3
 
-from ..solver import ask, new_solver
+from ..solver import RLIMIT, SEED, Answer, ask, fresh_context, new_solver
+from ..terms import and_, eq, ge, lt, not_, or_
 from .invariant import conservation, typing
 from .spec import FIRST, FOLLOW, LEAD, Spec
 from .state import (
@@ -60,18 +61,19 @@ def in_set(b: Builder, s: State) -> dict[str, Term]:
     sp = b.spec
     nat = _naturals(sp)
     out: dict[str, Term] = {
-        "the game goes on": z3.Not(s.over),
-        "nobody is out": z3.And(*s.inn) if sp.seats_leave else true(),
-        "the pile is empty": z3.And([p == 0 for p in s.pile]),
-        "a claim is asked for": z3.Not(required_empty(sp, required_id(sp, s))),
+        "the game goes on": not_(s.over),
+        "nobody is out": and_(*s.inn) if sp.seats_leave else true(),
+        "the pile is empty": and_([eq(p, 0) for p in s.pile]),
+        "a claim is asked for": not_(required_empty(sp, required_id(sp, s))),
     }
     for q in range(sp.n):
-        out[f"seat {q} holds two different cards"] = count_true([s.h[q][i] >= 1 for i in nat]) >= 2
+        out[f"seat {q} holds two different cards"] = ge(count_true([ge(s.h[q][i], 1) for i in nat]), 2)
         if sp.turn_start_win is not None:
-            out[f"seat {q} does not win at its turn"] = z3.Not(b.condition(sp.turn_start_win, s, q))
+            out[f"seat {q} does not win at its turn"] = not_(b.condition(sp.turn_start_win, s, q))
         if sp.set_size is not None:
             for r, values in enumerate(b.rank_values):
-                out[f"seat {q} holds no complete set of rank {r}"] = total([s.h[q][i] for i in values]) < sp.set_size
+                out[f"seat {q} holds no complete set of rank {r}"] = lt(total([s.h[q][i] for i in values]),
+                                                                        sp.set_size)
     return out
 
 
@@ -82,7 +84,7 @@ def first_claim(sp: Spec, s: State) -> Term:
     for k in range(len(sp.req_sets) - 1, -1, -1):
         claims = sorted(sp.req_sets[k])
         if claims:
-            out = ite(rid == k, num(claims[0]), out)
+            out = ite(eq(rid, k), num(claims[0]), out)
     return out
 
 
@@ -91,8 +93,8 @@ def lying_card(sp: Spec, row: list[Term], claim: Term) -> Term:
     out: Term = num(-1)
     for i in reversed(_naturals(sp)):
         matches = sorted(sp.matches[i])
-        fits = z3.Or([claim == c for c in matches]) if matches else false()
-        out = ite(z3.And(row[i] >= 1, z3.Not(fits)), num(i), out)
+        fits = or_([eq(claim, c) for c in matches]) if matches else false()
+        out = ite(and_(ge(row[i], 1), not_(fits)), num(i), out)
     return out
 
 
@@ -101,7 +103,7 @@ def lie_move(b: Builder, s: State, claim: Term, card: Term) -> Action:
     challenged by the next seat by its cards."""
     sp = b.spec
     test = next(k for k, (_, by_hand) in enumerate(sp.kinds) if not by_hand)
-    return Action(kind=num(CHALLENGE), cards=[ite(card == i, num(1), zero()) for i in range(sp.width)],
+    return Action(kind=num(CHALLENGE), cards=[ite(eq(card, i), num(1), zero()) for i in range(sp.width)],
                   claim=claim, count=num(1), challenger=next_in(sp, s, s.actor), test=num(test),
                   draws=[zero()] * sp.width, discards=[zero()] * len(sp.ranks_in_play))
 
@@ -112,9 +114,9 @@ def a_lie(sp: Spec, s: State, claim: Term, card: Term) -> Term:
     options = []
     for i in _naturals(sp):
         matches = sorted(sp.matches[i])
-        fits = z3.Or([claim == c for c in matches]) if matches else false()
-        options.append(z3.And(card == i, row[i] >= 1, z3.Not(fits)))
-    return z3.And(allowed(sp, required_id(sp, s), claim), z3.Or(options) if options else false())
+        fits = or_([eq(claim, c) for c in matches]) if matches else false()
+        options.append(and_(eq(card, i), ge(row[i], 1), not_(fits)))
+    return and_(allowed(sp, required_id(sp, s), claim), or_(options) if options else false())
 
 
 @dataclass
@@ -128,8 +130,9 @@ class Recurrence:
     kind: str = "lie"
 
 
-def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Recurrence:
-    """Whether R is closed under the caught-lie move, from seat 0 (or from every seat)."""
+def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool = False) -> Recurrence:
+    """Whether R is closed under the caught-lie move, from seat 0 (or from every seat); `quick`: asked of the
+    quick solver (see `_quickly`)."""
     if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards")
     b = Builder(sp)
@@ -145,11 +148,11 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Recurrenc
         legal, after = b.step_kind(s, a, CHALLENGE)
         # Every hand comes back as it was, so the facts of R about hands hold again; the rest is checked.
         goal = {k: v for k, v in in_set(b, after).items() if "holds" not in k}
-        goal["every hand is back as it was"] = z3.And([x == y for rs, ra in zip(s.h, after.h) for x, y in zip(rs, ra)])
-        solver = new_solver(timeout_ms=timeout_ms)
+        goal["every hand is back as it was"] = and_([eq(x, y) for rs, ra in zip(s.h, after.h) for x, y in zip(rs, ra)])
+        solver = _solver(quick, timeout_ms)
         solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
-        solver.add(z3.Not(z3.And(legal, b.resolution["caught"], *goal.values())))
-        answer = ask(solver)
+        solver.add(not_(and_(legal, b.resolution["caught"], *goal.values())))
+        answer = _asked(solver, quick)
         if answer.unknown:
             return Recurrence(False, answer.reason)
         if answer.sat:
@@ -162,10 +165,10 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Recurrenc
                 failed.insert(0, "the lie is not caught")
             return Recurrence(False, "; ".join(failed[:3]) or "the move leaves the set")
         # 2. From every state of R some lie can be told (the first claim, the first card that is not it).
-        solver = new_solver(timeout_ms=timeout_ms)
-        solver.add(*before.values(), z3.Not(a_lie(sp, s, first_claim(sp, s), lying_card(sp, hand_vector(s, s.actor),
-                                                                                          first_claim(sp, s)))))
-        answer = ask(solver)
+        solver = _solver(quick, timeout_ms)
+        solver.add(*before.values(), not_(a_lie(sp, s, first_claim(sp, s), lying_card(sp, hand_vector(s, s.actor),
+                                                                                        first_claim(sp, s)))))
+        answer = _asked(solver, quick)
         if not answer.unsat:
             return Recurrence(False, answer.reason if answer.unknown else "some state of the set has no lie to tell")
     return Recurrence(True)
@@ -214,13 +217,14 @@ def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
 def round_set(b: Builder, s: State) -> dict[str, Term]:
     """The facts of Q about `s`: those of R, a new round being led and the stock empty."""
     out = in_set(b, s)
-    out["a new round is led"] = z3.And(s.leading, s.mode == LEAD)
-    out["the stock is empty"] = z3.And([x == 0 for x in s.stock])
+    out["a new round is led"] = and_(s.leading, eq(s.mode, LEAD))
+    out["the stock is empty"] = and_([eq(x, 0) for x in s.stock])
     return out
 
 
-def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Recurrence:
-    """Whether Q is closed under a round: a caught lie led, then every seat still in passing."""
+def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool = False) -> Recurrence:
+    """Whether Q is closed under a round: a caught lie led, then every seat still in passing; `quick`: asked of
+    the quick solver (see `_quickly`)."""
     if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards", "round")
     if not (sp.may_pass and sp.round_ends_all_pass and sp.all_pass_leader is not None):
@@ -238,14 +242,14 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Rec
         # Nobody is out in Q, so the round ends at the pass of the last of all the seats.
         for k in range(sp.n):
             guard, t = b.pass_turn(t)
-            steps[f"pass {k + 1} of {sp.n} is legal"] = z3.And(guard)
+            steps[f"pass {k + 1} of {sp.n} is legal"] = and_(guard)
         # Every hand comes back as it was, so the facts of Q about hands hold again; the rest is checked.
         goal = {k: v for k, v in round_set(b, t).items() if "holds" not in k}
-        goal["every hand is back as it was"] = z3.And([x == y for rs, ra in zip(s.h, t.h) for x, y in zip(rs, ra)])
-        solver = new_solver(timeout_ms=timeout_ms)
+        goal["every hand is back as it was"] = and_([eq(x, y) for rs, ra in zip(s.h, t.h) for x, y in zip(rs, ra)])
+        solver = _solver(quick, timeout_ms)
         solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
-        solver.add(z3.Not(z3.And(*steps.values(), *goal.values())))
-        answer = ask(solver)
+        solver.add(not_(and_(*steps.values(), *goal.values())))
+        answer = _asked(solver, quick)
         if answer.unknown:
             return Recurrence(False, answer.reason, "round")
         if answer.sat:
@@ -254,10 +258,10 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Rec
             failed = [k for k, v in {**steps, **goal}.items() if not z3.is_true(m.eval(v, model_completion=True))]
             return Recurrence(False, "; ".join(failed[:3]) or "the round leaves the set", "round")
         # Some lie can be told from every state of Q (the first claim, the first card that is not it).
-        solver = new_solver(timeout_ms=timeout_ms)
+        solver = _solver(quick, timeout_ms)
         first = first_claim(sp, s)
-        solver.add(*before.values(), z3.Not(a_lie(sp, s, first, lying_card(sp, hand_vector(s, s.actor), first))))
-        answer = ask(solver)
+        solver.add(*before.values(), not_(a_lie(sp, s, first, lying_card(sp, hand_vector(s, s.actor), first))))
+        answer = _asked(solver, quick)
         if not answer.unsat:
             return Recurrence(False, answer.reason if answer.unknown else "some state of the set has no lie to tell",
                               "round")
@@ -265,7 +269,11 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None) -> Rec
 
 
 def find(sp: Spec, symmetric: bool) -> Recurrence:
-    """R if it is closed under a caught lie, else Q if it is closed under a round; else why neither is."""
+    """R if it is closed under a caught lie, else Q if it is closed under a round; else why neither is (a
+    proof is first tried with a quicker solver, see `_quickly`)."""
+    quick = _quickly(sp, symmetric)
+    if quick is not None:
+        return quick
     lie = check(sp, symmetric)
     if lie.holds:
         return lie
@@ -275,6 +283,55 @@ def find(sp: Spec, symmetric: bool) -> Recurrence:
     if rnd.why == "no round ends when every seat passes" or rnd.why == lie.why:
         return lie
     return Recurrence(False, f"{lie.why}; nor for a round led by a caught lie and ended by all passing: {rnd.why}")
+
+
+# -- a quicker proof first ---------------------------------------------------------------------------
+
+class _Unsure(Exception):
+    """A quick query the solver did not settle."""
+
+
+def _solver(quick: bool, timeout_ms: int | None) -> z3.Solver:
+    """The solver of one query: the verifier's, or with `quick` one that first solves the definitions
+    away (most of a step is `x == term`) and uses Z3's older arithmetic solver, several times faster here."""
+    if not quick:
+        return new_solver(timeout_ms=timeout_ms)
+    s = z3.Then("simplify", "solve-eqs", "smt").solver()
+    s.set("random_seed", SEED)
+    s.set("rlimit", RLIMIT)
+    s.set("arith.solver", 2)
+    if timeout_ms is not None:
+        s.set("timeout", timeout_ms)
+    return s
+
+
+def _asked(solver: z3.Solver, quick: bool) -> Answer:
+    """`ask(solver)`; with `quick`, an unknown is not an answer (`_Unsure`)."""
+    answer = ask(solver)
+    if quick and answer.unknown:
+        raise _Unsure(answer.reason)
+    return answer
+
+
+def _quickly(sp: Spec, symmetric: bool) -> Recurrence | None:
+    """R or Q shown closed by the quick solver, in a Z3 context of its own; None when neither is shown.
+
+    Only a proof is taken from it (every query unsat). Where R fails here, it fails for `check` too (a
+    model found is a state that leaves R), so Q shown closed is `find`'s answer. Otherwise `find` checks
+    again with the verifier's solver in the context it was called in, untouched by this try, so that a
+    failure is explained by the same model, in the same words, as without it."""
+    saved = z3.z3._main_ctx  # type: ignore[attr-defined]
+    fresh_context()
+    try:
+        lie = check(sp, symmetric, quick=True)
+        if lie.holds:
+            return lie
+        rnd = check_round(sp, symmetric, quick=True)
+        return rnd if rnd.holds else None
+    except _Unsure:
+        return None
+    finally:
+        z3.z3._main_ctx = saved  # type: ignore[attr-defined]
 
 
 def concrete_in_round_set(sp: Spec, values: dict[str, Any]) -> bool:
