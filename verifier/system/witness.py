@@ -42,6 +42,8 @@ from .search import Trace
 from .spec import Spec
 from .transitions import CHALLENGE, PASS
 
+_RESPOND = Phase.RESPOND
+
 
 @dataclass
 class Witness:
@@ -86,51 +88,117 @@ def scenario_of(data: dict[str, Any], rulebook: str, variations: tuple[str, ...]
                     variations=list(variations), path=path, **fields)
 
 
+def step_text(game: Game, seat: int, action: Any) -> str:
+    """One scenario step: the seat to act (or chance) and the action in the notation."""
+    return f"{'chance' if seat < 0 else seat}: {action_text(game, action)}"
+
+
+def steps_text(game: Game, moves: list[Any]) -> list[Any]:
+    """Scenario steps of moves kept as (seat, action), checkpoints (dicts) as they are."""
+    written: dict[tuple[int, Any], str] = {}  # the same move recurs (every accept of a seat): written once
+    out: list[Any] = []
+    for m in moves:
+        if isinstance(m, dict):
+            out.append(m)
+            continue
+        text = written.get(m)
+        if text is None:
+            text = written[m] = step_text(game, *m)
+        out.append(text)
+    return out
+
+
+# A sentence of the play, kept as (seat, play or None for a pass, then: None, ACCEPTED or the challenge's
+# RevealRecord) and written out only for a witness kept (most games played keep none); or a sentence
+# already written. A seat None says nothing before the challenge.
+Said = tuple[int | None, Play | None, Any] | str
+ACCEPTED = True
+
+
+def said_text(game: Game, said: Said) -> str:
+    """The sentence `said` stands for."""
+    if isinstance(said, str):
+        return said
+    seat, play, then = said
+    if seat is None:
+        words = ""
+    elif play is None:
+        words = f"seat {seat} passes"
+    else:
+        words = f"seat {seat} plays {cards_text(game, play.cards)} as {claim_text(game, play.claim, play.count)}"
+    if then is None:
+        return words
+    if then is ACCEPTED:
+        return f"{words}; accepted"
+    r = then
+    return (f"{words}; seat {r.challenger} challenges: {'a lie' if r.caught else 'true'}, "
+            f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
+
+
+def words_text(game: Game, said: list[Said]) -> list[str]:
+    return [said_text(game, w) for w in said]
+
+
 class Table:
-    """An interpreter game being replayed, with the scenario steps and the words written as it goes."""
+    """An interpreter game being replayed, with the scenario steps and the words, kept as moves and
+    written out when read (`steps`, `words`)."""
 
     def __init__(self, game: Game, state: State) -> None:
         self.game = game
         self.state = state
-        self.steps: list[Any] = []
-        self.words: list[str] = []
+        self.moves: list[Any] = []  # (seat, action) for each action applied, or a checkpoint (a dict)
+        self.said: list[Said] = []
+
+    @property
+    def steps(self) -> list[Any]:
+        """The scenario steps so far."""
+        return steps_text(self.game, self.moves)
+
+    @property
+    def words(self) -> list[str]:
+        """The play so far in words."""
+        return words_text(self.game, self.said)
 
     def act(self, action: Any) -> None:
-        seat = self.state.current_player()
-        self.state.apply_action(action)
-        self.steps.append(f"{'chance' if seat < 0 else seat}: {action_text(self.game, action)}")
+        st = self.state
+        seat = st.to_act
+        st.apply_action(action)
+        self.moves.append((seat, action))
 
     def checkpoint(self, expect: dict[str, Any]) -> None:
-        self.steps.append({"expect": expect})
+        self.moves.append({"expect": expect})
 
     def turn(self, kind: int, cards: tuple[int, ...], claim: int, count: int, challenger: int | None,
              test: str | None, discards: dict[int, int] | None = None) -> None:
         """One turn as the verifier's step: a play answered by all, or challenged by `challenger`; or a pass
         (after which, where a pass leaves the last play open, `challenger` may challenge that play)."""
         g, st = self.game, self.state
-        seat = st.current_player()
-        reveals = len(st.reveals())
+        moves = self.moves
+        seat = st.to_act
+        reveals = st.reveal_count()
+        play = None
         if kind == PASS:
-            self.act(ENGINE_PASS)
-            said = f"seat {seat} passes"
+            st.apply_action(ENGINE_PASS)
+            moves.append((seat, ENGINE_PASS))
         else:
-            self.act(Play(cards, claim, count))
-            said = f"seat {seat} plays {cards_text(g, cards)} as {claim_text(g, claim, count)}"
+            play = Play(cards, claim, count)
+            st.apply_action(play)
+            moves.append((seat, play))
         # The one challenger the step names; every other responder accepts (with calls made at once, the
         # responders after it answer too before the call is heard).
         calls = kind in (CHALLENGE, PASS) and challenger is not None
-        while st.phase is Phase.RESPOND:
-            if calls and st.current_player() == challenger:
-                self.act(Challenge(test or g.kind_names[0]))
+        while st.phase is _RESPOND:
+            answer = st.to_act
+            if calls and answer == challenger:
+                action: Any = Challenge(test or g.kind_names[0])
             else:
-                self.act(ENGINE_ACCEPT)
-        if len(st.reveals()) > reveals:
-            r = st.reveals()[-1]
-            verdict = "a lie" if r.caught else "true"
-            self.words.append(f"{said}; seat {r.challenger} challenges: {verdict}, "
-                              f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
+                action = ENGINE_ACCEPT
+            st.apply_action(action)
+            moves.append((answer, action))
+        if st.reveal_count() > reveals:
+            self.said.append((seat, play, st.reveal(-1)))
         else:
-            self.words.append(said if kind == PASS else f"{said}; accepted")
+            self.said.append((seat, None, None) if kind == PASS else (seat, play, ACCEPTED))
         if st.phase is Phase.DISCARD:
             for rank, k in (discards or {}).items():
                 for _ in range(k):
@@ -141,7 +209,7 @@ class Table:
         if st.phase is Phase.TERMINAL:
             res = st.result()
             if res is not None:
-                self.words.append(f"the game ends: {res.reason}")
+                self.said.append(f"the game ends: {res.reason}")
 
 
 def dealt(game: Game, seed: int, dealer: int | None) -> State:
@@ -187,6 +255,19 @@ def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, A
     except IllegalAction as exc:
         return f"the interpreter refuses a step: {exc}"
     return table, {"position": notation}
+
+
+def lowest(hand: list[int], k: int) -> tuple[int, ...]:
+    """The `k` lowest cards of `hand` (its count of each card value), fewer if it holds fewer: the first `k`
+    of its cards sorted."""
+    out: list[int] = []
+    for v, c in enumerate(hand):
+        if c:
+            if len(out) + c >= k:
+                out.extend([v] * (k - len(out)))
+                return tuple(out)
+            out.extend([v] * c)
+    return tuple(out)
 
 
 Chooser = Callable[[State, int, int, bool | None], tuple[tuple[int, ...], int] | None]
