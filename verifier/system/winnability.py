@@ -26,7 +26,7 @@ from .search import Trace, bmc
 from .spec import Spec, merge_values
 from .symmetry import rotation_symmetric
 from .transitions import ACCEPT, PASS
-from .witness import Table, Witness, dealt, lowest, replay_shape
+from .witness import Table, Witness, dealt, lowest, replay_shape, words_text
 
 PID = "winnability"
 WIN_BMC_DEPTH = 24  # turns the model checker unrolls for a seat no game has won
@@ -200,7 +200,7 @@ def _replayed(sp: Spec, deals: _Deals, seat: int, play: Scripted, dealer: int, r
     other = "passes" if passing else "plays the fewest cards"
     bots = ["plays all it may" if s == seat else other for s in range(game.players)]
     won = "wins" if game.first_out else "goes out first"
-    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": dealer}, table.steps, expect, table.words[-3:],
+    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": dealer}, table.steps, expect, words_text(game, table.said[-3:]),
                 f"seat {seat} {won} after {len(shape)} turns, a scripted greedy play (it plays as many cards as "
                 f"it may, every other seat {other})")
     return Win(w, "greedy", {"seed": PLAYS, "dealer": dealer, "bots": bots, "turns": len(shape),
@@ -266,7 +266,7 @@ def bmc_win(a: Any, seat: int, budget: Any) -> Win | str:
         return f"the play found for seat {seat} does not replay" + (f": {table}" if isinstance(table, str) else "")
     expect: dict[str, Any] = {"winner": seat, "over": True} if game.first_out else {"out": [seat]}
     turns = res.trace.depth
-    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": 0}, table.steps, expect, table.words[-3:],
+    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": 0}, table.steps, expect, words_text(game, table.said[-3:]),
                 f"seat {seat} {'wins' if game.first_out else 'goes out first'} after {turns} turns, a play found "
                 "by bounded model checking")
     return Win(w, "bmc", {"seed": PLAYS, "dealer": 0, "turns": turns, "actions": len(table.moves)})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cheatdsl.engine import (
     ACCEPT as ENGINE_ACCEPT,
@@ -94,11 +94,11 @@ def step_text(game: Game, seat: int, action: Any) -> str:
 
 
 def steps_text(game: Game, moves: list[Any]) -> list[Any]:
-    """Scenario steps of moves kept as (seat, action), checkpoints (dicts) as they are."""
+    """Scenario steps of moves kept as (seat, action); checkpoints (dicts) and steps written as they are."""
     written: dict[tuple[int, Any], str] = {}  # the same move recurs (every accept of a seat): written once
     out: list[Any] = []
     for m in moves:
-        if isinstance(m, dict):
+        if not isinstance(m, tuple):  # a checkpoint, or a step already written
             out.append(m)
             continue
         text = written.get(m)
@@ -151,13 +151,15 @@ class Table:
 
     @property
     def steps(self) -> list[Any]:
-        """The scenario steps so far."""
-        return steps_text(self.game, self.moves)
+        """The scenario steps so far: `moves` itself, written out in place (a step added to it stays)."""
+        self.moves[:] = steps_text(self.game, self.moves)
+        return self.moves
 
     @property
     def words(self) -> list[str]:
-        """The play so far in words."""
-        return words_text(self.game, self.said)
+        """The play so far in words: `said` itself, written out in place (a sentence added to it stays)."""
+        self.said[:] = words_text(self.game, self.said)
+        return cast(list[str], self.said)
 
     def act(self, action: Any) -> None:
         st = self.state
