@@ -89,6 +89,7 @@ class _Run:
         self.moves: list[Any] = []  # (seat, action), or a checkpoint (a dict)
         self.said: list[Said] = []
         self._said: Said | None = None  # the play last made, until its answer is heard
+        self.heard = False
 
     @property
     def steps(self) -> list[Any]:
@@ -100,7 +101,7 @@ class _Run:
 
     def act(self) -> Any:
         """The bot to act chooses (or chance draws who of several callers called first), and the action is
-        applied and written down."""
+        applied and written down; `heard` tells whether it settled a challenge."""
         st = self.state
         seat = st.to_act
         if seat == CHANCE:
@@ -110,27 +111,27 @@ class _Run:
         self.moves.append((seat, action))
         reveals = st.reveal_count()
         st.apply_action(action)
-        said = self.said
-        if isinstance(action, Play):
+        kind = action.__class__  # every action class is final: `is` as isinstance
+        if kind is Play:
             self._said = (seat, action, None)
             if st.phase is not _RESPOND:
-                said.append(self._said)
-        elif isinstance(action, Pass):
-            said.append((seat, None, None))
-        elif isinstance(action, DiscardSet):
-            said.append(f"seat {seat} discards a set of {rank_words(self.game, action.rank)}")
-        if st.reveal_count() > reveals:
+                self.said.append(self._said)
+        elif kind is Pass:
+            self.said.append((seat, None, None))
+        elif kind is DiscardSet:
+            self.said.append(f"seat {seat} discards a set of {rank_words(self.game, action.rank)}")
+        self.heard = st.reveal_count() > reveals
+        if self.heard:
             last = self._said
-            said.append((None, None, st.reveal(-1)) if last is None else (last[0], last[1], st.reveal(-1)))
+            self.said.append((None, None, st.reveal(-1)) if last is None else (last[0], last[1], st.reveal(-1)))
             self._said = None
-        elif self._said is not None and not isinstance(action, Play) and st.phase is not _RESPOND \
-                and not st.callers():
-            said.append((self._said[0], self._said[1], ACCEPTED))
+        elif self._said is not None and kind is not Play and st.phase is not _RESPOND and not st.callers():
+            self.said.append((self._said[0], self._said[1], ACCEPTED))
             self._said = None
         if st.phase is _TERMINAL:
             res = st.result()
             if res is not None:
-                said.append(f"the game ends: {res.reason}")
+                self.said.append(f"the game ends: {res.reason}")
         return action
 
     def witness(self, prop: str, expect: dict[str, Any], summary: str, last: int = 3) -> Witness:
@@ -194,10 +195,9 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
             continue
         # The sets out before a challenge is answered (sets are only ever added: the first `sets` of them).
         sets = st.set_count() if st.phase is _RESPOND or st.callers() else 0
-        reveals = st.reveal_count()
         run.act()
         found.actions += 1
-        if sets and st.reveal_count() > reveals:
+        if sets and run.heard:
             r = st.reveal(-1)
             if not r.caught and r.claim % g.rank_count in {st.discarded_set(i)[1] for i in range(sets)}:
                 expect = {"discarded": [rank_words(g, x) for _, x, _ in st.discarded_sets()],

@@ -153,16 +153,15 @@ def _shape_trace(sp: Spec, shape: list[dict[str, Any]]) -> Trace:
 
 
 class _Deals:
-    """The deal of seed PLAYS with each dealer, dealt once and copied for every play from it."""
+    """The deal of seed PLAYS: with dealer 0 dealt once and copied for every play from it; with another
+    dealer dealt when asked (each is asked for once)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._dealt: dict[int, State] = {}
+        self.first = dealt(game, PLAYS, 0)
 
     def __call__(self, dealer: int) -> State:
-        if dealer not in self._dealt:
-            self._dealt[dealer] = dealt(self.game, PLAYS, dealer)
-        return self._dealt[dealer].clone()
+        return self.first.clone() if dealer == 0 else dealt(self.game, PLAYS, dealer)
 
 
 # A scripted play: its turns' shapes, whether the others pass in it, and the game played from the deal of
@@ -211,7 +210,7 @@ def greedy_wins(sp: Spec, game: Game, symmetric: bool) -> dict[int, Win]:
     """The seats a scripted greedy play wins for, each with its replayed game. With `symmetric` (every seat
     alike, dealer by lot) the shortest play won by any seat is turned round the table first."""
     deals = _Deals(game)
-    if deals(0).phase is not Phase.PLAY:
+    if deals.first.phase is not Phase.PLAY:
         return {}
     n = game.players
     wins: dict[int, Win] = {}

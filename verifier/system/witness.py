@@ -277,10 +277,13 @@ Chooser = Callable[[State, int, int, bool | None], tuple[tuple[int, ...], int] |
 
 def choose(game: Game, st: State, k: int, kind: int, truth: bool | None) -> tuple[tuple[int, ...], int] | None:
     """Cards and a claim for a play of `k` cards that is true (`truth`), a lie (not `truth`), or either."""
-    hand = list(st.hand_cards(st.current_player()))
+    counts = st.hand(st.current_player())
     required = list(st.required_claims())
-    if len(hand) < k or not required:
+    if sum(counts) < k or not required:
         return None
+    if truth is None:  # the lowest cards, as the first claim allowed
+        return lowest(counts, k), required[0]
+    hand = list(st.hand_cards(st.current_player()))
     wild = game.wild
 
     def fits(c: int, claim: int) -> bool:
@@ -294,8 +297,6 @@ def choose(game: Game, st: State, k: int, kind: int, truth: bool | None) -> tupl
         if truth is False and bad:
             rest = [c for c in hand if c != bad[0]]
             return tuple(sorted([bad[0], *rest[:k - 1]])), claim
-        if truth is None:
-            return tuple(sorted(hand[:k])), claim
     return None
 
 
