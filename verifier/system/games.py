@@ -41,8 +41,9 @@ LOOK = ("stuck", "loop", "wins", "dead-claim")
 
 @dataclass
 class Found:
-    """What the games at one table met: the first witness of each kind, the seats that won (each with the
-    game it won: seed, dealer, bots seat by seat, challenge rate, turns and actions), the games."""
+    """What the games at one table met: the first witness of each kind looked for, the seats that won where
+    wins are looked for (each with the game it won: seed, dealer, bots seat by seat, challenge rate, turns
+    and actions), the games."""
 
     witnesses: dict[str, Witness] = field(default_factory=dict)
     wins: dict[int, Witness] = field(default_factory=dict)
@@ -210,13 +211,13 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
     found.ended += 1
     if _stuck(st):
         found.stuck += 1
-        if "stuck" not in found.witnesses:
+        if "stuck" in wanted and "stuck" not in found.witnesses:
             reason = st.result().reason  # type: ignore[union-attr]
             found.witnesses["stuck"] = run.witness(
                 "no-deadlock", {"over": True, "capped": True, "winner": None},
                 f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
     seat = _winner(st)
-    if seat is not None and seat not in found.wins:
+    if seat is not None and "wins" in wanted and seat not in found.wins:
         won: dict[str, Any] = {"winner": seat, "over": True} if g.first_out else {"out": [seat]}
         found.wins[seat] = run.witness("winnability", won, f"seat {seat} {'wins' if g.first_out else 'goes out first'} "
                                        f"after {st.turns} turns, played by bots ({', '.join(run.names)}; "

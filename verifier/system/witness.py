@@ -88,23 +88,21 @@ def scenario_of(data: dict[str, Any], rulebook: str, variations: tuple[str, ...]
                     variations=list(variations), path=path, **fields)
 
 
-def step_text(game: Game, seat: int, action: Any) -> str:
-    """One scenario step: the seat to act (or chance) and the action in the notation."""
-    return f"{'chance' if seat < 0 else seat}: {action_text(game, action)}"
-
-
 def steps_text(game: Game, moves: list[Any]) -> list[Any]:
     """Scenario steps of moves kept as (seat, action); checkpoints (dicts) and steps written as they are."""
-    written: dict[tuple[int, Any], str] = {}  # the same move recurs (every accept of a seat): written once
+    # The same action recurs (every accept, a play made again): written once, known by its identity (the
+    # moves hold every action, so no two of them share one while this runs).
+    written: dict[int, str] = {}
     out: list[Any] = []
     for m in moves:
-        if not isinstance(m, tuple):  # a checkpoint, or a step already written
+        if m.__class__ is not tuple:  # a checkpoint, or a step already written
             out.append(m)
             continue
-        text = written.get(m)
+        seat, action = m
+        text = written.get(id(action))
         if text is None:
-            text = written[m] = step_text(game, *m)
-        out.append(text)
+            text = written[id(action)] = action_text(game, action)
+        out.append(f"{'chance' if seat < 0 else seat}: {text}")
     return out
 
 
@@ -189,14 +187,12 @@ class Table:
         # The one challenger the step names; every other responder accepts (with calls made at once, the
         # responders after it answer too before the call is heard).
         calls = kind in (CHALLENGE, PASS) and challenger is not None
+        apply, add = st.apply_action, moves.append
         while st.phase is _RESPOND:
             answer = st.to_act
-            if calls and answer == challenger:
-                action: Any = Challenge(test or g.kind_names[0])
-            else:
-                action = ENGINE_ACCEPT
-            st.apply_action(action)
-            moves.append((answer, action))
+            action: Any = Challenge(test or g.kind_names[0]) if calls and answer == challenger else ENGINE_ACCEPT
+            apply(action)
+            add((answer, action))
         if st.reveal_count() > reveals:
             self.said.append((seat, play, st.reveal(-1)))
         else:
