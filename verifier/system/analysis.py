@@ -449,6 +449,7 @@ def lasso(a: Analysis) -> Witness | str:
     game = a.game
     test = next(name for name, by_hand in sp.kinds if not by_hand)
     order = {v: i for i, v in enumerate(sp.claims)}
+    first: dict[tuple[int, ...], int] = {}  # the claim to lie about, by the claims allowed
     limit = 4 * max(len(sp.claims), 1) * sp.n + 8
     for seed in range(SEEDS):
         st = dealt(game, seed, 0)
@@ -472,11 +473,14 @@ def lasso(a: Analysis) -> Witness | str:
                 return w
             seen[k] = turn
             marks.append(len(table.moves))
-            seat = st.current_player()
-            if not st.required_claims():
+            seat = st.to_act
+            required = st.required
+            if not required:
                 break
-            claim = min(st.required_claims(), key=lambda c: order.get(c, 0))
-            lie = next((v for v, k in enumerate(st.hand(seat)) if k and v != claim and v != game.joker), None)
+            claim = first.get(required)
+            if claim is None:
+                claim = first[required] = min(required, key=lambda c: order.get(c, 0))
+            lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.joker), None)
             if lie is None:
                 break
             table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)
@@ -534,7 +538,8 @@ def round_lasso(a: Analysis) -> Witness | str:
                 if not required:
                     break
                 claim = min(required, key=lambda c: order.get(c, 0))
-                lie = next((v for v, k in enumerate(st.hand(seat)) if k and v != claim and v != game.joker), None)
+                lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.joker),
+                           None)
                 if lie is None:
                     break
                 table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)
