@@ -429,8 +429,8 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
 # -- termination ---------------------------------------------------------------------------------------
 
 def _key(st: State) -> tuple[Any, ...]:
-    """The state as far as a lie caught again can tell: each hand as its counts of every card value (equal
-    exactly when the hands' cards are), the pile, the stock, the claims, the seats in."""
+    """The state at the start of a turn, as the lassos compare it: each hand as its count of every card value
+    (equal exactly when the hands hold the same cards), the pile, the stock, the claims, the seats in."""
     return (st.phase, st.to_act, tuple(map(tuple, map(st.hand, range(st.game.players)))), st.pile_cards(),
             st.stock(), st.previous, st.leading, st.required, st.seating)
 

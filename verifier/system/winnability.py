@@ -110,9 +110,12 @@ def _how(wins: dict[int, Win]) -> list[str]:
 
 def first_out(st: State) -> int | None:
     """The winner: the first seat out (in games that go on until a loser is left, before the end too)."""
-    r = st.result()
-    if r is not None and r.winner is not None:
-        return r.winner
+    if st.phase is Phase.TERMINAL:
+        r = st.result()
+        if r is not None and r.winner is not None:
+            return r.winner
+    elif st.players_in == st.game.players:
+        return None  # nobody is out yet (the order out is empty)
     order = st.order_out()
     return order[0] if order and not st.game.first_out else None
 
@@ -130,7 +133,7 @@ def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = G
             return (shapes, table) if out == target else None
         if st.phase is not Phase.PLAY:
             return None
-        seat = st.current_player()
+        seat = st.to_act
         if seat != target and passing and st.can_pass():
             table.turn(PASS, (), 0, 0, None, None)
             shapes.append({"kind": PASS, "cards": [0]})
@@ -139,9 +142,10 @@ def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = G
         k = size if game.max_cards is None else min(size, game.max_cards)
         k = k if seat == target else game.min_cards
         cards = lowest(st.hand(seat), k)
-        if len(cards) < k or not st.required_claims():
+        required = st.required
+        if len(cards) < k or not required:
             return None
-        table.turn(ACCEPT, cards, st.required_claims()[0], k, None, None)
+        table.turn(ACCEPT, cards, required[0], k, None, None)
         shapes.append({"kind": ACCEPT, "cards": [k]})
     return None
 
