@@ -89,7 +89,7 @@ class _Run:
         self.chance = random.Random(f"verify/{seed}/{names}/{rate}/chance")
         self.moves: list[Any] = []  # (seat, action), or a checkpoint (a dict)
         self.said: list[Said] = []
-        self._said: Said | None = None  # the play last made, until its answer is heard
+        self._said: tuple[int, Play, None] | None = None  # the play last made, until its answer is heard
         self.heard = False
 
     @property
