@@ -27,7 +27,7 @@ from .search import bmc
 from .spec import Spec, SpecError, build_spec, merge_values
 from .symmetry import rotation_symmetric
 from .transitions import CHALLENGE, PASS, Builder
-from .witness import Table, Witness, dealt, scenario_of
+from .witness import Table, Witness, dealt, scenario_of, steps_text, words_text
 
 _INVARIANTS: dict[Spec, Invariants] = {}
 _RECURRENT: dict[Spec, Any] = {}  # the recurrent set checked on a table, by its spec
@@ -450,9 +450,10 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
 # -- termination ---------------------------------------------------------------------------------------
 
 def _key(st: State) -> tuple[Any, ...]:
-    g = st.game
-    return (st.phase, st.current_player(), tuple(st.hand_cards(s) for s in range(g.players)), st.pile_cards(),
-            st.stock(), st.previous, st.leading, st.required_claims(), tuple(st.seats_in()))
+    """The state at the start of a turn, as the lassos compare it: each hand as its count of every card value
+    (equal exactly when the hands hold the same cards), the pile, the stock, the claims, the seats in."""
+    return (st.phase, st.to_act, tuple(map(tuple, map(st.hand, range(st.game.players)))), st.pile_cards(),
+            st.stock(), st.previous, st.leading, st.required, st.seating)
 
 
 def _expect_now(st: State) -> dict[str, Any]:
@@ -469,6 +470,7 @@ def lasso(a: Analysis) -> Witness | str:
     game = a.game
     test = next(name for name, by_hand in sp.kinds if not by_hand)
     order = {v: i for i, v in enumerate(sp.claims)}
+    first: dict[tuple[int, ...], int] = {}  # the claim to lie about, by the claims allowed
     limit = 4 * max(len(sp.claims), 1) * sp.n + 8
     for seed in range(SEEDS):
         st = dealt(game, seed, 0)
@@ -481,21 +483,25 @@ def lasso(a: Analysis) -> Witness | str:
             k = _key(st)
             if k in seen:
                 start = seen[k]
-                steps = table.steps[:marks[start]] + [{"expect": _expect_now(st)}] + table.steps[marks[start]:]
+                mark = marks[start]
+                steps = steps_text(game, table.moves[:mark] + [{"expect": _expect_now(st)}] + table.moves[mark:])
                 loop = turn - start
                 w = Witness("termination", sp.n, {"seed": seed, "dealer": 0}, steps, _expect_now(st),
-                            table.words[start:start + 4] + ([f"... {loop} turns in all, then the same state again"]
-                                                            if loop > 4 else []),
+                            words_text(game, table.said[start:start + 4])
+                            + ([f"... {loop} turns in all, then the same state again"] if loop > 4 else []),
                             f"a caught lie repeated: after {loop} turns every hand, the pile and the seat to play "
                             "are as they were")
                 return w
             seen[k] = turn
-            marks.append(len(table.steps))
-            seat = st.current_player()
-            if not st.required_claims():
+            marks.append(len(table.moves))
+            seat = st.to_act
+            required = st.required
+            if not required:
                 break
-            claim = min(st.required_claims(), key=lambda c: order.get(c, 0))
-            lie = next((c for c in st.hand_cards(seat) if c != claim and c != game.joker), None)
+            claim = first.get(required)
+            if claim is None:
+                claim = first[required] = min(required, key=lambda c: order.get(c, 0))
+            lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.joker), None)
             if lie is None:
                 break
             table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)
@@ -539,21 +545,22 @@ def round_lasso(a: Analysis) -> Witness | str:
                         break
                     hands = {s: [card_text(game, c) for c in st.hand_cards(s)] for s in range(game.players)}
                     now = {**_expect_now(st), "hands": hands, "stock": len(st.stock()), "leading": True}
-                    steps = table.steps[:mark] + [{"expect": now}] + table.steps[mark:]
+                    steps = steps_text(game, table.moves[:mark] + [{"expect": now}] + table.moves[mark:])
                     loop = turn - start
                     stem = f" ({start} turns from the deal empty the stock first)" if start else ""
                     return Witness("termination", sp.n, {"seed": seed, "dealer": 0}, steps, now,
-                                   table.words[-loop:],
+                                   words_text(game, table.said[-loop:]),
                                    f"{ROUND_MOVE}: after {loop} turns every hand, the pile, the stock and "
                                    f"the seat to lead are as they were{stem}")
-                seen[k] = (turn, len(table.steps))
+                seen[k] = (turn, len(table.moves))
             seat = st.current_player()
             if st.leading:
                 required = st.required_claims()
                 if not required:
                     break
                 claim = min(required, key=lambda c: order.get(c, 0))
-                lie = next((c for c in st.hand_cards(seat) if c != claim and c != game.joker), None)
+                lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.joker),
+                           None)
                 if lie is None:
                     break
                 table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)

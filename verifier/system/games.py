@@ -18,9 +18,11 @@ from typing import Any
 from cheatdsl.bots import BOTS, make_bot
 from cheatdsl.engine import CHANCE, DiscardSet, Ending, Game, Pass, Phase, Play, State
 from cheatdsl.engine.game import NO_CAP
-from cheatdsl.engine.notation import action_text, card_text, cards_text, claim_text, rank_words
+from cheatdsl.engine.notation import card_text, claim_text, rank_words
 
-from .witness import Witness, dealt
+from .witness import ACCEPTED, Said, Witness, dealt, steps_text, words_text
+
+_PLAY, _RESPOND, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.TERMINAL
 
 # Line-ups, each for every seat (a name) or seat by seat (cycled round the table), with a challenge rate.
 LINEUPS: tuple[tuple[tuple[str, ...], float], ...] = (
@@ -39,8 +41,9 @@ LOOK = ("stuck", "loop", "wins", "dead-claim")
 
 @dataclass
 class Found:
-    """What the games at one table met: the first witness of each kind, the seats that won (each with the
-    game it won: seed, dealer, bots seat by seat, challenge rate, turns and actions), the games."""
+    """What the games at one table met: the first witness of each kind looked for, the seats that won where
+    wins are looked for (each with the game it won: seed, dealer, bots seat by seat, challenge rate, turns
+    and actions), the games."""
 
     witnesses: dict[str, Witness] = field(default_factory=dict)
     wins: dict[int, Witness] = field(default_factory=dict)
@@ -52,12 +55,11 @@ class Found:
 
 
 def _key(st: State) -> tuple[Any, ...]:
-    """The whole position at the start of a turn, as far as the rest of the game can read it."""
-    g = st.game
-    pile = st.pile_plays()
-    return (st.current_player(), tuple(st.hand_cards(s) for s in range(g.players)), pile, st.stock(),
-            st.previous, st.leading, st.required_claims(), tuple(st.seats_in()), st.passes, st.last_player,
-            st.gone(), st.aside(), st.discarded_sets(), st.order_out(), st.claimant)
+    """The whole position at the start of a turn, as far as the rest of the game can read it (each hand as its
+    count of every card value: equal exactly when the hands hold the same cards)."""
+    return (st.to_act, tuple(map(tuple, map(st.hand, range(st.game.players)))), st.pile_plays(), st.stock(),
+            st.previous, st.leading, st.required, st.seating, st.passes, st.last_player, st.gone(), st.aside(),
+            st.discarded_sets(), st.order_out(), st.claimant)
 
 
 def _now(st: State) -> dict[str, Any]:
@@ -69,7 +71,8 @@ def _now(st: State) -> dict[str, Any]:
 
 
 class _Run:
-    """One game being played: the scenario steps and the play in words, as it goes."""
+    """One game being played: the actions (seat by seat) and the play in words, kept as it goes and written
+    out as scenario steps and sentences only for a witness (`steps`, `words`)."""
 
     def __init__(self, game: Game, seed: int, dealer: int, names: tuple[str, ...], rate: float) -> None:
         self.game = game
@@ -84,46 +87,57 @@ class _Run:
                      for s in range(n)]
         self.views = [self.state.view(s) for s in range(n)]
         self.chance = random.Random(f"verify/{seed}/{names}/{rate}/chance")
-        self.steps: list[Any] = []
-        self.words: list[str] = []
-        self._said = ""
+        self.moves: list[Any] = []  # (seat, action), or a checkpoint (a dict)
+        self.said: list[Said] = []
+        self._said: tuple[int, Play, None] | None = None  # the play last made, until its answer is heard
+        self.heard = False
+
+    @property
+    def steps(self) -> list[Any]:
+        return steps_text(self.game, self.moves)
+
+    @property
+    def words(self) -> list[str]:
+        return words_text(self.game, self.said)
 
     def act(self) -> Any:
         """The bot to act chooses (or chance draws who of several callers called first), and the action is
-        applied and written down."""
-        st, g = self.state, self.game
-        seat = st.current_player()
+        applied and written down; `heard` tells whether it settled a challenge."""
+        st = self.state
+        seat = st.to_act
         if seat == CHANCE:
             action: Any = st.chance_outcome(self.chance)
         else:
             action = self.bots[seat].act(self.views[seat])
-        self.steps.append(f"{'chance' if seat == CHANCE else seat}: {action_text(g, action)}")
-        reveals = len(st.reveals())
+        self.moves.append((seat, action))
+        reveals = st.reveal_count()
         st.apply_action(action)
-        if isinstance(action, Play):
-            self._said = f"seat {seat} plays {cards_text(g, action.cards)} as {claim_text(g, action.claim, action.count)}"
-            if st.phase is not Phase.RESPOND:
-                self.words.append(self._said)
-        elif isinstance(action, Pass):
-            self.words.append(f"seat {seat} passes")
-        elif isinstance(action, DiscardSet):
-            self.words.append(f"seat {seat} discards a set of {rank_words(g, action.rank)}")
-        if len(st.reveals()) > reveals:
-            r = st.reveals()[-1]
-            self.words.append(f"{self._said}; seat {r.challenger} challenges: {'a lie' if r.caught else 'true'}, "
-                              f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
-            self._said = ""
-        elif self._said and not isinstance(action, Play) and st.phase is not Phase.RESPOND and not st.callers():
-            self.words.append(f"{self._said}; accepted")
-            self._said = ""
-        if st.phase is Phase.TERMINAL:
+        kind = action.__class__  # every action class is final: `is` as isinstance
+        if kind is Play:
+            self._said = (seat, action, None)
+            if st.phase is not _RESPOND:
+                self.said.append(self._said)
+        elif kind is Pass:
+            self.said.append((seat, None, None))
+        elif kind is DiscardSet:
+            self.said.append(f"seat {seat} discards a set of {rank_words(self.game, action.rank)}")
+        self.heard = st.reveal_count() > reveals
+        if self.heard:
+            last = self._said
+            self.said.append((None, None, st.reveal(-1)) if last is None else (last[0], last[1], st.reveal(-1)))
+            self._said = None
+        elif self._said is not None and kind is not Play and st.phase is not _RESPOND and not st.callers():
+            self.said.append((self._said[0], self._said[1], ACCEPTED))
+            self._said = None
+        if st.phase is _TERMINAL:
             res = st.result()
             if res is not None:
-                self.words.append(f"the game ends: {res.reason}")
+                self.said.append(f"the game ends: {res.reason}")
         return action
 
     def witness(self, prop: str, expect: dict[str, Any], summary: str, last: int = 3) -> Witness:
-        return Witness(prop, self.game.players, dict(self.start), list(self.steps), expect, self.words[-last:], summary)
+        return Witness(prop, self.game.players, dict(self.start), self.steps, expect,
+                       words_text(self.game, self.said[-last:]), summary)
 
 
 def _stuck(st: State) -> bool:
@@ -167,55 +181,61 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
     seen: dict[tuple[Any, ...], tuple[int, int]] = {}
     # With a turn cap the count of turns is part of the position: nothing comes back.
     loop = "loop" in wanted and "loop" not in found.witnesses and g.turn_cap >= NO_CAP
-    while st.phase is not Phase.TERMINAL and st.turns < turns and found.actions < actions:
-        if loop and st.phase is Phase.PLAY:
+    dead_claim = "dead-claim" in wanted and "dead-claim" not in found.witnesses
+    while st.phase is not _TERMINAL and st.turns < turns and found.actions < actions:
+        if loop and st.phase is _PLAY:
             k = _key(st)
             if k in seen:
                 _looped(run, found, *seen[k])
                 loop = False
             else:
-                seen[k] = (len(run.steps), len(run.words))
-        dead = {r for _, r, _ in st.discarded_sets()} if st.phase is Phase.RESPOND or st.callers() else set()
-        reveals = len(st.reveals())
+                seen[k] = (len(run.moves), len(run.said))
+        if not dead_claim:
+            run.act()
+            found.actions += 1
+            continue
+        # The sets out before a challenge is answered (sets are only ever added: the first `sets` of them).
+        sets = st.set_count() if st.phase is _RESPOND or st.callers() else 0
         run.act()
         found.actions += 1
-        if dead and len(st.reveals()) > reveals and "dead-claim" in wanted and "dead-claim" not in found.witnesses:
-            r = st.reveals()[-1]
-            if not r.caught and r.claim % g.rank_count in dead:
+        if sets and run.heard:
+            r = st.reveal(-1)
+            if not r.caught and r.claim % g.rank_count in {st.discarded_set(i)[1] for i in range(sets)}:
                 expect = {"discarded": [rank_words(g, x) for _, x, _ in st.discarded_sets()],
                           "previous": claim_text(g, st.previous), "caught": False}
                 found.witnesses["dead-claim"] = run.witness(
                     "discards", expect, f"{st.turns} turns from a deal, played by bots", last=1)
+                dead_claim = False
     if st.phase is not Phase.TERMINAL:
         return
     found.ended += 1
     if _stuck(st):
         found.stuck += 1
-        if "stuck" not in found.witnesses:
+        if "stuck" in wanted and "stuck" not in found.witnesses:
             reason = st.result().reason  # type: ignore[union-attr]
             found.witnesses["stuck"] = run.witness(
                 "no-deadlock", {"over": True, "capped": True, "winner": None},
                 f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
     seat = _winner(st)
-    if seat is not None and seat not in found.wins:
+    if seat is not None and "wins" in wanted and seat not in found.wins:
         won: dict[str, Any] = {"winner": seat, "over": True} if g.first_out else {"out": [seat]}
         found.wins[seat] = run.witness("winnability", won, f"seat {seat} {'wins' if g.first_out else 'goes out first'} "
                                        f"after {st.turns} turns, played by bots ({', '.join(run.names)}; "
                                        f"seed {run.start['seed']})")
         found.played[seat] = {**run.start, "bots": list(run.names), "challenge_rate": run.rate, "turns": st.turns,
-                              "actions": len(run.steps)}
+                              "actions": len(run.moves)}
 
 
 def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
     """The position now was met before, `mark` steps in: a checkpoint there and here makes the witness."""
     st = run.state
     now = _now(st)
-    steps = run.steps[:mark] + [{"expect": now}] + run.steps[mark:]
-    loop = run.words[said:]
+    steps = steps_text(run.game, run.moves[:mark] + [{"expect": now}] + run.moves[mark:])
+    loop = words_text(run.game, run.said[said:])
     words = loop[:4] + ([f"... {len(loop)} moves in all, then the same position again"] if len(loop) > 4 else [])
     w = Witness("termination", run.game.players, dict(run.start), steps, now, words,
                 f"a position met twice in a game played by bots: the moves between can be made again and again "
-                f"({len(run.steps) - mark} actions in the loop)")
+                f"({len(run.moves) - mark} actions in the loop)")
     found.witnesses["loop"] = w
 
 
@@ -235,14 +255,14 @@ def fairness_game(game: Game, offset: int, never: list[str], turns: int, seed: i
             if st.current_player() != seat or len(st.required_claims()) != 1:
                 return None
             said = claim_text(g, st.required_claims()[0])
-            run.steps.append({"expect": {"to_play": seat, "required": said}})
+            run.moves.append({"expect": {"to_play": seat, "required": said}})
             asked.append(said)
-        before = len(st.reveals())
+        before = st.reveal_count()
         if isinstance(run.act(), Pass):
             return None
         while st.phase is not Phase.PLAY and st.phase is not Phase.TERMINAL:
             run.act()
-        if len(st.reveals()) != before:
+        if st.reveal_count() != before:
             return None
     if seat is None or not asked:
         return None

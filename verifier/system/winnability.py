@@ -26,7 +26,7 @@ from .search import Trace, bmc
 from .spec import Spec, merge_values
 from .symmetry import rotation_symmetric
 from .transitions import ACCEPT, PASS
-from .witness import Table, Witness, dealt, replay_shape
+from .witness import Table, Witness, dealt, lowest, replay_shape, words_text
 
 PID = "winnability"
 WIN_BMC_DEPTH = 24  # turns the model checker unrolls for a seat no game has won
@@ -110,26 +110,30 @@ def _how(wins: dict[int, Win]) -> list[str]:
 
 def first_out(st: State) -> int | None:
     """The winner: the first seat out (in games that go on until a loser is left, before the end too)."""
-    r = st.result()
-    if r is not None and r.winner is not None:
-        return r.winner
+    if st.phase is Phase.TERMINAL:
+        r = st.result()
+        if r is not None and r.winner is not None:
+            return r.winner
+    elif st.players_in == st.game.players:
+        return None  # nobody is out yet (the order out is empty)
     order = st.order_out()
     return order[0] if order and not st.game.first_out else None
 
 
 def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = GREEDY_TURNS
-               ) -> list[dict[str, Any]] | None:
+               ) -> tuple[list[dict[str, Any]], Table] | None:
     """The turns, as step shapes, until `target` is out when it plays all it may and the others pass (or
-    play the fewest cards); None when someone else goes out first or the limit is reached."""
+    play the fewest cards), with the game played; None when someone else goes out first or the limit is
+    reached."""
     table = Table(game, st)
     shapes: list[dict[str, Any]] = []
     for _ in range(limit):
         out = first_out(st)
         if out is not None:
-            return shapes if out == target else None
+            return (shapes, table) if out == target else None
         if st.phase is not Phase.PLAY:
             return None
-        seat = st.current_player()
+        seat = st.to_act
         if seat != target and passing and st.can_pass():
             table.turn(PASS, (), 0, 0, None, None)
             shapes.append({"kind": PASS, "cards": [0]})
@@ -137,10 +141,11 @@ def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = G
         size = st.hand_size(seat)
         k = size if game.max_cards is None else min(size, game.max_cards)
         k = k if seat == target else game.min_cards
-        cards = st.hand_cards(seat)[:k]
-        if len(cards) < k or not st.required_claims():
+        cards = lowest(st.hand(seat), k)
+        required = st.required
+        if len(cards) < k or not required:
             return None
-        table.turn(ACCEPT, tuple(cards), st.required_claims()[0], k, None, None)
+        table.turn(ACCEPT, cards, required[0], k, None, None)
         shapes.append({"kind": ACCEPT, "cards": [k]})
     return None
 
@@ -151,60 +156,87 @@ def _shape_trace(sp: Spec, shape: list[dict[str, Any]]) -> Trace:
     return Trace(sp, [], [{**blank, **step, "count": sum(step["cards"])} for step in shape], found_by="greedy")
 
 
-def _greedy(game: Game, aim: int) -> tuple[list[dict[str, Any]], bool] | None:
+class _Deals:
+    """The deal of seed PLAYS: with dealer 0 dealt once and copied for every play from it; with another
+    dealer dealt when asked (each is asked for once)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.first = dealt(game, PLAYS, 0)
+
+    def __call__(self, dealer: int) -> State:
+        return self.first.clone() if dealer == 0 else dealt(self.game, PLAYS, dealer)
+
+
+# A scripted play: its turns' shapes, whether the others pass in it, and the game played from the deal of
+# seed PLAYS with dealer 0.
+Scripted = tuple[list[dict[str, Any]], bool, Table]
+
+
+def _greedy(deals: _Deals, aim: int) -> Scripted | None:
     """The shortest-tried scripted play from the deal of seed PLAYS (dealer 0) in which `aim` goes out first,
     with whether the others pass in it; None when neither way gets it there."""
     for passing in (True, False):
-        shape = policy_run(game, dealt(game, PLAYS, 0), aim, passing)
-        if shape is not None:
-            return shape, passing
+        run = policy_run(deals.game, deals(0), aim, passing)
+        if run is not None:
+            return run[0], passing, run[1]
     return None
 
 
-def _replayed(sp: Spec, game: Game, seat: int, shape: list[dict[str, Any]], passing: bool, dealer: int, rotate: int
-              ) -> Win | None:
+def _replayed(sp: Spec, deals: _Deals, seat: int, play: Scripted, dealer: int, rotate: int) -> Win | None:
     """The scripted play replayed by the interpreter from the deal of seed PLAYS with `dealer`, turned
-    `rotate` seats round the table: the win of `seat`, or None when the replay does not end so."""
-    st = dealt(game, PLAYS, dealer)
-    table = replay_shape(game, st, _shape_trace(sp, shape), rotate=rotate)
+    `rotate` seats round the table: the win of `seat`, or None when the replay does not end so.
+
+    Not turned (dealer 0, `rotate` 0), the replay would make the very turns the scripted play made, from the
+    same deal: the game the scripted play was is that replay, and is taken as it is."""
+    game = deals.game
+    shape, passing, played = play
+    if dealer == 0 and rotate == 0:
+        table: Table | str = played
+        st = played.state
+    else:
+        st = deals(dealer)
+        table = replay_shape(game, st, _shape_trace(sp, shape), rotate=rotate)
     if isinstance(table, str) or first_out(st) != seat:
         return None
     expect: dict[str, Any] = {"winner": seat, "over": True} if game.first_out else {"out": [seat]}
     other = "passes" if passing else "plays the fewest cards"
     bots = ["plays all it may" if s == seat else other for s in range(game.players)]
     won = "wins" if game.first_out else "goes out first"
-    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": dealer}, table.steps, expect, table.words[-3:],
+    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": dealer}, table.steps, expect, words_text(game, table.said[-3:]),
                 f"seat {seat} {won} after {len(shape)} turns, a scripted greedy play (it plays as many cards as "
                 f"it may, every other seat {other})")
     return Win(w, "greedy", {"seed": PLAYS, "dealer": dealer, "bots": bots, "turns": len(shape),
-                             "actions": len(table.steps)})
+                             "actions": len(table.moves)})
 
 
 def greedy_wins(sp: Spec, game: Game, symmetric: bool) -> dict[int, Win]:
     """The seats a scripted greedy play wins for, each with its replayed game. With `symmetric` (every seat
     alike, dealer by lot) the shortest play won by any seat is turned round the table first."""
-    if dealt(game, PLAYS, 0).phase is not Phase.PLAY:
+    deals = _Deals(game)
+    if deals.first.phase is not Phase.PLAY:
         return {}
     n = game.players
     wins: dict[int, Win] = {}
-    plays: dict[int, tuple[list[dict[str, Any]], bool] | None] = {}
+    plays: dict[int, Scripted | None] = {}
     if symmetric:
         for aim in range(n):
-            plays[aim] = _greedy(game, aim)
+            plays[aim] = _greedy(deals, aim)
         tried = [(len(p[0]), aim) for aim, p in plays.items() if p is not None]
         if tried:
             _, w0 = min(tried)
-            shape, passing = plays[w0]  # type: ignore[misc]
+            play = plays[w0]
+            assert play is not None
             for seat in range(n):
                 turn = (seat - w0) % n
-                won = _replayed(sp, game, seat, shape, passing, turn, turn)
+                won = _replayed(sp, deals, seat, play, turn, turn)
                 if won is not None:
                     wins[seat] = won
     for seat in range(n):
         if seat in wins:
             continue
-        play = plays[seat] if seat in plays else _greedy(game, seat)
-        won = None if play is None else _replayed(sp, game, seat, play[0], play[1], 0, 0)
+        got = plays[seat] if seat in plays else _greedy(deals, seat)
+        won = None if got is None else _replayed(sp, deals, seat, got, 0, 0)
         if won is not None:
             wins[seat] = won
     return wins
@@ -237,7 +269,7 @@ def bmc_win(a: Any, seat: int, budget: Any) -> Win | str:
         return f"the play found for seat {seat} does not replay" + (f": {table}" if isinstance(table, str) else "")
     expect: dict[str, Any] = {"winner": seat, "over": True} if game.first_out else {"out": [seat]}
     turns = res.trace.depth
-    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": 0}, table.steps, expect, table.words[-3:],
+    w = Witness(PID, game.players, {"seed": PLAYS, "dealer": 0}, table.steps, expect, words_text(game, table.said[-3:]),
                 f"seat {seat} {'wins' if game.first_out else 'goes out first'} after {turns} turns, a play found "
                 "by bounded model checking")
-    return Win(w, "bmc", {"seed": PLAYS, "dealer": 0, "turns": turns, "actions": len(table.steps)})
+    return Win(w, "bmc", {"seed": PLAYS, "dealer": 0, "turns": turns, "actions": len(table.moves)})

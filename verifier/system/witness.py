@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cheatdsl.engine import (
     ACCEPT as ENGINE_ACCEPT,
@@ -41,6 +41,8 @@ from cheatdsl.scenario.runner import position_notation
 from .search import Trace
 from .spec import Spec
 from .transitions import CHALLENGE, PASS
+
+_RESPOND = Phase.RESPOND
 
 
 @dataclass
@@ -86,51 +88,115 @@ def scenario_of(data: dict[str, Any], rulebook: str, variations: tuple[str, ...]
                     variations=list(variations), path=path, **fields)
 
 
+def steps_text(game: Game, moves: list[Any]) -> list[Any]:
+    """Scenario steps of moves kept as (seat, action); checkpoints (dicts) and steps written as they are."""
+    # The same action recurs (every accept, a play made again): written once, known by its identity (the
+    # moves hold every action, so no two of them share one while this runs).
+    written: dict[int, str] = {}
+    out: list[Any] = []
+    for m in moves:
+        if m.__class__ is not tuple:  # a checkpoint, or a step already written
+            out.append(m)
+            continue
+        seat, action = m
+        text = written.get(id(action))
+        if text is None:
+            text = written[id(action)] = action_text(game, action)
+        out.append(f"{'chance' if seat < 0 else seat}: {text}")
+    return out
+
+
+# A sentence of the play, kept as (seat, play or None for a pass, then: None, ACCEPTED or the challenge's
+# RevealRecord) and written out only for a witness kept (most games played keep none); or a sentence
+# already written. A seat None says nothing before the challenge.
+Said = tuple[int | None, Play | None, Any] | str
+ACCEPTED = True
+
+
+def said_text(game: Game, said: Said) -> str:
+    """The sentence `said` stands for."""
+    if isinstance(said, str):
+        return said
+    seat, play, then = said
+    if seat is None:
+        words = ""
+    elif play is None:
+        words = f"seat {seat} passes"
+    else:
+        words = f"seat {seat} plays {cards_text(game, play.cards)} as {claim_text(game, play.claim, play.count)}"
+    if then is None:
+        return words
+    if then is ACCEPTED:
+        return f"{words}; accepted"
+    r = then
+    return (f"{words}; seat {r.challenger} challenges: {'a lie' if r.caught else 'true'}, "
+            f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
+
+
+def words_text(game: Game, said: list[Said]) -> list[str]:
+    return [said_text(game, w) for w in said]
+
+
 class Table:
-    """An interpreter game being replayed, with the scenario steps and the words written as it goes."""
+    """An interpreter game being replayed, with the scenario steps and the words, kept as moves and
+    written out when read (`steps`, `words`)."""
 
     def __init__(self, game: Game, state: State) -> None:
         self.game = game
         self.state = state
-        self.steps: list[Any] = []
-        self.words: list[str] = []
+        self.moves: list[Any] = []  # (seat, action) for each action applied, or a checkpoint (a dict)
+        self.said: list[Said] = []
+
+    @property
+    def steps(self) -> list[Any]:
+        """The scenario steps so far: `moves` itself, written out in place (a step added to it stays)."""
+        self.moves[:] = steps_text(self.game, self.moves)
+        return self.moves
+
+    @property
+    def words(self) -> list[str]:
+        """The play so far in words: `said` itself, written out in place (a sentence added to it stays)."""
+        self.said[:] = words_text(self.game, self.said)
+        return cast(list[str], self.said)
 
     def act(self, action: Any) -> None:
-        seat = self.state.current_player()
-        self.state.apply_action(action)
-        self.steps.append(f"{'chance' if seat < 0 else seat}: {action_text(self.game, action)}")
+        st = self.state
+        seat = st.to_act
+        st.apply_action(action)
+        self.moves.append((seat, action))
 
     def checkpoint(self, expect: dict[str, Any]) -> None:
-        self.steps.append({"expect": expect})
+        self.moves.append({"expect": expect})
 
     def turn(self, kind: int, cards: tuple[int, ...], claim: int, count: int, challenger: int | None,
              test: str | None, discards: dict[int, int] | None = None) -> None:
         """One turn as the verifier's step: a play answered by all, or challenged by `challenger`; or a pass
         (after which, where a pass leaves the last play open, `challenger` may challenge that play)."""
         g, st = self.game, self.state
-        seat = st.current_player()
-        reveals = len(st.reveals())
+        moves = self.moves
+        seat = st.to_act
+        reveals = st.reveal_count()
+        play = None
         if kind == PASS:
-            self.act(ENGINE_PASS)
-            said = f"seat {seat} passes"
+            st.apply_action(ENGINE_PASS)
+            moves.append((seat, ENGINE_PASS))
         else:
-            self.act(Play(cards, claim, count))
-            said = f"seat {seat} plays {cards_text(g, cards)} as {claim_text(g, claim, count)}"
+            play = Play(cards, claim, count)
+            st.apply_action(play)
+            moves.append((seat, play))
         # The one challenger the step names; every other responder accepts (with calls made at once, the
         # responders after it answer too before the call is heard).
         calls = kind in (CHALLENGE, PASS) and challenger is not None
-        while st.phase is Phase.RESPOND:
-            if calls and st.current_player() == challenger:
-                self.act(Challenge(test or g.kind_names[0]))
-            else:
-                self.act(ENGINE_ACCEPT)
-        if len(st.reveals()) > reveals:
-            r = st.reveals()[-1]
-            verdict = "a lie" if r.caught else "true"
-            self.words.append(f"{said}; seat {r.challenger} challenges: {verdict}, "
-                              f"seat {r.loser} picks up {r.taken} card{'s' if r.taken != 1 else ''}")
+        apply, add = st.apply_action, moves.append
+        while st.phase is _RESPOND:
+            answer = st.to_act
+            action: Any = Challenge(test or g.kind_names[0]) if calls and answer == challenger else ENGINE_ACCEPT
+            apply(action)
+            add((answer, action))
+        if st.reveal_count() > reveals:
+            self.said.append((seat, play, st.reveal(-1)))
         else:
-            self.words.append(said if kind == PASS else f"{said}; accepted")
+            self.said.append((seat, None, None) if kind == PASS else (seat, play, ACCEPTED))
         if st.phase is Phase.DISCARD:
             for rank, k in (discards or {}).items():
                 for _ in range(k):
@@ -141,7 +207,7 @@ class Table:
         if st.phase is Phase.TERMINAL:
             res = st.result()
             if res is not None:
-                self.words.append(f"the game ends: {res.reason}")
+                self.said.append(f"the game ends: {res.reason}")
 
 
 def dealt(game: Game, seed: int, dealer: int | None) -> State:
@@ -189,15 +255,31 @@ def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, A
     return table, {"position": notation}
 
 
+def lowest(hand: list[int], k: int) -> tuple[int, ...]:
+    """The `k` lowest cards of `hand` (its count of each card value), fewer if it holds fewer: the first `k`
+    of its cards sorted."""
+    out: list[int] = []
+    for v, c in enumerate(hand):
+        if c:
+            if len(out) + c >= k:
+                out.extend([v] * (k - len(out)))
+                return tuple(out)
+            out.extend([v] * c)
+    return tuple(out)
+
+
 Chooser = Callable[[State, int, int, bool | None], tuple[tuple[int, ...], int] | None]
 
 
 def choose(game: Game, st: State, k: int, kind: int, truth: bool | None) -> tuple[tuple[int, ...], int] | None:
     """Cards and a claim for a play of `k` cards that is true (`truth`), a lie (not `truth`), or either."""
-    hand = list(st.hand_cards(st.current_player()))
+    counts = st.hand(st.current_player())
     required = list(st.required_claims())
-    if len(hand) < k or not required:
+    if sum(counts) < k or not required:
         return None
+    if truth is None:  # the lowest cards, as the first claim allowed
+        return lowest(counts, k), required[0]
+    hand = list(st.hand_cards(st.current_player()))
     wild = game.wild
 
     def fits(c: int, claim: int) -> bool:
@@ -211,8 +293,6 @@ def choose(game: Game, st: State, k: int, kind: int, truth: bool | None) -> tupl
         if truth is False and bad:
             rest = [c for c in hand if c != bad[0]]
             return tuple(sorted([bad[0], *rest[:k - 1]])), claim
-        if truth is None:
-            return tuple(sorted(hand[:k])), claim
     return None
 
 
