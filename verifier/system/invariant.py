@@ -13,7 +13,7 @@ the same from every seat (`symmetry.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -235,13 +235,13 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     # The base case: each state group holds after every deal (step groups hold vacuously).
     solver = new_solver(timeout_ms=timeout_ms)
     solver.set("arith.solver", 2)
-    solver.add(cons)
+    _assert(solver, cons)
     while True:
         goal = state_claims(start, alive)
         if not goal:
             break
         solver.push()  # asserted in a scope, as the steps' goals below
-        solver.add(z3.Not(z3.And(list(goal.values()))))
+        _assert(solver, [not_(and_(list(goal.values())))])
         answer = ask(solver)
         solver.pop()
         result.queries += 1
@@ -259,7 +259,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     for st in steps:
         sv = new_solver(timeout_ms=timeout_ms)
         sv.set("arith.solver", 2)
-        sv.add(st.legal, *st.b.defs, z3.Not(st.s.over))
+        _assert(sv, [st.legal, *st.b.defs, not_(st.s.over)])
         solvers[st.kind] = sv
     changed = True
     while changed and alive:
@@ -276,7 +276,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
             # Asserted in a scope rather than assumed: the solver simplifies with them (faster on big tables).
             sv = solvers[st.kind]
             sv.push()
-            sv.add(*assumed.values(), z3.Not(z3.And(list(goal.values()))))
+            _assert(sv, [*assumed.values(), not_(and_(list(goal.values())))])
             answer = ask(sv)
             sv.pop()
             result.queries += 1
@@ -306,20 +306,31 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
     b0 = Builder(ab)
     cons, start, _ = initial(b0, "deal")
     solver = new_solver(timeout_ms=timeout_ms)
-    solver.add(*cons, z3.Not(z3.And(list(conservation(ab, start).values()))))
+    _assert(solver, [*cons, not_(and_(list(conservation(ab, start).values())))])
     answer = ask(solver)
     if not answer.unsat:
         return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
     for st in kind_steps(ab, symmetric):
         solver = new_solver(timeout_ms=timeout_ms)
-        solver.add(st.legal, *st.b.defs, z3.Not(st.s.over), *typing(ab, st.s).values(),
-                   *conservation(ab, st.s).values())
-        solver.add(z3.Not(z3.And(list(conservation(ab, st.after).values()))))
+        _assert(solver, [st.legal, *st.b.defs, not_(st.s.over), *typing(ab, st.s).values(),
+                         *conservation(ab, st.s).values()])
+        _assert(solver, [not_(and_(list(conservation(ab, st.after).values())))])
         answer = ask(solver)
         if not answer.unsat:
             return Counterexample("card-conservation", "step", ["cards conserved"], answer.model,  # type: ignore[arg-type]
                                   st.s, st.after, st.a, st.kind)
     return None
+
+
+def _assert(solver: z3.Solver, terms: Sequence[Term]) -> None:
+    """`solver.add(*terms)`, each Boolean term of the solver's context asserted directly (z3's `add`
+    checks each term's sort first, which costs more than asserting it)."""
+    ctx = solver.ctx
+    for t in terms:
+        if type(t) is z3.BoolRef and t.ctx is ctx:
+            z3.Z3_solver_assert(ctx.ref(), solver.solver, t.as_ast())
+        else:
+            solver.add(t)
 
 
 def _broken(goal: dict[tuple[str, str], Term], model: z3.ModelRef) -> dict[str, list[str]]:
