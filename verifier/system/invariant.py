@@ -220,15 +220,18 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     cons, start, _ = initial(b0, "deal")
     steps = list(kind_steps(ab, symmetric))
 
-    made: dict[tuple[int, str], dict[str, Term]] = {}  # each group's claims about a state, made once
+    # Each group's claims about a state, made once for states of the same terms (the steps of every kind
+    # start from the same state of variables).
+    made: dict[tuple[tuple[object, ...], str], dict[str, Term]] = {}
 
     def state_claims(state: State, names: list[str]) -> dict[tuple[str, str], Term]:
         out = {}
+        key = _content(state)
         for g in names:
             if g in CANDIDATES:
-                if (id(state), g) not in made:
-                    made[(id(state), g)] = CANDIDATES[g](ab, state)
-                for k, v in made[(id(state), g)].items():
+                if (key, g) not in made:
+                    made[(key, g)] = CANDIDATES[g](ab, state)
+                for k, v in made[(key, g)].items():
                     out[(g, k)] = v
         return out
 
@@ -320,6 +323,12 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
             return Counterexample("card-conservation", "step", ["cards conserved"], answer.model,  # type: ignore[arg-type]
                                   st.s, st.after, st.a, st.kind)
     return None
+
+
+def _content(state: State) -> tuple[object, ...]:
+    """The state's facts as a key: Z3 shares terms, so two states of the same terms give the same key (the
+    terms' addresses, which stay theirs while the states are kept)."""
+    return tuple(t.ast.value if isinstance(t, z3.AstRef) else (type(t), t) for _, _, t in state.items())
 
 
 def _assert(solver: z3.Solver, terms: Sequence[Term]) -> None:
