@@ -189,15 +189,19 @@ class Step:
 
 def kind_steps(ab: Spec, symmetric: bool) -> Iterator[Step]:
     """A step of each kind the rules have (a pass only where passing is allowed), each with its own
-    builder; from seat 0 when the rules treat every seat alike. Made one at a time, as they are asked for."""
+    builder; from seat 0 when the rules treat every seat alike. Made one at a time, as they are asked for.
+    Every step starts from one state and one action of variables (a step changes neither, it copies them)."""
+    s: State | None = None
+    a: Action | None = None
     for kind in (ACCEPT, CHALLENGE, PASS):
         if kind == PASS and not ab.may_pass:
             continue
         b = Builder(ab)
-        s = fresh(ab, "s")
-        if symmetric:
-            s.actor = z3.IntVal(0)
-        a = fresh_action(ab, "a")
+        if s is None or a is None:
+            s = fresh(ab, "s")
+            if symmetric:
+                s.actor = z3.IntVal(0)
+            a = fresh_action(ab, "a")
         legal, after = b.step_kind(s, a, kind)
         yield Step(kind, s, a, legal, after, b)
 
