@@ -461,3 +461,20 @@ def test_conservation_fails_for_a_step_that_drops_the_pile() -> None:
     finally:
         Builder.challenge = original  # type: ignore[method-assign]
     assert "card-conservation" in inv.dropped
+
+
+def test_the_small_builders_make_the_terms_z3_makes() -> None:
+    """`ite`, `total`, `true` and `false` call Z3's C functions directly: the terms are z3's own, the same
+    Z3 terms (shared, so the same ids), of the same Python classes."""
+    from verifier.solver import fresh_context
+    from verifier.system.state import false, ite, total, true
+    fresh_context()
+    x, y, p = z3.Int("x"), z3.Int("y"), z3.Bool("p")
+    pairs = [(ite(p, x, y), z3.If(p, x, y)), (ite(p, p, z3.Not(p)), z3.If(p, p, z3.Not(p))),
+             (total([x, y, z3.IntVal(0), x]), z3.Sum([x, y, x])), (true(), z3.BoolVal(True)),
+             (false(), z3.BoolVal(False))]
+    for mine, theirs in pairs:
+        assert type(mine) is type(theirs)
+        assert mine.get_id() == theirs.get_id() and mine.eq(theirs)
+    assert ite(z3.BoolVal(True), x, y) is x and ite(p, x, x) is x
+    fresh_context()

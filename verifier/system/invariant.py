@@ -13,7 +13,7 @@ the same from every seat (`symmetry.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -189,15 +189,19 @@ class Step:
 
 def kind_steps(ab: Spec, symmetric: bool) -> Iterator[Step]:
     """A step of each kind the rules have (a pass only where passing is allowed), each with its own
-    builder; from seat 0 when the rules treat every seat alike. Made one at a time, as they are asked for."""
+    builder; from seat 0 when the rules treat every seat alike. Made one at a time, as they are asked for.
+    Every step starts from one state and one action of variables (a step changes neither, it copies them)."""
+    s: State | None = None
+    a: Action | None = None
     for kind in (ACCEPT, CHALLENGE, PASS):
         if kind == PASS and not ab.may_pass:
             continue
         b = Builder(ab)
-        s = fresh(ab, "s")
-        if symmetric:
-            s.actor = z3.IntVal(0)
-        a = fresh_action(ab, "a")
+        if s is None or a is None:
+            s = fresh(ab, "s")
+            if symmetric:
+                s.actor = z3.IntVal(0)
+            a = fresh_action(ab, "a")
         legal, after = b.step_kind(s, a, kind)
         yield Step(kind, s, a, legal, after, b)
 
@@ -220,28 +224,31 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     cons, start, _ = initial(b0, "deal")
     steps = list(kind_steps(ab, symmetric))
 
-    made: dict[tuple[int, str], dict[str, Term]] = {}  # each group's claims about a state, made once
+    # Each group's claims about a state, made once for states of the same terms (the steps of every kind
+    # start from the same state of variables).
+    made: dict[tuple[tuple[object, ...], str], dict[str, Term]] = {}
 
     def state_claims(state: State, names: list[str]) -> dict[tuple[str, str], Term]:
         out = {}
+        key = _content(state)
         for g in names:
             if g in CANDIDATES:
-                if (id(state), g) not in made:
-                    made[(id(state), g)] = CANDIDATES[g](ab, state)
-                for k, v in made[(id(state), g)].items():
+                if (key, g) not in made:
+                    made[(key, g)] = CANDIDATES[g](ab, state)
+                for k, v in made[(key, g)].items():
                     out[(g, k)] = v
         return out
 
     # The base case: each state group holds after every deal (step groups hold vacuously).
     solver = new_solver(timeout_ms=timeout_ms)
     solver.set("arith.solver", 2)
-    solver.add(cons)
+    _assert(solver, cons)
     while True:
         goal = state_claims(start, alive)
         if not goal:
             break
         solver.push()  # asserted in a scope, as the steps' goals below
-        solver.add(z3.Not(z3.And(list(goal.values()))))
+        _assert(solver, [not_(and_(list(goal.values())))])
         answer = ask(solver)
         solver.pop()
         result.queries += 1
@@ -259,7 +266,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     for st in steps:
         sv = new_solver(timeout_ms=timeout_ms)
         sv.set("arith.solver", 2)
-        sv.add(st.legal, *st.b.defs, z3.Not(st.s.over))
+        _assert(sv, [st.legal, *st.b.defs, not_(st.s.over)])
         solvers[st.kind] = sv
     changed = True
     while changed and alive:
@@ -276,7 +283,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
             # Asserted in a scope rather than assumed: the solver simplifies with them (faster on big tables).
             sv = solvers[st.kind]
             sv.push()
-            sv.add(*assumed.values(), z3.Not(z3.And(list(goal.values()))))
+            _assert(sv, [*assumed.values(), not_(and_(list(goal.values())))])
             answer = ask(sv)
             sv.pop()
             result.queries += 1
@@ -306,20 +313,37 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
     b0 = Builder(ab)
     cons, start, _ = initial(b0, "deal")
     solver = new_solver(timeout_ms=timeout_ms)
-    solver.add(*cons, z3.Not(z3.And(list(conservation(ab, start).values()))))
+    _assert(solver, [*cons, not_(and_(list(conservation(ab, start).values())))])
     answer = ask(solver)
     if not answer.unsat:
         return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
     for st in kind_steps(ab, symmetric):
         solver = new_solver(timeout_ms=timeout_ms)
-        solver.add(st.legal, *st.b.defs, z3.Not(st.s.over), *typing(ab, st.s).values(),
-                   *conservation(ab, st.s).values())
-        solver.add(z3.Not(z3.And(list(conservation(ab, st.after).values()))))
+        _assert(solver, [st.legal, *st.b.defs, not_(st.s.over), *typing(ab, st.s).values(),
+                         *conservation(ab, st.s).values()])
+        _assert(solver, [not_(and_(list(conservation(ab, st.after).values())))])
         answer = ask(solver)
         if not answer.unsat:
             return Counterexample("card-conservation", "step", ["cards conserved"], answer.model,  # type: ignore[arg-type]
                                   st.s, st.after, st.a, st.kind)
     return None
+
+
+def _content(state: State) -> tuple[object, ...]:
+    """The state's facts as a key: Z3 shares terms, so two states of the same terms give the same key (the
+    terms' addresses, which stay theirs while the states are kept)."""
+    return tuple(t.ast.value if isinstance(t, z3.AstRef) else (type(t), t) for _, _, t in state.items())
+
+
+def _assert(solver: z3.Solver, terms: Sequence[Term]) -> None:
+    """`solver.add(*terms)`, each Boolean term of the solver's context asserted directly (z3's `add`
+    checks each term's sort first, which costs more than asserting it)."""
+    ctx = solver.ctx
+    for t in terms:
+        if type(t) is z3.BoolRef and t.ctx is ctx:
+            z3.Z3_solver_assert(ctx.ref(), solver.solver, t.as_ast())
+        else:
+            solver.add(t)
 
 
 def _broken(goal: dict[tuple[str, str], Term], model: z3.ModelRef) -> dict[str, list[str]]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import z3
+from z3 import z3core
 
 from ..solver import all_of, any_of
 from ..terms import and_, bool_var, eq, ge, int_constant, int_var, lt, or_
@@ -57,11 +58,13 @@ def zero() -> z3.ArithRef:
 
 
 def true() -> z3.BoolRef:
-    return z3.BoolVal(True)
+    """`true` in the current Z3 context (one term per context, made once)."""
+    return _truths(z3.main_ctx())[0]
 
 
 def false() -> z3.BoolRef:
-    return z3.BoolVal(False)
+    """`false` in the current Z3 context."""
+    return _truths(z3.main_ctx())[1]
 
 VECTORS = ("pile", "stock", "aside", "gone", "sets", "top")
 SCALARS = ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser", "topcount")
@@ -182,14 +185,40 @@ def equal(a: State, b: State, only: Sequence[str] | None = None) -> list[z3.Bool
 
 # -- small builders ------------------------------------------------------------------------------
 
+# Z3's C functions behind the z3 module's wrappers, called without the wrappers' check of the error code
+# after every call: the builders below give them terms of the right sorts only, and a term that is not
+# made (a null pointer) is refused at once. The same calls in the same order, so the same terms.
+_MK_ITE = z3core.Z3_mk_ite.__defaults__[-1].f  # type: ignore[attr-defined]
+_MK_ADD = z3core.Z3_mk_add.__defaults__[-1].f  # type: ignore[attr-defined]
+_INC_REF = z3core.Z3_inc_ref.__defaults__[-1].f  # type: ignore[attr-defined]
+
+
+def _wrap(cls: Any, ptr: Any, ctx: z3.Context) -> Any:
+    """`cls(ptr, ctx)`: a term object of class `cls` holding a reference to the new term, as z3 makes it."""
+    if not ptr:
+        raise z3.Z3Exception("Z3 did not make the term")
+    out = object.__new__(cls)
+    out.ast = ptr
+    out.ctx = ctx
+    _INC_REF(ctx.ctx, ptr)
+    return out
+
+
+def _truths(ctx: z3.Context) -> tuple[z3.BoolRef, z3.BoolRef]:
+    """`true` and `false` of a context, kept on it."""
+    got: tuple[z3.BoolRef, z3.BoolRef] | None = getattr(ctx, "cheatdsl_truth_terms", None)
+    if got is None:
+        got = ctx.cheatdsl_truth_terms = (z3.BoolVal(True, ctx), z3.BoolVal(False, ctx))  # type: ignore[attr-defined]
+    return got
+
+
 def _truth_pointers(ctx: z3.Context) -> tuple[int, int]:
     """The addresses of `true` and `false` in a context (Z3 shares every term, so a term is `true`
     exactly when it is that term)."""
     got: tuple[int, int] | None = getattr(ctx, "cheatdsl_truths", None)
     if got is None:
-        t, f = z3.BoolVal(True, ctx), z3.BoolVal(False, ctx)
+        t, f = _truths(ctx)  # kept alive, so the addresses stay
         got = ctx.cheatdsl_truths = (t.as_ast().value, f.as_ast().value)  # type: ignore[attr-defined]
-        ctx.cheatdsl_truth_terms = (t, f)  # type: ignore[attr-defined]  # kept alive, so the addresses stay
     return got
 
 
@@ -205,17 +234,17 @@ def ite(cond: Term, a: Term, b: Term) -> Term:
     if isinstance(cond, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
         ctx = cond.ctx
         yes, no = _truth_pointers(ctx)
-        c = cond.as_ast().value
+        c = cond.ast.value
         if c == yes:
             return a
         if c == no:
             return b
-        if a.as_ast().value == b.as_ast().value:
+        if a.ast.value == b.ast.value:
             return a
         # The verifier's numbers are all integers, so two arithmetic terms have one sort, as two Booleans do.
         kind = z3.BoolRef if isinstance(a, z3.BoolRef) else z3.ArithRef if isinstance(a, z3.ArithRef) else None
         if kind is not None and isinstance(b, kind) and a.ctx is ctx and b.ctx is ctx:
-            return kind(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), a.as_ast(), b.as_ast()), ctx)
+            return _wrap(kind, _MK_ITE(ctx.ctx, cond.ast, a.ast, b.ast), ctx)
         return z3.If(cond, a, b)
     if z3.is_true(cond):
         return a
@@ -269,16 +298,16 @@ def pick(seat: Term, items: Sequence[Term]) -> Term:
 
 def total(terms: Sequence[Term]) -> Term:
     """The sum of the terms that are not the numeral 0, made as `z3.Sum` makes it (directly, for integers)."""
-    nought = zero().as_ast().value  # Z3 shares terms: a term is the numeral 0 exactly when it is this one
-    live = [t for t in terms if not (isinstance(t, z3.ExprRef) and t.as_ast().value == nought)]
+    nought = zero().ast.value  # Z3 shares terms: a term is the numeral 0 exactly when it is this one
+    live = [t for t in terms if not (isinstance(t, z3.ExprRef) and t.ast.value == nought)]
     if not live:
         return zero()
     if len(live) == 1:
         return live[0]
     ctx = live[0].ctx if isinstance(live[0], z3.ArithRef) else None
     if ctx is not None and all(isinstance(t, z3.ArithRef) and t.ctx is ctx for t in live):
-        args = (z3.Ast * len(live))(*[t.as_ast() for t in live])
-        return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(live), args), ctx)
+        args = (z3.Ast * len(live))(*[t.ast for t in live])
+        return _wrap(z3.ArithRef, _MK_ADD(ctx.ctx, len(live), args), ctx)  # type: ignore[no-any-return]
     return z3.Sum(live)
 
 
