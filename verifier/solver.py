@@ -50,6 +50,12 @@ def fresh_context() -> None:
     Z3's search depends on the identities of terms, which depend on every term made earlier in the
     process; a verdict found in a fresh context is the same whichever checks ran first. Terms from
     before must not be used again after this."""
+    old = z3.z3._main_ctx  # type: ignore[attr-defined]
+    if old is not None:
+        # The builders keep terms on their context (numerals, a sort, remembered terms), which refer back to
+        # it: without them the old context goes with its last term, not when Python's cycle collector runs.
+        for name in [k for k in vars(old) if k.startswith("cheatdsl_")]:
+            delattr(old, name)
     z3.z3._main_ctx = None  # type: ignore[attr-defined]
 
 

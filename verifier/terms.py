@@ -27,10 +27,39 @@ def _int_sort(ctx: z3.Context) -> Any:
     return got.ast
 
 
+# Z3's C functions behind z3core's wrappers, called without the wrappers' read of the error code after
+# every call: the builders give them terms of the right sorts only, and a term not made (a null pointer)
+# is refused at once. The same calls in the same order, so the same terms.
+def c_function(fn: Any) -> Any:
+    """The C function a z3core function calls, without the error check z3core makes after every call
+    (z3core's own function where its bindings are made some other way)."""
+    defaults = getattr(fn, "__defaults__", None) or (None,)
+    elementaries = defaults[-1]
+    return elementaries.f if isinstance(elementaries, z3core.Elementaries) else fn
+
+
+_INC_REF = c_function(z3core.Z3_inc_ref)
+_MK_NUMERAL = c_function(z3core.Z3_mk_numeral)
+_C = {f: c_function(f) for f in (z3core.Z3_mk_ge, z3core.Z3_mk_gt, z3core.Z3_mk_le, z3core.Z3_mk_lt, z3core.Z3_mk_eq,
+                          z3core.Z3_mk_distinct, z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
+                          z3core.Z3_mk_and, z3core.Z3_mk_or, z3core.Z3_mk_not, z3core.Z3_mk_implies)}
+
+
+def wrap(cls: Any, ptr: Any, ctx: z3.Context) -> Any:
+    """`cls(ptr, ctx)`: a term object of class `cls` holding a reference to the new term, as z3 makes it."""
+    if not ptr:
+        raise z3.Z3Exception("Z3 did not make the term")
+    out = object.__new__(cls)
+    out.ast = ptr
+    out.ctx = ctx
+    _INC_REF(ctx.ctx, ptr)
+    return out
+
+
 def _ast(ctx: z3.Context, x: Operand) -> Any:
     if isinstance(x, z3.ExprRef):
-        return x.as_ast()
-    return z3core.Z3_mk_numeral(ctx.ref(), str(int(x)), _int_sort(ctx))
+        return x.ast
+    return _MK_NUMERAL(ctx.ctx, str(int(x)).encode("ascii"), _int_sort(ctx))
 
 
 def _plain(a: Term, b: Operand) -> bool:
@@ -55,7 +84,7 @@ def _compare(make: Any, slow: Callable[[Any, Any], Any], a: Term, b: Operand) ->
     if _reflected(a, b):
         a, b, make = b, a, _REFLECTED[make]
     ctx = a.ctx
-    return z3.BoolRef(make(ctx.ref(), a.as_ast(), _ast(ctx, b)), ctx)
+    return wrap(z3.BoolRef, _C[make](ctx.ctx, a.ast, _ast(ctx, b)), ctx)  # type: ignore[no-any-return]
 
 
 def ge(a: Term, b: Operand) -> z3.BoolRef:
@@ -82,7 +111,7 @@ def eq(a: Term, b: Operand) -> z3.BoolRef:
     """`a == b` (two integer terms, an integer term and an int, or two Boolean terms)."""
     if type(a) is z3.BoolRef and type(b) is z3.BoolRef:
         ctx = a.ctx
-        return z3.BoolRef(z3core.Z3_mk_eq(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+        return wrap(z3.BoolRef, _C[z3core.Z3_mk_eq](ctx.ctx, a.ast, b.ast), ctx)  # type: ignore[no-any-return]
     return _compare(z3core.Z3_mk_eq, operator.eq, a, b)
 
 
@@ -93,16 +122,16 @@ def ne(a: Term, b: Operand) -> z3.BoolRef:
     if _reflected(a, b):
         a, b = b, a
     ctx = a.ctx
-    args = (z3.Ast * 2)(a.as_ast(), _ast(ctx, b))
-    return z3.BoolRef(z3core.Z3_mk_distinct(ctx.ref(), 2, args), ctx)
+    args = (z3.Ast * 2)(a.ast, _ast(ctx, b))
+    return wrap(z3.BoolRef, _C[z3core.Z3_mk_distinct](ctx.ctx, 2, args), ctx)  # type: ignore[no-any-return]
 
 
 def _arith(make: Any, slow: Callable[[Any, Any], Any], a: Term, b: Operand) -> z3.ArithRef:
     if not _plain(a, b):
         return slow(a, b)  # type: ignore[no-any-return]
     ctx = a.ctx
-    args = (z3.Ast * 2)(a.as_ast(), _ast(ctx, b))
-    return z3.ArithRef(make(ctx.ref(), 2, args), ctx)
+    args = (z3.Ast * 2)(a.ast, _ast(ctx, b))
+    return wrap(z3.ArithRef, _C[make](ctx.ctx, 2, args), ctx)  # type: ignore[no-any-return]
 
 
 def plus(a: Term, b: Operand) -> z3.ArithRef:
@@ -122,8 +151,8 @@ def times(a: Term, b: Operand) -> z3.ArithRef:
 
 def _nary(make: Any, terms: tuple[Term, ...], ctx: z3.Context | None = None) -> Any:
     ctx = ctx or terms[0].ctx
-    args = (z3.Ast * len(terms))(*[t.as_ast() for t in terms])
-    return make(ctx.ref(), len(terms), args), ctx
+    args = (z3.Ast * len(terms))(*[t.ast for t in terms])
+    return _C[make](ctx.ctx, len(terms), args), ctx
 
 
 def _booleans(terms: tuple[Any, ...]) -> tuple[Term, ...] | None:
@@ -141,7 +170,7 @@ def and_(*terms: Any) -> z3.BoolRef:
     got = _booleans(terms)
     if got is None:
         return z3.And(*terms)
-    return z3.BoolRef(*_nary(z3core.Z3_mk_and, got))
+    return wrap(z3.BoolRef, *_nary(z3core.Z3_mk_and, got))  # type: ignore[no-any-return]
 
 
 def or_(*terms: Any) -> z3.BoolRef:
@@ -149,14 +178,14 @@ def or_(*terms: Any) -> z3.BoolRef:
     got = _booleans(terms)
     if got is None:
         return z3.Or(*terms)
-    return z3.BoolRef(*_nary(z3core.Z3_mk_or, got))
+    return wrap(z3.BoolRef, *_nary(z3core.Z3_mk_or, got))  # type: ignore[no-any-return]
 
 
 def not_(t: Term) -> z3.BoolRef:
     """`z3.Not(t)`."""
     if not isinstance(t, z3.BoolRef):
         return z3.Not(t)
-    return z3.BoolRef(z3core.Z3_mk_not(t.ctx.ref(), t.as_ast()), t.ctx)
+    return wrap(z3.BoolRef, _C[z3core.Z3_mk_not](t.ctx.ctx, t.ast), t.ctx)  # type: ignore[no-any-return]
 
 
 def implies(a: Term, b: Term) -> z3.BoolRef:
@@ -164,12 +193,12 @@ def implies(a: Term, b: Term) -> z3.BoolRef:
     if not (isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef)):
         return z3.Implies(a, b)
     ctx = a.ctx
-    return z3.BoolRef(z3core.Z3_mk_implies(ctx.ref(), a.as_ast(), b.as_ast()), ctx)
+    return wrap(z3.BoolRef, _C[z3core.Z3_mk_implies](ctx.ctx, a.ast, b.ast), ctx)  # type: ignore[no-any-return]
 
 
 def add(terms: list[Term]) -> z3.ArithRef:
     """`z3.Sum(terms)` of integer terms (at least one)."""
-    return z3.ArithRef(*_nary(z3core.Z3_mk_add, tuple(terms)))
+    return wrap(z3.ArithRef, *_nary(z3core.Z3_mk_add, tuple(terms)))  # type: ignore[no-any-return]
 
 
 def int_var(name: str) -> z3.ArithRef:
@@ -208,24 +237,16 @@ def bool_val(value: bool) -> z3.BoolRef:
     return z3.BoolRef(make(ctx.ref()), ctx)
 
 
-def _c_function(fn: Any) -> Any:
-    """The C function a z3core function calls, without the error check z3core makes after every call
-    (z3core's own function where its bindings are made some other way)."""
-    defaults = getattr(fn, "__defaults__", None) or (None,)
-    elementaries = defaults[-1]
-    return elementaries.f if isinstance(elementaries, z3core.Elementaries) else fn
-
-
-_INC, _DEC = _c_function(z3core.Z3_inc_ref), _c_function(z3core.Z3_dec_ref)
-_NUMERAL, _SYMBOL, _CONST = (_c_function(f) for f in (z3core.Z3_mk_numeral, z3core.Z3_mk_string_symbol,
+_INC, _DEC = c_function(z3core.Z3_inc_ref), c_function(z3core.Z3_dec_ref)
+_NUMERAL, _SYMBOL, _CONST = (c_function(f) for f in (z3core.Z3_mk_numeral, z3core.Z3_mk_string_symbol,
                                                        z3core.Z3_mk_const))
-_TRUE, _FALSE, _NOT = (_c_function(f) for f in (z3core.Z3_mk_true, z3core.Z3_mk_false, z3core.Z3_mk_not))
-_GE, _GT, _LE, _LT, _EQ, _IMPLIES = (_c_function(f) for f in (z3core.Z3_mk_ge, z3core.Z3_mk_gt, z3core.Z3_mk_le,
+_TRUE, _FALSE, _NOT = (c_function(f) for f in (z3core.Z3_mk_true, z3core.Z3_mk_false, z3core.Z3_mk_not))
+_GE, _GT, _LE, _LT, _EQ, _IMPLIES = (c_function(f) for f in (z3core.Z3_mk_ge, z3core.Z3_mk_gt, z3core.Z3_mk_le,
                                                              z3core.Z3_mk_lt, z3core.Z3_mk_eq, z3core.Z3_mk_implies))
-_ADD, _SUB, _MUL, _AND, _OR = (_c_function(f) for f in (z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
+_ADD, _SUB, _MUL, _AND, _OR = (c_function(f) for f in (z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
                                                          z3core.Z3_mk_and, z3core.Z3_mk_or))
-_ASSERT = _c_function(z3core.Z3_solver_assert)
-_TRACK = _c_function(z3core.Z3_solver_assert_and_track)
+_ASSERT = c_function(z3core.Z3_solver_assert)
+_TRACK = c_function(z3core.Z3_solver_assert_and_track)
 
 
 def _bool_sort(ctx: z3.Context) -> Any:
@@ -391,7 +412,7 @@ class Raw:
         _TRACK(self.ref, s.solver, term.ast, label.ast)
 
 
-_MODEL_EVAL, _NUMERAL_STRING = _c_function(z3core.Z3_model_eval), _c_function(z3core.Z3_get_numeral_string)
+_MODEL_EVAL, _NUMERAL_STRING = c_function(z3core.Z3_model_eval), c_function(z3core.Z3_get_numeral_string)
 
 
 def int_value(model: z3.ModelRef | None, term: z3.ArithRef) -> int:

@@ -15,7 +15,7 @@ import z3
 from z3 import z3core
 
 from ..solver import all_of, any_of
-from ..terms import and_, bool_var, eq, ge, int_constant, int_var, lt, or_
+from ..terms import and_, bool_var, c_function, eq, ge, int_constant, int_var, lt, or_, wrap
 from .spec import FIRST, FOLLOW, LEAD, Spec
 
 Term = Any  # a z3 expression, or a Python int/bool standing for a constant
@@ -185,23 +185,10 @@ def equal(a: State, b: State, only: Sequence[str] | None = None) -> list[z3.Bool
 
 # -- small builders ------------------------------------------------------------------------------
 
-# Z3's C functions behind the z3 module's wrappers, called without the wrappers' check of the error code
-# after every call: the builders below give them terms of the right sorts only, and a term that is not
-# made (a null pointer) is refused at once. The same calls in the same order, so the same terms.
-_MK_ITE = z3core.Z3_mk_ite.__defaults__[-1].f  # type: ignore[attr-defined]
-_MK_ADD = z3core.Z3_mk_add.__defaults__[-1].f  # type: ignore[attr-defined]
-_INC_REF = z3core.Z3_inc_ref.__defaults__[-1].f  # type: ignore[attr-defined]
-
-
-def _wrap(cls: Any, ptr: Any, ctx: z3.Context) -> Any:
-    """`cls(ptr, ctx)`: a term object of class `cls` holding a reference to the new term, as z3 makes it."""
-    if not ptr:
-        raise z3.Z3Exception("Z3 did not make the term")
-    out = object.__new__(cls)
-    out.ast = ptr
-    out.ctx = ctx
-    _INC_REF(ctx.ctx, ptr)
-    return out
+# Z3's C functions called without z3core's check of the error code after every call (`terms.wrap`
+# refuses a term that is not made): the same calls in the same order, so the same terms.
+_MK_ITE = c_function(z3core.Z3_mk_ite)
+_MK_ADD = c_function(z3core.Z3_mk_add)
 
 
 def _truths(ctx: z3.Context) -> tuple[z3.BoolRef, z3.BoolRef]:
@@ -244,7 +231,7 @@ def ite(cond: Term, a: Term, b: Term) -> Term:
         # The verifier's numbers are all integers, so two arithmetic terms have one sort, as two Booleans do.
         kind = z3.BoolRef if isinstance(a, z3.BoolRef) else z3.ArithRef if isinstance(a, z3.ArithRef) else None
         if kind is not None and isinstance(b, kind) and a.ctx is ctx and b.ctx is ctx:
-            return _wrap(kind, _MK_ITE(ctx.ctx, cond.ast, a.ast, b.ast), ctx)
+            return wrap(kind, _MK_ITE(ctx.ctx, cond.ast, a.ast, b.ast), ctx)
         return z3.If(cond, a, b)
     if z3.is_true(cond):
         return a
@@ -307,7 +294,7 @@ def total(terms: Sequence[Term]) -> Term:
     ctx = live[0].ctx if isinstance(live[0], z3.ArithRef) else None
     if ctx is not None and all(isinstance(t, z3.ArithRef) and t.ctx is ctx for t in live):
         args = (z3.Ast * len(live))(*[t.ast for t in live])
-        return _wrap(z3.ArithRef, _MK_ADD(ctx.ctx, len(live), args), ctx)  # type: ignore[no-any-return]
+        return wrap(z3.ArithRef, _MK_ADD(ctx.ctx, len(live), args), ctx)  # type: ignore[no-any-return]
     return z3.Sum(live)
 
 
