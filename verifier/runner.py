@@ -1,10 +1,11 @@
-"""Running properties on rulebooks: light checks in this process, heavy ones in children with a kill timer.
+"""Running properties on rulebooks: light checks in this process, heavy ones in worker processes with a
+kill timer.
 
 Z3's timeout and rlimit are not hard wall-clock bounds, so the heavy checks of a rulebook run together
-in one forked child that is killed when its time is up; the verdicts are then `unknown` with the
-reason, never a pass. Children for several rulebooks run side by side (one per core by default) while
-this process runs the light checks; a child started when a core is left over shares its player counts
-with a helper process (`helper.py`), with the same results.
+in a forked worker (`workers.py`) that is killed when their time is up; the verdicts are then `unknown`
+with the reason, never a pass. Workers verify the rulebooks side by side (one per core by default),
+dearest first, while this process runs the light checks; a rulebook started when a core is left over
+shares its player counts with a helper process (`helper.py`), with the same results.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from cheatdsl.model import Rulebook
@@ -23,6 +23,7 @@ from .registry import Property, properties
 from .solver import fresh_context
 from .subject import Subject
 from .verdict import Result, Verdict, internal_error, unknown
+from .workers import Workers
 
 HEAVY_SECONDS = 320.0  # the kill timer of a rulebook's heavy checks: a safety net past their own limits
 
@@ -186,7 +187,9 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     # The dearest first, so that the last to finish are short; rulebooks sharing specs with one done
     # before then find its verdicts known.
     pending = sorted((p for p in plans if p.heavy), key=lambda p: -transition.weight(p.subject))
-    running: list[_Plan] = []
+    number = {id(p): i for i, p in enumerate(plans)}
+    pool = None if ctx is None else Workers(ctx, limit, lambda i: _heavy_batch(plans[i].heavy, plans[i].subject))
+    running: dict[int, _Plan] = {}
     heavy_results: dict[int, dict[str, tuple[Result, float]]] = {}
     total = sum(len(p.wanted) for p in plans)
     finished = [0]
@@ -196,8 +199,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         if progress is not None:
             progress(finished[0], total, label)
 
-    def collect(plan: _Plan) -> None:
-        data = plan.job.data if ctx is not None else plan.job
+    def collect(plan: _Plan, data: dict[str, Any]) -> None:
         got: dict[str, tuple[Result, float]] = {}
         if "error" in data:
             for prop in plan.heavy:
@@ -205,56 +207,57 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         else:
             for res, seconds in data["results"]:
                 got[res["id"]] = (_from_json(res), seconds)
-            for key, value in data.get("found", {}).items():
-                transition.KNOWN[key] = value
-            if ctx is not None:
+            if pool is not None:
                 from .system import analysis
-                analysis.adopt_made(data.get("made", {}))
+                transition.KNOWN.update(data["found"])
+                analysis.adopt_made(data["made"])
+                pool.share(data["found"], data["made"])
         heavy_results[id(plan)] = got
         tick(plan.rulebook.name, len(plan.heavy))
 
     def pump(block: bool) -> None:
-        while pending and len(running) < limit:
+        while pending and (pool is None or pool.idle()):
             plan = pending.pop(0)
             plan.started = time.perf_counter()
-            if ctx is None:
-                plan.job = _heavy_batch(plan.heavy, plan.subject)
-                collect(plan)
+            if pool is None:
+                collect(plan, _heavy_batch(plan.heavy, plan.subject))
                 continue
-            seconds = heavy_seconds + 5.0
-            # A core no other rulebook will use: the child may share its player counts with a helper.
-            transition.HELPER = not pending and len(running) + 1 < limit
-            batch: Callable[[], Any] = partial(_heavy_batch, plan.heavy, plan.subject)
-            plan.job = _Job(ctx, batch, seconds)
-            running.append(plan)
+            # A core no other rulebook will use: the worker may share its player counts with a helper.
+            helper = not pending and pool.busy() + 1 < limit
+            pool.give(number[id(plan)], helper, heavy_seconds + 5.0)
+            running[number[id(plan)]] = plan
         while running:
-            done = [p for p in running if p.job.ready()]
-            for p in done:
-                running.remove(p)
-                collect(p)
+            assert pool is not None
+            done = pool.finished()
+            for i, data in done:
+                collect(running.pop(i), data)
             if done or not block:
                 return
             tick()
-            time.sleep(0.01)
+            pool.wait(0.01)
 
     out: list[list[Timed]] = []
     light: dict[int, dict[str, Timed]] = {}
-    pump(False)
-    for plan in plans:
-        got: dict[str, Timed] = {}
-        fresh_context()  # each rulebook's light checks give the same results alone or after others
-        for pid in plan.wanted:
-            prop = table[pid]
-            if prop.heavy:
-                continue
-            start = time.perf_counter()
-            result = _safe(prop, plan.subject)
-            got[pid] = Timed(result, prop.implemented, time.perf_counter() - start)
-            tick(f"{plan.rulebook.name}: {pid}", 1)
-            pump(False)
-        light[id(plan)] = got
-    while pending or running:
-        pump(True)
+    try:
+        pump(False)
+        for plan in plans:
+            got: dict[str, Timed] = {}
+            fresh_context()  # each rulebook's light checks give the same results alone or after others
+            for pid in plan.wanted:
+                prop = table[pid]
+                if prop.heavy:
+                    continue
+                start = time.perf_counter()
+                result = _safe(prop, plan.subject)
+                got[pid] = Timed(result, prop.implemented, time.perf_counter() - start)
+                tick(f"{plan.rulebook.name}: {pid}", 1)
+                pump(False)
+            light[id(plan)] = got
+        while pending or running:
+            pump(True)
+    finally:
+        if pool is not None:
+            pool.close()
     for plan in plans:
         got = light[id(plan)]
         for prop in plan.heavy:

@@ -140,6 +140,13 @@ def adopt_made(made: dict[str, dict[Spec, Any]]) -> None:
         _RECURRENT.setdefault(key, rec)
 
 
+def process_caches() -> list[Any]:
+    """Every cache the heavy checks of this process read and fill (dicts and sets): what a process verifying
+    one rulebook after another puts back before each, so that each starts as a process forked for it would."""
+    from . import symmetry
+    return [_INVARIANTS, _RECURRENT, _ADOPTED, _CACHE, _WHOLE_SETS, symmetry._CACHE]
+
+
 class Analysis:
     """One rulebook at one player count."""
 
