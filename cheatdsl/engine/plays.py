@@ -8,6 +8,7 @@ and never list a play; games without a card cap can have astronomically many.
 from __future__ import annotations
 
 import random
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from .actions import (
@@ -104,13 +105,23 @@ def _plays(state: State) -> list[Play]:
     return out
 
 
-def _ways(hand: list[int], high: int) -> list[int]:
-    """ways[k]: multisets of k cards that can be taken from `hand` (counts per value)."""
-    ways = [1] + [0] * high
-    for k in hand:
+_LAST: list[tuple[tuple[int, ...], int, list[list[int]]]] = []  # the hand last counted, for the draw after
+
+
+def _suffixes(hand: list[int], high: int) -> list[list[int]]:
+    """suffix[i][t]: multisets of t cards that can be taken from the values held from the i-th held value on
+    (counts per value); suffix[0] counts whole plays. A bot counts the plays, then draws one from the same
+    hand: the tables of the last hand are kept for that draw."""
+    key = tuple(hand)
+    if _LAST and _LAST[0][0] == key and _LAST[0][1] == high:
+        return _LAST[0][2]
+    suffix = [[1] + [0] * high]
+    for k in reversed(key):
         if k:
-            ways = _ways_with(ways, k, high)
-    return ways
+            suffix.append(_ways_with(suffix[-1], k, high))
+    suffix.reverse()
+    _LAST[:] = [(key, high, suffix)]
+    return suffix
 
 
 def count_plays(state: State) -> int:
@@ -120,7 +131,7 @@ def count_plays(state: State) -> int:
     low, high = _bounds(state)
     if high < low:
         return 0
-    ways = _ways(state.hand(state.to_act), high)
+    ways = _suffixes(state.hand(state.to_act), high)[0]
     per_claim = sum(ways[k] * _count_choices(state, k) for k in range(low, high + 1))
     return per_claim * len(state.required)
 
@@ -134,11 +145,7 @@ def sample_play(state: State, rng: random.Random) -> Play:
     hand = state.hand(seat)
     high = max(high, 0)
     values = [v for v, c in enumerate(hand) if c]
-    # suffix[i][t]: ways to take t cards from values[i:]; suffix[0] counts whole plays.
-    suffix = [[1] + [0] * high]
-    for v in reversed(values):
-        suffix.append(_ways_with(suffix[-1], hand[v], high))
-    suffix.reverse()
+    suffix = _suffixes(hand, high)
     ways = suffix[0]
     weights = [ways[k] * _count_choices(state, k) if k >= low else 0 for k in range(high + 1)]
     total = sum(weights)
@@ -171,11 +178,5 @@ def sample_play(state: State, rng: random.Random) -> Play:
 
 def _ways_with(ways: list[int], count: int, high: int) -> list[int]:
     """`ways` after one more value held `count` times: new[t] = sum of ways[t - j], j in 0..count."""
-    new = [0] * (high + 1)
-    running = 0
-    for t in range(high + 1):
-        running += ways[t]
-        if t - count - 1 >= 0:
-            running -= ways[t - count - 1]
-        new[t] = running
-    return new
+    run = list(accumulate(ways))
+    return run[:count + 1] + [a - b for a, b in zip(run[count + 1:], run)]
