@@ -35,8 +35,9 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
     "claim-threshold": (
         "The largest count of one claim that can be true; one more is a certain lie.",
         "Players call bluffs by counting: the threshold says when a call is sure to win.",
-        "Z3 maximises a true claim over copies, wild cards, the cap per play and forced discards; the claim one "
-        "higher is shown impossible and its unsat core names the binding rules. The interpreter then plays a game "
+        "Z3 finds the largest true claim over copies, wild cards, the cap per play and forced discards (asking "
+        "for a larger one until none is left); the claim one higher is shown impossible, and leaving out each rule "
+        "in turn names the rules that bind. The interpreter then plays a game "
         "in which the largest claim is made and a challenge shows it true (`--save-witnesses` writes it as a "
         "scenario)."),
     "deal": (
