@@ -101,6 +101,13 @@ def _nesting(text: str) -> int:
     return best
 
 
+@lru_cache(maxsize=4096)
+def _tree(text: str) -> Tree[Token]:
+    """The parse tree of a formula's text (a rulebook's variations repeat their formulas: each is parsed
+    once; the tree is only read, and a text that does not parse raises every time)."""
+    return _parser().parse(text)
+
+
 def parse_expression(text: str, origin: Span, diagnostics: Diagnostics) -> ast.Expr | None:
     """The formula tree for `text`, or None after recording a located syntax error."""
     if len(text) > MAX_EXPRESSION_CHARS:
@@ -114,8 +121,7 @@ def parse_expression(text: str, origin: Span, diagnostics: Diagnostics) -> ast.E
         diagnostics.error(origin, "E103", "formula is empty")
         return None
     try:
-        tree: Tree[Token] = _parser().parse(text)
-        return _Build(origin).transform(tree)
+        return _Build(origin).transform(_tree(text))
     except UnexpectedCharacters as exc:
         at = origin.shifted(exc.column - 1) if exc.line == 1 else origin
         found = text[exc.pos_in_stream] if exc.pos_in_stream is not None else "?"
