@@ -144,7 +144,6 @@ class _Plan:
     wanted: list[str]
     subject: Subject
     heavy: list[Property]
-    job: Any = None
     started: float = 0.0
 
 
@@ -207,9 +206,9 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         else:
             for res, seconds in data["results"]:
                 got[res["id"]] = (_from_json(res), seconds)
+            transition.KNOWN.update(data["found"])
             if pool is not None:
                 from .system import analysis
-                transition.KNOWN.update(data["found"])
                 analysis.adopt_made(data["made"])
                 pool.share(data["found"], data["made"])
         heavy_results[id(plan)] = got
