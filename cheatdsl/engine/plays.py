@@ -105,22 +105,24 @@ def _plays(state: State) -> list[Play]:
     return out
 
 
-_LAST: list[tuple[tuple[int, ...], int, list[list[int]]]] = []  # the hand last counted, for the draw after
+_LAST: list[tuple[tuple[int, ...], int, list[list[int]]]] = [((), -1, [])]  # the hand last counted
 
 
 def _suffixes(hand: list[int], high: int) -> list[list[int]]:
     """suffix[i][t]: multisets of t cards that can be taken from the values held from the i-th held value on
     (counts per value); suffix[0] counts whole plays. A bot counts the plays, then draws one from the same
-    hand: the tables of the last hand are kept for that draw."""
+    hand: the tables of the last hand are kept for that draw (read and replaced whole, so games played in
+    other threads never see half of one)."""
     key = tuple(hand)
-    if _LAST and _LAST[0][0] == key and _LAST[0][1] == high:
-        return _LAST[0][2]
+    last = _LAST[0]
+    if last[0] == key and last[1] == high:
+        return last[2]
     suffix = [[1] + [0] * high]
     for k in reversed(key):
         if k:
             suffix.append(_ways_with(suffix[-1], k, high))
     suffix.reverse()
-    _LAST[:] = [(key, high, suffix)]
+    _LAST[0] = (key, high, suffix)
     return suffix
 
 
