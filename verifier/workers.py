@@ -62,6 +62,8 @@ def _serve(conn: Any, run: Run) -> None:
 
 
 class _Worker:
+    """One worker process: the task it is at (None when idle), and when that task's time is up."""
+
     def __init__(self, ctx: Any, run: Run, seen: int) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         self.proc = ctx.Process(target=_serve, args=(child, run), daemon=True)
