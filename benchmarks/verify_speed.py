@@ -43,7 +43,7 @@ def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 c, w = cpu(), time.perf_counter()
-verify_all([(compile_rulebook(f, variations)[0], None, None) for f in files])
+verify_all([(compile_rulebook(f, variations, lints=False)[0], None, None) for f in files])
 print(json.dumps([time.perf_counter() - w, cpu() - c]))
 """
 

@@ -12,11 +12,12 @@ from .source import Span
 
 
 def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),
-                     diagnostics: Diagnostics | None = None, text: str | None = None
+                     diagnostics: Diagnostics | None = None, text: str | None = None, lints: bool = True
                      ) -> tuple[Rulebook | None, Diagnostics]:
     """Compile `path` (a file, a shipped profile's name, or `-` for standard input) with `variations`
     switched on; every problem found is in the diagnostics. `text`, when given, is read in place of
-    the file at `path` (an editor's unsaved copy); the bases it extends are read from disk."""
+    the file at `path` (an editor's unsaved copy); the bases it extends are read from disk. Without
+    `lints` the author's warnings are not looked for (a caller that shows only errors)."""
     d = diagnostics or Diagnostics()
     if text is None:
         path = locate(path)
@@ -27,7 +28,7 @@ def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),
             return None, d
         rulebook = Builder(loaded.tree, path, loaded.chain, loaded.active, d).build()
         if rulebook is not None:
-            check_rulebook(rulebook, d)
+            check_rulebook(rulebook, d, lints)
     except RecursionError:
         d.error(Span(path, 1, 1), "E013", "the rulebook is nested too deep to read")
         return None, d

@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     jobs = []
     for path in files:
         shown = "<stdin>" if path == STDIN else path
-        rulebook, d = compile_rulebook(path, args.variation)
+        # Only errors are shown here; the warnings that break a game are the report's problems.
+        rulebook, d = compile_rulebook(path, args.variation, lints=False)
         if rulebook is None:
             wrong = unknown_variation(path, d)
             if wrong is not None:

@@ -10,8 +10,9 @@ from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surpl
 from ..syntax.limits import MAX_DECK_CARDS
 
 
-def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
-    """Record every problem that only shows once the whole rulebook is known."""
+def check_rulebook(rb: Rulebook, d: Diagnostics, lints: bool = True) -> None:
+    """Record every problem that only shows once the whole rulebook is known; with `lints`, the author's
+    warnings too."""
     claim, deck = rb.claim, rb.deck
     if claim.count is CountRule.EXTRA_ALLOWED and claim.max_cards == 1:
         d.error(claim.span, "E402", "a play is one card, yet extra cards may be slipped in beyond the count called",
@@ -65,5 +66,6 @@ def check_rulebook(rb: Rulebook, d: Diagnostics) -> None:
         if not as_claims(claim.first.code(ClaimFacts(space, n))):
             d.error(claim.first.span, "E412", f"with {n} players the first claim `{claim.first.text}` names no card "
                     "in the deck")
-    from .lints import lint_rulebook  # author's warnings (W5xx), once the rules are known to be sound
-    lint_rulebook(rb, d)
+    if lints:
+        from .lints import lint_rulebook  # author's warnings (W5xx), once the rules are known to be sound
+        lint_rulebook(rb, d)
