@@ -38,11 +38,21 @@ def c_function(fn: Any) -> Any:
     return elementaries.f if isinstance(elementaries, z3core.Elementaries) else fn
 
 
-_INC_REF = c_function(z3core.Z3_inc_ref)
-_MK_NUMERAL = c_function(z3core.Z3_mk_numeral)
-_C = {f: c_function(f) for f in (z3core.Z3_mk_ge, z3core.Z3_mk_gt, z3core.Z3_mk_le, z3core.Z3_mk_lt, z3core.Z3_mk_eq,
-                          z3core.Z3_mk_distinct, z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
-                          z3core.Z3_mk_and, z3core.Z3_mk_or, z3core.Z3_mk_not, z3core.Z3_mk_implies)}
+_INC, _DEC = c_function(z3core.Z3_inc_ref), c_function(z3core.Z3_dec_ref)
+_NUMERAL, _SYMBOL, _CONST = (c_function(f) for f in (z3core.Z3_mk_numeral, z3core.Z3_mk_string_symbol,
+                                                       z3core.Z3_mk_const))
+_TRUE, _FALSE, _NOT = (c_function(f) for f in (z3core.Z3_mk_true, z3core.Z3_mk_false, z3core.Z3_mk_not))
+_GE, _GT, _LE, _LT, _EQ, _IMPLIES = (c_function(f) for f in (z3core.Z3_mk_ge, z3core.Z3_mk_gt, z3core.Z3_mk_le,
+                                                             z3core.Z3_mk_lt, z3core.Z3_mk_eq, z3core.Z3_mk_implies))
+_ADD, _SUB, _MUL, _AND, _OR = (c_function(f) for f in (z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
+                                                         z3core.Z3_mk_and, z3core.Z3_mk_or))
+_ASSERT = c_function(z3core.Z3_solver_assert)
+_TRACK = c_function(z3core.Z3_solver_assert_and_track)
+_DISTINCT = c_function(z3core.Z3_mk_distinct)
+# The C function behind each z3core wrapper the z3-object builders below are handed.
+_C = {z3core.Z3_mk_ge: _GE, z3core.Z3_mk_gt: _GT, z3core.Z3_mk_le: _LE, z3core.Z3_mk_lt: _LT, z3core.Z3_mk_eq: _EQ,
+      z3core.Z3_mk_distinct: _DISTINCT, z3core.Z3_mk_add: _ADD, z3core.Z3_mk_sub: _SUB, z3core.Z3_mk_mul: _MUL,
+      z3core.Z3_mk_and: _AND, z3core.Z3_mk_or: _OR, z3core.Z3_mk_not: _NOT, z3core.Z3_mk_implies: _IMPLIES}
 
 
 def wrap(cls: Any, ptr: Any, ctx: z3.Context) -> Any:
@@ -52,14 +62,14 @@ def wrap(cls: Any, ptr: Any, ctx: z3.Context) -> Any:
     out = object.__new__(cls)
     out.ast = ptr
     out.ctx = ctx
-    _INC_REF(ctx.ctx, ptr)
+    _INC(ctx.ctx, ptr)
     return out
 
 
 def _ast(ctx: z3.Context, x: Operand) -> Any:
     if isinstance(x, z3.ExprRef):
         return x.ast
-    return _MK_NUMERAL(ctx.ctx, str(int(x)).encode("ascii"), _int_sort(ctx))
+    return _NUMERAL(ctx.ctx, str(int(x)).encode("ascii"), _int_sort(ctx))
 
 
 def _plain(a: Term, b: Operand) -> bool:
@@ -237,16 +247,6 @@ def bool_val(value: bool) -> z3.BoolRef:
     return z3.BoolRef(make(ctx.ref()), ctx)
 
 
-_INC, _DEC = c_function(z3core.Z3_inc_ref), c_function(z3core.Z3_dec_ref)
-_NUMERAL, _SYMBOL, _CONST = (c_function(f) for f in (z3core.Z3_mk_numeral, z3core.Z3_mk_string_symbol,
-                                                       z3core.Z3_mk_const))
-_TRUE, _FALSE, _NOT = (c_function(f) for f in (z3core.Z3_mk_true, z3core.Z3_mk_false, z3core.Z3_mk_not))
-_GE, _GT, _LE, _LT, _EQ, _IMPLIES = (c_function(f) for f in (z3core.Z3_mk_ge, z3core.Z3_mk_gt, z3core.Z3_mk_le,
-                                                             z3core.Z3_mk_lt, z3core.Z3_mk_eq, z3core.Z3_mk_implies))
-_ADD, _SUB, _MUL, _AND, _OR = (c_function(f) for f in (z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
-                                                         z3core.Z3_mk_and, z3core.Z3_mk_or))
-_ASSERT = c_function(z3core.Z3_solver_assert)
-_TRACK = c_function(z3core.Z3_solver_assert_and_track)
 
 
 def _bool_sort(ctx: z3.Context) -> Any:
