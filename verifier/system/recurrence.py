@@ -331,6 +331,9 @@ def _quickly(sp: Spec, symmetric: bool) -> Recurrence | None:
     except _Unsure:
         return None
     finally:
+        # The quick context goes with its last term (not later, with Python's cycle collector, while the
+        # next contexts are made: a context made while another is alive costs about twice as much).
+        fresh_context()
         z3.z3._main_ctx = saved  # type: ignore[attr-defined]
 
 
