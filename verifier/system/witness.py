@@ -186,13 +186,15 @@ class Table:
             moves.append((seat, play))
         # The one challenger the step names; every other responder accepts (with calls made at once, the
         # responders after it answer too before the call is heard).
-        calls = kind in (CHALLENGE, PASS) and challenger is not None
-        apply, add = st.apply_action, moves.append
+        until = challenger if kind in (CHALLENGE, PASS) and challenger is not None else -1
+        add = moves.append
         while st.phase is _RESPOND:
-            answer = st.to_act
-            action: Any = Challenge(test or g.kind_names[0]) if calls and answer == challenger else ENGINE_ACCEPT
-            apply(action)
-            add((answer, action))
+            for answer in st.accept_until(until):
+                add((answer, ENGINE_ACCEPT))
+            if until >= 0 and st.phase is _RESPOND and st.to_act == until:
+                action = Challenge(test or g.kind_names[0])
+                st.apply_action(action)
+                add((until, action))
         if st.reveal_count() > reveals:
             self.said.append((seat, play, st.reveal(-1)))
         else:
