@@ -93,6 +93,7 @@ def steps_text(game: Game, moves: list[Any]) -> list[Any]:
     # The same action recurs (every accept, a play made again): written once, known by its identity (the
     # moves hold every action, so no two of them share one while this runs).
     written: dict[int, str] = {}
+    heads = [f"{seat}: " for seat in range(game.players)]
     out: list[Any] = []
     for m in moves:
         if m.__class__ is not tuple:  # a checkpoint, or a step already written
@@ -102,7 +103,7 @@ def steps_text(game: Game, moves: list[Any]) -> list[Any]:
         text = written.get(id(action))
         if text is None:
             text = written[id(action)] = action_text(game, action)
-        out.append(f"{'chance' if seat < 0 else seat}: {text}")
+        out.append((heads[seat] if seat >= 0 else "chance: ") + text)
     return out
 
 
@@ -146,6 +147,9 @@ class Table:
         self.state = state
         self.moves: list[Any] = []  # (seat, action) for each action applied, or a checkpoint (a dict)
         self.said: list[Said] = []
+        # The same play or call made again is the same object: written once by `steps_text`.
+        self._plays: dict[tuple[tuple[int, ...], int, int], Play] = {}
+        self._calls: dict[str, Challenge] = {}
 
     @property
     def steps(self) -> list[Any]:
@@ -181,7 +185,9 @@ class Table:
             st.apply_action(ENGINE_PASS)
             moves.append((seat, ENGINE_PASS))
         else:
-            play = Play(cards, claim, count)
+            play = self._plays.get((cards, claim, count))
+            if play is None:
+                play = self._plays[cards, claim, count] = Play(cards, claim, count)
             st.apply_action(play)
             moves.append((seat, play))
         # The one challenger the step names; every other responder accepts (with calls made at once, the
@@ -192,7 +198,8 @@ class Table:
             for answer in st.accept_until(until):
                 add((answer, ENGINE_ACCEPT))
             if until >= 0 and st.phase is _RESPOND and st.to_act == until:
-                action = Challenge(test or g.kind_names[0])
+                name = test or g.kind_names[0]
+                action = self._calls.get(name) or self._calls.setdefault(name, Challenge(name))
                 st.apply_action(action)
                 add((until, action))
         if st.reveal_count() > reveals:
