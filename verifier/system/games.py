@@ -29,9 +29,11 @@ LINEUPS: tuple[tuple[tuple[str, ...], float], ...] = (
     (("random",), 0.0), (("greedy",), 0.15), (("random", "greedy"), 0.3), (("honest",), 0.15),
     (("greedy",), 0.0), (("random", "counter", "honest"), 0.15), (("greedy",), 0.6), (("counter",), 0.15),
 )
-# A true claim of a dead rank needs sets out and wild cards claimed: challenge-hungry tables find it sooner.
+# A true claim of a dead rank needs sets out and a claim that the hand can make true: challenge-hungry tables
+# find it sooner, and a seat claiming at random (the others claim what they hold) finds it where they never do.
 LINEUPS_FOR: dict[str, tuple[tuple[tuple[str, ...], float], ...]] = {
-    "dead-claim": ((("greedy",), 0.6), (("greedy",), 0.9), (("random", "greedy"), 0.6), (("honest",), 0.3)),
+    "dead-claim": ((("greedy",), 0.6), (("random", "counter", "honest"), 0.9), (("random", "honest"), 0.3),
+                   (("random", "greedy"), 0.3)),
 }
 GAMES = 48  # games per table at most (line-ups in turn, seed by seed)
 TURNS = 1500  # plays and passes per game at most
