@@ -179,7 +179,8 @@ class Table:
         g, st = self.game, self.state
         moves = self.moves
         seat = st.to_act
-        reveals = st.reveal_count()
+        records = st.records
+        reveals = len(records)
         play = None
         if kind == PASS:
             st.apply_action(ENGINE_PASS)
@@ -202,8 +203,8 @@ class Table:
                 action = self._calls.get(name) or self._calls.setdefault(name, Challenge(name))
                 st.apply_action(action)
                 add((until, action))
-        if st.reveal_count() > reveals:
-            self.said.append((seat, play, st.reveal(-1)))
+        if len(records) > reveals:
+            self.said.append((seat, play, records[-1]))
         else:
             self.said.append((seat, None, None) if kind == PASS else (seat, play, ACCEPTED))
         if st.phase is Phase.DISCARD:
