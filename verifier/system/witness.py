@@ -42,7 +42,7 @@ from .search import Trace
 from .spec import Spec
 from .transitions import CHALLENGE, PASS
 
-_RESPOND = Phase.RESPOND
+_PLAY, _RESPOND, _DISCARD, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.DISCARD, Phase.TERMINAL
 
 
 @dataclass
@@ -207,14 +207,14 @@ class Table:
             self.said.append((seat, play, records[-1]))
         else:
             self.said.append((seat, None, None) if kind == PASS else (seat, play, ACCEPTED))
-        if st.phase is Phase.DISCARD:
+        if st.phase is _DISCARD:
             for rank, k in (discards or {}).items():
                 for _ in range(k):
-                    if st.phase is Phase.DISCARD:
+                    if st.phase is _DISCARD:
                         self.act(DiscardSet(rank))
-            if st.phase is Phase.DISCARD:
+            if st.phase is _DISCARD:
                 self.act(KEEP)
-        if st.phase is Phase.TERMINAL:
+        if st.phase is _TERMINAL:
             res = st.result()
             if res is not None:
                 self.said.append(f"the game ends: {res.reason}")
@@ -321,7 +321,7 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
             truths[last_play] = not a["caught"]
     try:
         for i, a in enumerate(trace.actions):
-            if state.phase is not Phase.PLAY:
+            if state.phase is not _PLAY:
                 return "the game ended before the play did"
             k = sum(a["cards"])
             if a["kind"] == PASS:  # a pass, and where the last play is still open, perhaps a challenge of it
