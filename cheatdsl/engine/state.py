@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import challenge as _challenge
 from . import plays as _plays
 from .actions import (
+    ACCEPT,
     CHANCE,
     TERMINAL,
     Accept,
@@ -654,9 +655,9 @@ class State:
         ri, responders = self._ri, self._responders
         stop = responders.index(seat, ri) if seat in responders[ri:] else len(responders)
         if stop > ri:
-            self._history += self.game.responses[:1] * (stop - ri)
+            self._history += (ACCEPT,) * (stop - ri)
             self._ri, self._seat = stop - 1, responders[stop - 1]
-            self._apply_accept(self._history[-1])  # the last accept, as `apply_action` makes it
+            self._apply_accept(ACCEPT)  # the last accept, as `apply_action` makes it
         return responders[ri:stop]
 
     def _stands(self) -> None:
