@@ -29,8 +29,8 @@ LINEUPS: tuple[tuple[tuple[str, ...], float], ...] = (
     (("random",), 0.0), (("greedy",), 0.15), (("random", "greedy"), 0.3), (("honest",), 0.15),
     (("greedy",), 0.0), (("random", "counter", "honest"), 0.15), (("greedy",), 0.6), (("counter",), 0.15),
 )
-# A true claim of a dead rank needs sets out and a claim that the hand can make true: challenge-hungry tables
-# find it sooner, and a seat claiming at random (the others claim what they hold) finds it where they never do.
+# A true claim of a dead rank needs sets out and wild cards claimed as that rank, which greedy and honest seats
+# seldom choose: one challenge-hungry greedy table, then tables where a seat plays at random.
 LINEUPS_FOR: dict[str, tuple[tuple[tuple[str, ...], float], ...]] = {
     "dead-claim": ((("greedy",), 0.6), (("random", "counter", "honest"), 0.9), (("random", "honest"), 0.3),
                    (("random", "greedy"), 0.3)),
