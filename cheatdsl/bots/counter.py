@@ -21,6 +21,8 @@ from ..engine import ACCEPT, Action, Game, Phase, Play, RevealRecord, View
 from ..model import ChallengeTest
 from .honest import HonestBot
 
+_RESPOND = Phase.RESPOND
+
 
 class Memory:
     """What one seat has seen: lower bounds on other hands, known pile cards and known discards,
@@ -146,7 +148,7 @@ class CounterBot(HonestBot):
         if memory is None or memory.game is not view.game:
             memory = self.memory = Memory(view.game, self.seat, view.hand_sizes)
         memory.catch_up(view)
-        if view.phase is Phase.RESPOND:
+        if view.phase is _RESPOND:
             return self._respond(view)
         action = super().act(view)
         if isinstance(action, Play):

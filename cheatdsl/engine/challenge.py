@@ -167,6 +167,9 @@ def complete_sets(state: State, seat: int) -> list[int]:
     if size is None or size <= 0:
         return []
     hand = state.hand(seat)
+    if g.by_rank:  # `rank_count_in` written out: it runs after every challenge
+        need = size if g.sets_naturals_only else size - hand[g.joker]
+        return [r for r in g.ranks_in_play if hand[r] >= need]
     return [r for r in g.ranks_in_play if g.rank_count_in(hand, r, g.sets_naturals_only) >= size]
 
 

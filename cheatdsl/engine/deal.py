@@ -32,6 +32,19 @@ def shuffled(deck: list[int], seed: int) -> list[int]:
 
 
 _STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # deck size -> (position, bits of a draw), last first
+_ORDERS: dict[tuple[int, int], list[int]] = {}  # (deck size, seed) -> where each place's card comes from
+
+
+def _order(size: int, seed: int) -> list[int]:
+    """The places of a deck of `size` cards in the order `shuffled(deck, seed)` leaves them: a shuffle moves places,
+    whatever cards are in them, and the verifier deals the same seed at many tables and dealers (kept for the last
+    few hundred decks dealt)."""
+    order = _ORDERS.get((size, seed))
+    if order is None:
+        if len(_ORDERS) >= 512:
+            _ORDERS.clear()
+        order = _ORDERS[size, seed] = shuffled(list(range(size)), seed)
+    return order
 
 
 def deal(state: State, seed: int) -> None:
@@ -39,7 +52,7 @@ def deal(state: State, seed: int) -> None:
     g = state.game
     n = g.players
     dealer = state.dealer or 0
-    deck = shuffled(list(g.table.deck), seed)
+    deck = list(map(g.table.deck.__getitem__, _order(len(g.table.deck), seed)))
     values = list(map(g.value_of_card.__getitem__, deck))
     set_aside = g.table.set_aside
     aside = values[:set_aside]

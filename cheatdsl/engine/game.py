@@ -173,6 +173,7 @@ class Game:
         self.short_stock_takes_pile = rules.short_stock_takes_pile
         self.next_player = rules.next_player.code
         self.next_player_memo: dict[tuple[object, ...], int] = {}
+        self.card_memo: dict[str, int] = {}  # a card's text -> its value, for the texts read so far
         self.calls_at_once = rules.calls_at_once
         self.caller_by_lot = rules.caller_by_lot
         self.window_through_passes = rules.window_through_passes

@@ -108,6 +108,13 @@ def card_hint(game: Game) -> str:
 
 def parse_card(game: Game, text: str) -> int:
     """The card value written `text`."""
+    value = game.card_memo.get(text)
+    if value is None:
+        value = game.card_memo[text] = _parse_card(game, text)
+    return value
+
+
+def _parse_card(game: Game, text: str) -> int:
     rank, suit = parse_suited(game, text)
     if rank < 0:
         if game.rulebook.deck.jokers == 0:

@@ -8,7 +8,8 @@ and never list a play; games without a card cap can have astronomically many.
 from __future__ import annotations
 
 import random
-from itertools import accumulate
+from itertools import accumulate, chain
+from operator import add, mul, sub
 from typing import TYPE_CHECKING
 
 from .actions import (
@@ -26,6 +27,7 @@ from .actions import (
 from .challenge import complete_sets
 
 if TYPE_CHECKING:
+    from .game import Game
     from .state import State
 
 MAX_LEGAL_ACTIONS = 100_000
@@ -106,21 +108,25 @@ def _plays(state: State) -> list[Play]:
 
 
 _LAST: list[tuple[tuple[int, ...], int, list[list[int]]]] = [((), -1, [])]  # the hand last counted
+_NONE = (0,)
 
 
 def _suffixes(hand: list[int], high: int) -> list[list[int]]:
-    """suffix[i][t]: multisets of t cards that can be taken from the values held from the i-th held value on
-    (counts per value); suffix[0] counts whole plays. A bot counts the plays, then draws one from the same
-    hand: the tables of the last hand are kept for that draw (read and replaced whole, so games played in
-    other threads never see half of one)."""
+    """suffix[i][t]: multisets of t cards (t up to `high`) that can be taken from the values held from the i-th
+    held value on (counts per value); suffix[0] counts whole plays. A row stops at the most cards those values
+    hold (every entry past it is 0). A bot counts the plays, then draws one from the same hand: the tables of
+    the last hand are kept for that draw (read and replaced whole, so games played in other threads never see
+    half of one)."""
     key = tuple(hand)
     last = _LAST[0]
     if last[0] == key and last[1] == high:
         return last[2]
-    suffix = [[1] + [0] * high]
+    ways = [1]
+    suffix = [ways]
     for k in reversed(key):
         if k:
-            suffix.append(_ways_with(suffix[-1], k, high))
+            ways = _ways_with(ways, k, high)
+            suffix.append(ways)
     suffix.reverse()
     _LAST[0] = (key, high, suffix)
     return suffix
@@ -134,8 +140,17 @@ def count_plays(state: State) -> int:
     if high < low:
         return 0
     ways = _suffixes(state.hand(state.to_act), high)[0]
-    per_claim = sum(ways[k] * _count_choices(state, k) for k in range(low, high + 1))
-    return per_claim * len(state.required)
+    return sum(_weights(state.game, ways[low:high + 1])) * len(state.required)
+
+
+def _weights(g: Game, ways: list[int]) -> list[int]:
+    """The plays of each size from the smallest allowed on (`ways`: the ways to pick their cards), times the counts
+    that may be called for each (as `_count_choices` says: every size here is within the card cap)."""
+    if g.exact:
+        return ways
+    if g.any_count:
+        return [w * max(0, g.any_count_cap - g.min_cards + 1) for w in ways]
+    return list(map(mul, ways, range(1, len(ways) + 1)))
 
 
 def sample_play(state: State, rng: random.Random) -> Play:
@@ -146,39 +161,53 @@ def sample_play(state: State, rng: random.Random) -> Play:
     seat = state.to_act
     hand = state.hand(seat)
     high = max(high, 0)
-    values = [v for v, c in enumerate(hand) if c]
     suffix = _suffixes(hand, high)
     ways = suffix[0]
-    weights = [ways[k] * _count_choices(state, k) if k >= low else 0 for k in range(high + 1)]
+    g = state.game
+    weights = _weights(g, ways[low:high + 1])  # from `low` cards on
     total = sum(weights)
     required = state.required
     if total == 0 or not required:
         raise IllegalAction(f"seat {seat} has no play to make")
-    claim = required[rng.randrange(len(required))] if len(required) > 1 else required[0]
-    pick = rng.randrange(total)
-    k = low
+    randrange = rng.randrange
+    claim = required[randrange(len(required))] if len(required) > 1 else required[0]
+    pick = randrange(total)
+    k = 0
     while pick >= weights[k]:
         pick -= weights[k]
         k += 1
-    g = state.game
-    count = k if g.exact else g.min_cards + rng.randrange(_count_choices(state, k))
+    k += low
+    count = k if g.exact else g.min_cards + randrange(_count_choices(state, k))
     chosen: list[int] = []
     need = k
-    for i, v in enumerate(values):
+    i = 0
+    for v, c in enumerate(hand):
+        if not c:
+            continue
         rest = suffix[i + 1]
-        pick = rng.randrange(suffix[i][need])
-        j = 0
+        pick = randrange(suffix[i][need])
+        # Entries past the end of `rest` are 0: taking fewer than need - top of this value cannot be.
+        top = len(rest) - 1
+        j = need - top if need > top else 0
         while pick >= rest[need - j]:
             pick -= rest[need - j]
             j += 1
-        chosen.extend([v] * j)
-        need -= j
+        if j:
+            chosen += [v] * j
+            need -= j
         if not need:
             break
+        i += 1
     return Play(tuple(chosen), claim, count)
 
 
 def _ways_with(ways: list[int], count: int, high: int) -> list[int]:
-    """`ways` after one more value held `count` times: new[t] = sum of ways[t - j], j in 0..count."""
-    run = list(accumulate(ways))
-    return run[:count + 1] + [a - b for a, b in zip(run[count + 1:], run)]
+    """`ways` after one more value held `count` times, up to `high` cards: new[t] = sum of ways[t - j], j in
+    0..count (an entry past the end of `ways` is 0)."""
+    top = len(ways) - 1 + count
+    if top > high:
+        top = high
+    if count == 1:
+        return list(map(add, ways + [0] if top == len(ways) else ways[:top + 1], chain(_NONE, ways)))
+    run = list(accumulate((ways + [0] * count)[:top + 1]))
+    return run[:count + 1] + list(map(sub, run[count + 1:], run))

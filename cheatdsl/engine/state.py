@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import challenge as _challenge
 from . import plays as _plays
 from .actions import (
+    ACCEPT,
     CHANCE,
     TERMINAL,
     Accept,
@@ -105,16 +106,14 @@ class State:
         self._calls: tuple[tuple[int, str], ...] = ()
         self._open = False  # the last play stood and may still be challenged (`window_through_passes`)
         self._after_pass = -1  # the seat to play once the answers asked again after a pass are in
-        self._passes = 0
+        self._passes = self._turns = 0
         self._last_player: int | None = None
-        self._turns = 0
         self._history: list[Action] = []
         self._reveals: list[RevealRecord] = []
         self._pending: Resolution | None = None
         self._winner: int | None = None
         self._loser: int | None = None
-        self._capped = False
-        self._reason = ""
+        self._capped, self._reason = False, ""
         self._ending: Ending | None = None
         self._holders: Mapping[int, int] = _NOBODY
 
@@ -137,10 +136,11 @@ class State:
     last_player: int | None = _reading("_last_player", "The seat that made the last play, or None before the first.")
     players_in: int = _reading("_in_count", "How many seats are still in the game.")
     seating: tuple[bool, ...] = _reading("_seating", "Whether each seat is still in (a new tuple whenever a seat leaves).")
+    records: list[RevealRecord] = _reading("_reveals", "Every challenge's outcome so far (the state's own list).")
     holders: Mapping[int, int] = _reading(
-        "_holders", "The seat dealt each exact card (`suit * ranks + rank`), for the whole game; "
-                                    "a card set aside, left undealt or not in the deck is absent (with several "
-                                    "packs, the first seat dealt a copy). Empty for a game entered as a position.")
+        "_holders", "The seat dealt each exact card (`suit * ranks + rank`), for the whole game; a card set aside, left "
+        "undealt or not in the deck is absent (with several packs, the first seat dealt a copy). Empty for a game "
+        "entered as a position.")
 
     def is_terminal(self) -> bool:
         return self._phase is _TERMINAL
@@ -157,10 +157,8 @@ class State:
         return len(self._history)
 
     def legal_actions(self, limit: int | None = None) -> list[Action]:
-        """Every legal action in canonical order; raises TooManyActions past `limit` plays.
-
-        At the shuffle any seed from 0 up is legal and none is listed: use `chance_outcome(rng)`.
-        """
+        """Every legal action in canonical order; raises TooManyActions past `limit` plays. At the shuffle any
+        seed from 0 up is legal and none is listed: use `chance_outcome(rng)`."""
         return _plays.legal_actions(self, limit)
 
     def can_pass(self) -> bool:
@@ -262,12 +260,9 @@ class State:
     def rearranged(self, hands: Mapping[int, Sequence[int]] | None = None,
                    pile: Sequence[Sequence[int]] | None = None, stock: Sequence[int] | None = None,
                    aside: Sequence[int] | None = None) -> State:
-        """A copy with the same cards in other places (what a seat must not be able to tell apart).
-
-        `hands` maps seats to their new cards (card values), `pile` gives each pile entry's cards
-        bottom first, `stock` its cards top first. Raises ValueError unless every place keeps its size
-        and the table keeps the same cards.
-        """
+        """A copy with the same cards in other places (what a seat must not be able to tell apart): `hands` maps
+        seats to their new cards (card values), `pile` gives each pile entry's cards bottom first, `stock` its
+        cards top first. Raises ValueError unless every place keeps its size and the table keeps the same cards."""
         if not same_cards_elsewhere(self, hands or {}, pile, stock, aside):
             raise ValueError("a rearrangement keeps every place's size and the table's cards")
         other = self.clone()
@@ -343,10 +338,8 @@ class State:
         return tuple(self._pile_cards)
 
     def pile_plays(self) -> tuple[PileEntry, ...]:
-        """The pile as the table heard it, bottom first: (seat, cards, claim, count, emptied the hand).
-
-        Cards already on the table in a position are one entry with no seat and no claim.
-        """
+        """The pile as the table heard it, bottom first: (seat, cards, claim, count, emptied the hand). Cards
+        already on the table in a position are one entry with no seat and no claim."""
         return tuple((None, p.cards, None, p.count, False) if by == _BUNDLE else
                      (by >> 1, p.cards, p.claim, p.count, by & 1 == 1) for p, by in zip(self._pile, self._pile_by))
 
@@ -490,9 +483,7 @@ class State:
 
     def ask_for_sets(self, seat: int, resolution: Resolution) -> None:
         """`seat` is to discard sets or keep them; `resolution` is handed back to `challenge` afterwards."""
-        self._phase = _DISCARD
-        self._seat = seat
-        self._pending = resolution
+        self._phase, self._seat, self._pending = _DISCARD, seat, resolution
 
     def leave(self, seat: int, hand_out_of_play: bool) -> None:
         """`seat` goes out of the game and the turn order closes up; with `hand_out_of_play` the cards it
@@ -519,11 +510,8 @@ class State:
 
     def finish(self, ending: Ending, reason: str, winner: int | None = None, loser: int | None = None) -> None:
         """The game is over, for `ending` (said in words as `reason`)."""
-        self._phase = _TERMINAL
-        self._seat = TERMINAL
-        self._capped = not ending.finished
-        self._reason = reason
-        self._ending = ending
+        self._phase, self._seat = _TERMINAL, TERMINAL
+        self._capped, self._reason, self._ending = not ending.finished, reason, ending
         if winner is not None:
             self._winner = winner
         if loser is not None:
@@ -658,6 +646,19 @@ class State:
             self.begin_turn(seat)
         else:
             self._stands()
+
+    def accept_until(self, seat: int = -1) -> tuple[int, ...]:
+        """Every responder to answer before `seat` (all, when `seat` is not one) accepts, as `apply_action(ACCEPT)`
+        once each would; returns their seats."""
+        if self._phase is not _RESPOND:
+            raise IllegalAction(not_now_text(self, "accept a claim"))
+        ri, responders = self._ri, self._responders
+        stop = responders.index(seat, ri) if seat in responders[ri:] else len(responders)
+        if stop > ri:
+            self._history += (ACCEPT,) * (stop - ri)
+            self._ri, self._seat = stop - 1, responders[stop - 1]
+            self._apply_accept(ACCEPT)  # the last accept, as `apply_action` makes it
+        return responders[ri:stop]
 
     def _stands(self) -> None:
         """The pending play stands: its player goes out on an empty hand, the next seat plays on."""

@@ -456,6 +456,9 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
 
 # -- termination ---------------------------------------------------------------------------------------
 
+_PLAY = Phase.PLAY  # read once: an enum member read from its class costs more than the test
+
+
 def _key(st: State) -> tuple[Any, ...]:
     """The state at the start of a turn, as the lassos compare it: each hand as its count of every card value
     (equal exactly when the hands hold the same cards), the pile, the stock, the claims, the seats in."""
@@ -481,7 +484,7 @@ def lasso(a: Analysis) -> Witness | str:
     limit = 4 * max(len(sp.claims), 1) * sp.n + 8
     for seed in range(SEEDS):
         st = dealt(game, seed, 0)
-        if st.phase is not Phase.PLAY or not recurrence.concrete_in_set(sp, read(sp, st)):
+        if st.phase is not _PLAY or not recurrence.concrete_in_set(sp, read(sp, st)):
             continue
         table = Table(game, st)
         seen: dict[tuple[Any, ...], int] = {}
@@ -512,7 +515,7 @@ def lasso(a: Analysis) -> Witness | str:
             if lie is None:
                 break
             table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)
-            if st.phase is not Phase.PLAY:
+            if st.phase is not _PLAY:
                 break
     return "no dealt game was found in the recurrent set"
 
@@ -539,7 +542,7 @@ def round_lasso(a: Analysis) -> Witness | str:
     limit = (sp.stock_count // max(sp.draw, 1) + 2 * sp.n + 4) * (sp.n + 1) + 8
     for seed in range(SEEDS):
         st = dealt(game, seed, 0)
-        if st.phase is not Phase.PLAY:
+        if st.phase is not _PLAY:
             continue
         table = Table(game, st)
         seen: dict[tuple[Any, ...], tuple[int, int]] = {}
@@ -575,7 +578,7 @@ def round_lasso(a: Analysis) -> Witness | str:
                 table.turn(PASS, (), 0, 0, None, None)
             else:
                 break
-            if st.phase is not Phase.PLAY:
+            if st.phase is not _PLAY:
                 break
     return "no dealt game played by such rounds comes back to the same state"
 

@@ -31,6 +31,7 @@ from .witness import Table, Witness, dealt, lowest, replay_shape, words_text
 PID = "winnability"
 WIN_BMC_DEPTH = 24  # turns the model checker unrolls for a seat no game has won
 GREEDY_TURNS = 600  # turns a scripted greedy play may take at most
+_PLAY, _TERMINAL = Phase.PLAY, Phase.TERMINAL
 PLAYS = 0  # the seed of the deal the scripted plays and the model checker start from
 
 
@@ -110,7 +111,7 @@ def _how(wins: dict[int, Win]) -> list[str]:
 
 def first_out(st: State) -> int | None:
     """The winner: the first seat out (in games that go on until a loser is left, before the end too)."""
-    if st.phase is Phase.TERMINAL:
+    if st.phase is _TERMINAL:
         r = st.result()
         if r is not None and r.winner is not None:
             return r.winner
@@ -131,7 +132,7 @@ def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = G
         out = first_out(st)
         if out is not None:
             return (shapes, table) if out == target else None
-        if st.phase is not Phase.PLAY:
+        if st.phase is not _PLAY:
             return None
         seat = st.to_act
         if seat != target and passing and st.can_pass():

@@ -42,7 +42,7 @@ from .search import Trace
 from .spec import Spec
 from .transitions import CHALLENGE, PASS
 
-_RESPOND = Phase.RESPOND
+_PLAY, _RESPOND, _DISCARD, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.DISCARD, Phase.TERMINAL
 
 
 @dataclass
@@ -93,6 +93,7 @@ def steps_text(game: Game, moves: list[Any]) -> list[Any]:
     # The same action recurs (every accept, a play made again): written once, known by its identity (the
     # moves hold every action, so no two of them share one while this runs).
     written: dict[int, str] = {}
+    heads = [f"{seat}: " for seat in range(game.players)]
     out: list[Any] = []
     for m in moves:
         if m.__class__ is not tuple:  # a checkpoint, or a step already written
@@ -102,7 +103,7 @@ def steps_text(game: Game, moves: list[Any]) -> list[Any]:
         text = written.get(id(action))
         if text is None:
             text = written[id(action)] = action_text(game, action)
-        out.append(f"{'chance' if seat < 0 else seat}: {text}")
+        out.append((heads[seat] if seat >= 0 else "chance: ") + text)
     return out
 
 
@@ -146,6 +147,9 @@ class Table:
         self.state = state
         self.moves: list[Any] = []  # (seat, action) for each action applied, or a checkpoint (a dict)
         self.said: list[Said] = []
+        # The same play or call made again is the same object: written once by `steps_text`.
+        self._plays: dict[tuple[tuple[int, ...], int, int], Play] = {}
+        self._calls: dict[str, Challenge] = {}
 
     @property
     def steps(self) -> list[Any]:
@@ -175,36 +179,42 @@ class Table:
         g, st = self.game, self.state
         moves = self.moves
         seat = st.to_act
-        reveals = st.reveal_count()
+        records = st.records
+        reveals = len(records)
         play = None
         if kind == PASS:
             st.apply_action(ENGINE_PASS)
             moves.append((seat, ENGINE_PASS))
         else:
-            play = Play(cards, claim, count)
+            play = self._plays.get((cards, claim, count))
+            if play is None:
+                play = self._plays[cards, claim, count] = Play(cards, claim, count)
             st.apply_action(play)
             moves.append((seat, play))
         # The one challenger the step names; every other responder accepts (with calls made at once, the
         # responders after it answer too before the call is heard).
-        calls = kind in (CHALLENGE, PASS) and challenger is not None
-        apply, add = st.apply_action, moves.append
+        until = challenger if kind in (CHALLENGE, PASS) and challenger is not None else -1
+        add = moves.append
         while st.phase is _RESPOND:
-            answer = st.to_act
-            action: Any = Challenge(test or g.kind_names[0]) if calls and answer == challenger else ENGINE_ACCEPT
-            apply(action)
-            add((answer, action))
-        if st.reveal_count() > reveals:
-            self.said.append((seat, play, st.reveal(-1)))
+            for answer in st.accept_until(until):
+                add((answer, ENGINE_ACCEPT))
+            if until >= 0 and st.phase is _RESPOND and st.to_act == until:
+                name = test or g.kind_names[0]
+                action = self._calls.get(name) or self._calls.setdefault(name, Challenge(name))
+                st.apply_action(action)
+                add((until, action))
+        if len(records) > reveals:
+            self.said.append((seat, play, records[-1]))
         else:
             self.said.append((seat, None, None) if kind == PASS else (seat, play, ACCEPTED))
-        if st.phase is Phase.DISCARD:
+        if st.phase is _DISCARD:
             for rank, k in (discards or {}).items():
                 for _ in range(k):
-                    if st.phase is Phase.DISCARD:
+                    if st.phase is _DISCARD:
                         self.act(DiscardSet(rank))
-            if st.phase is Phase.DISCARD:
+            if st.phase is _DISCARD:
                 self.act(KEEP)
-        if st.phase is Phase.TERMINAL:
+        if st.phase is _TERMINAL:
             res = st.result()
             if res is not None:
                 self.said.append(f"the game ends: {res.reason}")
@@ -311,7 +321,7 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
             truths[last_play] = not a["caught"]
     try:
         for i, a in enumerate(trace.actions):
-            if state.phase is not Phase.PLAY:
+            if state.phase is not _PLAY:
                 return "the game ended before the play did"
             k = sum(a["cards"])
             if a["kind"] == PASS:  # a pass, and where the last play is still open, perhaps a challenge of it
