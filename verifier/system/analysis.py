@@ -61,15 +61,16 @@ class Budget:
         self._recurrent: Any = None
         self._checked = False
 
-    def recurrence(self, rb: Rulebook) -> Any:
+    def recurrence(self, rb: Rulebook, known: Spec | None = None) -> Any:
         """The recurrent set checked at the smallest player count (None where that table cannot be
         tabulated), made when a count first asks for it, in a Z3 context of its own: what follows it
-        in the asking property is the same whether it was made there or earlier."""
+        in the asking property is the same whether it was made there or earlier. `known`: the smallest
+        count's spec, when the asking count is that one."""
         if not self._checked:
             self._checked = True
             fresh_context()
             try:
-                sp = build_spec(rb, self.smallest)
+                sp = known if known is not None else build_spec(rb, self.smallest)
             except SpecError:  # the smallest table has no analysis, so no recurrent set is checked
                 sp = None
             if sp is not None and sp not in _RECURRENT:
@@ -595,7 +596,7 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
     # Z3 checks once, at the smallest player count, that the set of states with every seat holding two
     # different cards and an empty pile is closed under a caught lie; at every count the interpreter then
     # deals a game in that set and plays the lie until the whole state comes back.
-    rec = budget.recurrence(a.rb)
+    rec = budget.recurrence(a.rb, a.spec if a.n == budget.smallest else None)
     if rec is not None and rec.holds and rec.kind == "round":
         # The set of round starts with an empty stock is closed under a round led by a caught lie and
         # ended by every seat passing; the interpreter plays such rounds from a deal until one repeats.
