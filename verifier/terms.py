@@ -47,6 +47,7 @@ _GE, _GT, _LE, _LT, _EQ, _IMPLIES = (c_function(f) for f in (z3core.Z3_mk_ge, z3
 _ADD, _SUB, _MUL, _AND, _OR = (c_function(f) for f in (z3core.Z3_mk_add, z3core.Z3_mk_sub, z3core.Z3_mk_mul,
                                                          z3core.Z3_mk_and, z3core.Z3_mk_or))
 _ASSERT = c_function(z3core.Z3_solver_assert)
+_NUMERAL_STRING = c_function(z3core.Z3_get_numeral_string)
 _TRACK = c_function(z3core.Z3_solver_assert_and_track)
 _DISTINCT = c_function(z3core.Z3_mk_distinct)
 # The C function behind each z3core wrapper the z3-object builders below are handed.
@@ -89,6 +90,17 @@ def _reflected(a: Term, b: Operand) -> bool:
 
 
 def _compare(make: Any, slow: Callable[[Any, Any], Any], a: Term, b: Operand) -> z3.BoolRef:
+    if type(a) is z3.ArithRef and type(b) is int:  # the common case, as the general one below makes it
+        ctx = a.ctx
+        c = ctx.ctx
+        ptr = _C[make](c, a.ast, _NUMERAL(c, str(b).encode("ascii"), _int_sort(ctx)))
+        if not ptr:
+            raise z3.Z3Exception("Z3 did not make the term")
+        out = object.__new__(z3.BoolRef)
+        out.ast = ptr
+        out.ctx = ctx
+        _INC(c, ptr)
+        return out  # type: ignore[no-any-return]
     if not _plain(a, b):
         return slow(a, b)  # type: ignore[no-any-return]
     if _reflected(a, b):
@@ -227,17 +239,21 @@ def bool_var(name: str) -> z3.BoolRef:
     return z3.BoolRef(z3core.Z3_mk_const(ref, symbol, z3core.Z3_mk_bool_sort(ref)), ctx)
 
 
+_IS_NUMERAL, _SORT, _SORT_KIND = (c_function(f) for f in (z3core.Z3_is_numeral_ast, z3core.Z3_get_sort,
+                                                            z3core.Z3_get_sort_kind))
+
+
 def int_constant(term: Any) -> int | None:
     """The value of an integer numeral term (`z3.is_int_value`, `as_long`), else None."""
     if not isinstance(term, z3.ArithRef):
         return None
-    ref = term.ctx.ref()
-    a = term.as_ast()
-    if not z3core.Z3_is_numeral_ast(ref, a):
+    ref = term.ctx.ctx
+    a = term.ast
+    if not _IS_NUMERAL(ref, a):
         return None
-    if z3core.Z3_get_sort_kind(ref, z3core.Z3_get_sort(ref, a)) != z3.Z3_INT_SORT:
+    if _SORT_KIND(ref, _SORT(ref, a)) != z3.Z3_INT_SORT:
         return None
-    return int(z3core.Z3_get_numeral_string(ref, a))
+    return int(_NUMERAL_STRING(ref, a))
 
 
 def bool_val(value: bool) -> z3.BoolRef:
@@ -412,7 +428,7 @@ class Raw:
         _TRACK(self.ref, s.solver, term.ast, label.ast)
 
 
-_MODEL_EVAL, _NUMERAL_STRING = c_function(z3core.Z3_model_eval), c_function(z3core.Z3_get_numeral_string)
+_MODEL_EVAL = c_function(z3core.Z3_model_eval)
 
 
 def int_value(model: z3.ModelRef | None, term: z3.ArithRef) -> int:

@@ -209,6 +209,11 @@ def _truth_pointers(ctx: z3.Context) -> tuple[int, int]:
     return got
 
 
+# The class of `If(c, a, b)` for the classes of `a` and `b` an integer (a numeral or not) or a Boolean term.
+_KINDS = {(z3.BoolRef, z3.BoolRef): z3.BoolRef, **{(x, y): z3.ArithRef for x in (z3.ArithRef, z3.IntNumRef)
+                                                  for y in (z3.ArithRef, z3.IntNumRef)}}
+
+
 def ite(cond: Term, a: Term, b: Term) -> Term:
     """If(cond, a, b), folded when the branches are the same term or the condition is constant.
 
@@ -216,6 +221,19 @@ def ite(cond: Term, a: Term, b: Term) -> Term:
     z3.If's checks of sorts and contexts cost more than the term)."""
     if a is b:
         return a
+    kind = _KINDS.get((type(a), type(b))) if type(cond) is z3.BoolRef else None
+    if kind is not None:  # the common case, made as the general case below makes it
+        ctx = cond.ctx
+        got = getattr(ctx, "cheatdsl_truths", None) or _truth_pointers(ctx)
+        c = cond.ast.value
+        if c == got[0]:
+            return a
+        if c == got[1]:
+            return b
+        if a.ast.value == b.ast.value:
+            return a
+        if a.ctx is ctx and b.ctx is ctx:
+            return wrap(kind, _MK_ITE(ctx.ctx, cond.ast, a.ast, b.ast), ctx)
     if isinstance(cond, bool):
         return a if cond else b
     if isinstance(cond, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
