@@ -37,11 +37,9 @@ class Answer:
         return self.status == "unknown"
 
 
-def _limit(s: z3.Solver | z3.Optimize, timeout_ms: int | None, rlimit: int) -> None:
-    s.set("random_seed", SEED)
-    if timeout_ms is not None:
-        s.set("timeout", timeout_ms)
-    s.set("rlimit", rlimit)
+def _limits(timeout_ms: int | None, rlimit: int) -> list[Any]:
+    """The seed and limits as `set`'s arguments (name, value, name, value, ...)."""
+    return ["random_seed", SEED, *(("timeout", timeout_ms) if timeout_ms is not None else ()), "rlimit", rlimit]
 
 
 def fresh_context() -> None:
@@ -68,22 +66,22 @@ def new_solver(*, cores: bool = False, timeout_ms: int | None = None, rlimit: in
     Z3's older arithmetic solver: it pays for big one-shot queries such as an unrolled search (three to
     five times faster there than Z3's default solver); on the small queries that are most of them it costs
     more than they do."""
+    params = _limits(timeout_ms, rlimit)
     if tactics:
         s = z3.Then("simplify", "solve-eqs", "smt").solver()
-        s.set("arith.solver", 2)
+        params = ["arith.solver", 2, *params]
     else:
         s = z3.SimpleSolver()
-    _limit(s, timeout_ms, rlimit)
     if cores:
-        s.set("unsat_core", True)
-        s.set("core.minimize", True)
+        params += ["unsat_core", True, "core.minimize", True]
+    s.set(*params)  # one call: Z3 merges each call's parameters into the solver's, the later winning
     return s
 
 
 def new_optimize(*, timeout_ms: int | None = None, rlimit: int = RLIMIT) -> z3.Optimize:
     """A fresh optimiser with the fixed seed and limits."""
     o = z3.Optimize()
-    _limit(o, timeout_ms, rlimit)
+    o.set(*_limits(timeout_ms, rlimit))
     return o
 
 
