@@ -7,6 +7,8 @@ from typing import Any
 
 import z3
 
+from .terms import c_function
+
 SEED = 7
 # The resource limit decides when a query gives up, the same on every machine. No clock is set unless a
 # caller asks for one (a search within its rulebook's budget): the runner's kill timer is the safety net,
@@ -100,6 +102,22 @@ def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
                 core = ()
         return Answer("unsat", core=core)
     return Answer("unknown", reason=s.reason_unknown() or "the solver gave no reason")
+
+
+_ASSERT = c_function(z3.z3core.Z3_solver_assert)
+
+
+def assert_all(s: z3.Solver, *terms: z3.BoolRef) -> None:
+    """`s.add(*terms)`, each Boolean term of the solver's context asserted directly (z3's `add` makes the
+    Boolean sort and reads every term's sort first, which costs more than asserting it); anything else
+    (a Python bool, a term of another context) goes to `s.add`."""
+    ctx = s.ctx
+    if not all(type(t) is z3.BoolRef and t.ctx is ctx for t in terms):
+        s.add(*terms)
+        return
+    ref, solver = ctx.ref(), s.solver
+    for t in terms:
+        _ASSERT(ref, solver, t.ast)
 
 
 def all_of(terms: list[z3.BoolRef]) -> z3.BoolRef:
