@@ -87,12 +87,22 @@ def new_optimize(*, timeout_ms: int | None = None, rlimit: int = RLIMIT) -> z3.O
     return o
 
 
+def _check(s: z3.Solver | z3.Optimize, assumptions: tuple[z3.BoolRef, ...]) -> int:
+    """`s.check(*assumptions)` as Z3's number (1 sat, -1 unsat, 0 unknown); a solver given Boolean terms of
+    its own context is checked directly (z3's `check` reads each assumption's sort first)."""
+    if type(s) is not z3.Solver or not all(type(a) is z3.BoolRef and a.ctx is s.ctx for a in assumptions):
+        return int(s.check(*assumptions).r)
+    ctx = s.ctx
+    given = (z3.Ast * len(assumptions))(*[a.ast for a in assumptions])
+    return int(z3.z3core.Z3_solver_check_assumptions(ctx.ref(), s.solver, len(assumptions), given))
+
+
 def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
     """Check `s`; the model when sat, the names of the unsat core when unsat, the reason when unknown."""
-    result = s.check(*assumptions)
-    if result == z3.sat:
+    result = _check(s, assumptions)
+    if result == z3.Z3_L_TRUE:
         return Answer("sat", model=s.model())
-    if result == z3.unsat:
+    if result == z3.Z3_L_FALSE:
         core: tuple[str, ...] = ()
         if isinstance(s, z3.Solver):
             try:
