@@ -20,7 +20,7 @@ from typing import Any
 from cheatdsl.model import Rulebook
 
 from .registry import Property, properties
-from .solver import fresh_context
+from .solver import fresh_context, reuse_freed_blocks
 from .subject import Subject
 from .verdict import Result, Verdict, internal_error, unknown
 from .workers import Workers
@@ -247,6 +247,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     light: dict[int, dict[str, Timed]] = {}
     try:
         pump(False)
+        reuse_freed_blocks()  # after the workers are forked: theirs is the heavy checks' memory
         for plan in plans:
             got: dict[str, Timed] = {}
             fresh_context()  # each rulebook's light checks give the same results alone or after others
