@@ -29,6 +29,8 @@ class SeatFacts(TableFacts):
     skip the seats in `out` (those that have left the game). `seat(k)` counts k seats on from the
     dealer, so a formula calling it needs the `dealer` among the facts (`seats_of` tries each)."""
 
+    dealer: int  # only where it is among the facts
+
     def __init__(self, players: int, step: int, out: Collection[int] = (), holders: dict[int, int | None] | None = None,
                  **values: Any) -> None:
         super().__init__(players)
