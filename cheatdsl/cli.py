@@ -20,13 +20,14 @@ Exit status for every command: 0 success, 1 the rulebook or run failed a check
 (errors, a failed scenario, a refuted expectation), 2 usage error, 3 internal error."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand, or with the subcommand `only` alone (the others' modules
+    stay unimported)."""
     parser = argparse.ArgumentParser(prog="cheatdsl", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cheatdsl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         importlib.import_module(f".commands.{name}", __package__).register(sub)
     for name, command in sub.choices.items():
         if name not in NO_RULEBOOKS:
@@ -38,7 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    # A command named first parses the same with its own subparser alone; anything else (an option, a
+    # mistyped command) needs them all, for the top-level help and the list of choices.
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()

@@ -29,14 +29,15 @@ class SeatFacts(TableFacts):
     skip the seats in `out` (those that have left the game). `seat(k)` counts k seats on from the
     dealer, so a formula calling it needs the `dealer` among the facts (`seats_of` tries each)."""
 
+    dealer: int  # only where it is among the facts
+
     def __init__(self, players: int, step: int, out: Collection[int] = (), holders: dict[int, int | None] | None = None,
                  **values: Any) -> None:
         super().__init__(players)
         self._step = step
         self._out = frozenset(out)
         self.holders = holders or {}
-        for name, v in values.items():
-            setattr(self, name, v)
+        self.__dict__.update(values)
 
     def _around(self, seat: int | None, step: int) -> int | None:
         if seat is None:
@@ -89,20 +90,34 @@ def claims_of(formula: Formula, space: ClaimSpace, players: int, previous: int |
 def seat_of(formula: Formula, players: int, *, step: int, out: Collection[int] = (), **values: Any) -> int | None:
     """The seat a seat formula names, or None where it names none (or one outside the table); play
     passes by `step` (`cheatdsl.derived.turn_step`) and the seats in `out` have left the game."""
-    v = formula.code(SeatFacts(players, step, out, **values))
+    return _seat(formula.code(SeatFacts(players, step, out, **values)), players)
+
+
+def _seat(v: Any, players: int) -> int | None:
+    """A formula's value as a seat, or None where it is not one at this table."""
     return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < players else None
 
 
 def seats_of(formula: Formula, players: int, *, step: int, out: Collection[int] = (), **values: Any) -> set[int | None]:
     """Every seat a seat formula names with these facts, whoever deals (when it counts from the dealer)."""
-    if "dealer" in values:
-        return {seat_of(formula, players, step=step, out=out, **values)}
+    return _seats(formula, SeatFacts(players, step, out, **values))
+
+
+def _seats(formula: Formula, facts: SeatFacts) -> set[int | None]:
+    """`seats_of` with its facts made: the formula read once, or once for each dealer if it asks who deals."""
+    players = facts.players
+    if hasattr(facts, "dealer"):
+        return {_seat(formula.code(facts), players)}
     try:
-        return {seat_of(formula, players, step=step, out=out, **values)}
+        return {_seat(formula.code(facts), players)}
     except NotConcrete as exc:
         if str(exc) != "the dealer":
             raise
-    return {seat_of(formula, players, step=step, out=out, dealer=d, **values) for d in range(players)}
+    named: set[int | None] = set()
+    for d in range(players):
+        facts.dealer = d
+        named.add(_seat(formula.code(facts), players))
+    return named
 
 
 def seats_after_any_deal(formula: Formula, rb: Rulebook, table: Table, *, step: int, out: Collection[int] = (),
@@ -112,9 +127,11 @@ def seats_after_any_deal(formula: Formula, rb: Rulebook, table: Table, *, step: 
     cards undealt (`cheatdsl.derived.holder_answers`). `asked` is `holder_cards(formula, rb)` where the
     caller has it already."""
     cards = holder_cards(formula, rb) if asked is None else asked
+    if not cards:
+        return _seats(formula, SeatFacts(table.players, step, out, **values))
     named: set[int | None] = set()
     for held in product(*(holder_answers(table, card) for card in cards)):
-        named |= seats_of(formula, table.players, step=step, out=out, holders=dict(zip(cards, held)), **values)
+        named |= _seats(formula, SeatFacts(table.players, step, out, dict(zip(cards, held)), **values))
     return named
 
 

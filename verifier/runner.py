@@ -20,12 +20,15 @@ from typing import Any
 from cheatdsl.model import Rulebook
 
 from .registry import Property, properties
-from .solver import fresh_context
+from .solver import fresh_context, reuse_freed_blocks
 from .subject import Subject
 from .verdict import Result, Verdict, internal_error, unknown
 from .workers import Workers
 
 HEAVY_SECONDS = 320.0  # the kill timer of a rulebook's heavy checks: a safety net past their own limits
+# How long this process sleeps between looks at the kill timers and the progress bar while the workers
+# verify (a worker's answer wakes it at once): the bar is redrawn no more often than this.
+WAIT_SECONDS = 0.1
 
 
 @dataclass(frozen=True)
@@ -180,8 +183,13 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     except ValueError:
         ctx = None
     if any(p.heavy for p in plans):
-        # Imported once here rather than in every child (each would spend a tenth of a second on it).
+        # Imported once here rather than in every child (each would spend a tenth of a second on them); the
+        # report reads the lints here anyway.
+        from cheatdsl.compiler import lints  # noqa: F401
+
         from .system import analysis  # noqa: F401
+        if any(prop.id == "winnability" for p in plans for prop in p.heavy):
+            from .system import winnability  # noqa: F401
     limit = parallel or workers()
     # The dearest first, so that the last to finish are short; rulebooks sharing specs with one done
     # before then find its verdicts known.
@@ -233,12 +241,13 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
             if done or not block:
                 return
             tick()
-            pool.wait(0.01)
+            pool.wait(WAIT_SECONDS)
 
     out: list[list[Timed]] = []
     light: dict[int, dict[str, Timed]] = {}
     try:
         pump(False)
+        reuse_freed_blocks()  # after the workers are forked: theirs is the heavy checks' memory
         for plan in plans:
             got: dict[str, Timed] = {}
             fresh_context()  # each rulebook's light checks give the same results alone or after others

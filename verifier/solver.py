@@ -7,6 +7,8 @@ from typing import Any
 
 import z3
 
+from .terms import c_function
+
 SEED = 7
 # The resource limit decides when a query gives up, the same on every machine. No clock is set unless a
 # caller asks for one (a search within its rulebook's budget): the runner's kill timer is the safety net,
@@ -37,11 +39,28 @@ class Answer:
         return self.status == "unknown"
 
 
-def _limit(s: z3.Solver | z3.Optimize, timeout_ms: int | None, rlimit: int) -> None:
-    s.set("random_seed", SEED)
-    if timeout_ms is not None:
-        s.set("timeout", timeout_ms)
-    s.set("rlimit", rlimit)
+def _limits(timeout_ms: int | None, rlimit: int) -> list[Any]:
+    """The seed and limits as `set`'s arguments (name, value, name, value, ...)."""
+    return ["random_seed", SEED, *(("timeout", timeout_ms) if timeout_ms is not None else ()), "rlimit", rlimit]
+
+
+# A new Z3 context allocates a block of tens of megabytes. Past glibc's threshold for mapping memory that
+# block is mapped afresh for every context and its pages faulted in again; below it the block comes from
+# the heap, where the last context's is reused.
+MAP_THRESHOLD = 64 << 20
+_M_MMAP_THRESHOLD = -3  # mallopt's parameter number in glibc's malloc.h
+
+
+def reuse_freed_blocks() -> None:
+    """Let glibc's malloc serve blocks up to `MAP_THRESHOLD` from the heap, for a process that makes a context
+    after context of small queries (the light checks): this halves a new context's cost there. Not for the
+    heavy checks, whose big blocks come and go: a fixed threshold also stops glibc adapting it, and they
+    fault twice as many pages. Nothing where the C library is not glibc."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, MAP_THRESHOLD)
+    except (OSError, AttributeError):
+        pass
 
 
 def fresh_context() -> None:
@@ -68,31 +87,41 @@ def new_solver(*, cores: bool = False, timeout_ms: int | None = None, rlimit: in
     Z3's older arithmetic solver: it pays for big one-shot queries such as an unrolled search (three to
     five times faster there than Z3's default solver); on the small queries that are most of them it costs
     more than they do."""
+    params = _limits(timeout_ms, rlimit)
     if tactics:
         s = z3.Then("simplify", "solve-eqs", "smt").solver()
-        s.set("arith.solver", 2)
+        params = ["arith.solver", 2, *params]
     else:
         s = z3.SimpleSolver()
-    _limit(s, timeout_ms, rlimit)
     if cores:
-        s.set("unsat_core", True)
-        s.set("core.minimize", True)
+        params += ["unsat_core", True, "core.minimize", True]
+    s.set(*params)  # one call: Z3 merges each call's parameters into the solver's, the later winning
     return s
 
 
 def new_optimize(*, timeout_ms: int | None = None, rlimit: int = RLIMIT) -> z3.Optimize:
     """A fresh optimiser with the fixed seed and limits."""
     o = z3.Optimize()
-    _limit(o, timeout_ms, rlimit)
+    o.set(*_limits(timeout_ms, rlimit))
     return o
+
+
+def _check(s: z3.Solver | z3.Optimize, assumptions: tuple[z3.BoolRef, ...]) -> int:
+    """`s.check(*assumptions)` as Z3's number (1 sat, -1 unsat, 0 unknown); a solver given Boolean terms of
+    its own context is checked directly (z3's `check` reads each assumption's sort first)."""
+    if type(s) is not z3.Solver or not all(type(a) is z3.BoolRef and a.ctx is s.ctx for a in assumptions):
+        return int(s.check(*assumptions).r)
+    ctx = s.ctx
+    given = (z3.Ast * len(assumptions))(*[a.ast for a in assumptions])
+    return int(z3.z3core.Z3_solver_check_assumptions(ctx.ref(), s.solver, len(assumptions), given))
 
 
 def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
     """Check `s`; the model when sat, the names of the unsat core when unsat, the reason when unknown."""
-    result = s.check(*assumptions)
-    if result == z3.sat:
+    result = _check(s, assumptions)
+    if result == z3.Z3_L_TRUE:
         return Answer("sat", model=s.model())
-    if result == z3.unsat:
+    if result == z3.Z3_L_FALSE:
         core: tuple[str, ...] = ()
         if isinstance(s, z3.Solver):
             try:
@@ -102,6 +131,22 @@ def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
                 core = ()
         return Answer("unsat", core=core)
     return Answer("unknown", reason=s.reason_unknown() or "the solver gave no reason")
+
+
+_ASSERT = c_function(z3.z3core.Z3_solver_assert)
+
+
+def assert_all(s: z3.Solver, *terms: z3.BoolRef) -> None:
+    """`s.add(*terms)`, each Boolean term of the solver's context asserted directly (z3's `add` makes the
+    Boolean sort and reads every term's sort first, which costs more than asserting it); anything else
+    (a Python bool, a term of another context) goes to `s.add`."""
+    ctx = s.ctx
+    if not all(type(t) is z3.BoolRef and t.ctx is ctx for t in terms):
+        s.add(*terms)
+        return
+    ref, solver = ctx.ref(), s.solver
+    for t in terms:
+        _ASSERT(ref, solver, t.ast)
 
 
 def all_of(terms: list[z3.BoolRef]) -> z3.BoolRef:
