@@ -13,12 +13,12 @@ the same from every seat (`symmetry.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import z3
 
-from ..solver import ask, new_solver
+from ..solver import ask, assert_all, new_solver
 from ..terms import add, and_, eq, ge, le, lt, ne, not_, or_
 from .deal import initial
 from .spec import FOLLOW, Spec, merge_values
@@ -242,13 +242,13 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     # The base case: each state group holds after every deal (step groups hold vacuously).
     solver = new_solver(timeout_ms=timeout_ms)
     solver.set("arith.solver", 2)
-    _assert(solver, cons)
+    assert_all(solver, *cons)
     while True:
         goal = state_claims(start, alive)
         if not goal:
             break
         solver.push()  # asserted in a scope, as the steps' goals below
-        _assert(solver, [not_(and_(list(goal.values())))])
+        assert_all(solver, not_(and_(list(goal.values()))))
         answer = ask(solver)
         solver.pop()
         result.queries += 1
@@ -266,7 +266,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     for st in steps:
         sv = new_solver(timeout_ms=timeout_ms)
         sv.set("arith.solver", 2)
-        _assert(sv, [st.legal, *st.b.defs, not_(st.s.over)])
+        assert_all(sv, st.legal, *st.b.defs, not_(st.s.over))
         solvers[st.kind] = sv
     changed = True
     while changed and alive:
@@ -283,7 +283,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
             # Asserted in a scope rather than assumed: the solver simplifies with them (faster on big tables).
             sv = solvers[st.kind]
             sv.push()
-            _assert(sv, [*assumed.values(), not_(and_(list(goal.values())))])
+            assert_all(sv, *assumed.values(), not_(and_(list(goal.values()))))
             answer = ask(sv)
             sv.pop()
             result.queries += 1
@@ -317,7 +317,7 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
     cons, start, _ = initial(b0, "deal")
     solver = new_solver(timeout_ms=timeout_ms)
     solver.set("arith.solver", 2)
-    _assert(solver, [*cons, not_(and_(list(conservation(ab, start).values())))])
+    assert_all(solver, *cons, not_(and_(list(conservation(ab, start).values()))))
     answer = ask(solver)
     if not answer.unsat:
         return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
@@ -326,10 +326,10 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
     start_assumed = False
     for st in kind_steps(ab, symmetric):
         if not start_assumed:  # every step starts from the same state
-            _assert(solver, [not_(st.s.over), *typing(ab, st.s).values(), *conservation(ab, st.s).values()])
+            assert_all(solver, not_(st.s.over), *typing(ab, st.s).values(), *conservation(ab, st.s).values())
             start_assumed = True
         solver.push()
-        _assert(solver, [st.legal, *st.b.defs, not_(and_(list(conservation(ab, st.after).values())))])
+        assert_all(solver, st.legal, *st.b.defs, not_(and_(list(conservation(ab, st.after).values()))))
         answer = ask(solver)
         if not answer.unsat:
             return Counterexample("card-conservation", "step", ["cards conserved"], answer.model,  # type: ignore[arg-type]
@@ -343,16 +343,6 @@ def _content(state: State) -> tuple[object, ...]:
     terms' addresses, which stay theirs while the states are kept)."""
     return tuple(t.ast.value if isinstance(t, z3.AstRef) else (type(t), t) for _, _, t in state.items())
 
-
-def _assert(solver: z3.Solver, terms: Sequence[Term]) -> None:
-    """`solver.add(*terms)`, each Boolean term of the solver's context asserted directly (z3's `add`
-    checks each term's sort first, which costs more than asserting it)."""
-    ctx = solver.ctx
-    for t in terms:
-        if type(t) is z3.BoolRef and t.ctx is ctx:
-            z3.Z3_solver_assert(ctx.ref(), solver.solver, t.as_ast())
-        else:
-            solver.add(t)
 
 
 def _broken(goal: dict[tuple[str, str], Term], model: z3.ModelRef) -> dict[str, list[str]]:

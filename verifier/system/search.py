@@ -13,8 +13,7 @@ from typing import Any
 
 import z3
 
-from ..solver import ask, new_solver
-from ..terms import c_function
+from ..solver import ask, assert_all, new_solver
 from .deal import Deal, initial
 from .spec import Spec
 from .state import State, Term, equal, fresh, ite, merge
@@ -45,21 +44,6 @@ class Search:
     trace: Trace | None
     depth: int
     unknown: str = ""
-
-
-_ASSERT = c_function(z3.Z3_solver_assert)
-
-
-def assert_terms(solver: z3.Solver, *terms: Any) -> None:
-    """`solver.add(*terms)`: a Boolean term of the solver's context is asserted directly (z3's `add` checks
-    each term's sort first, which costs more than asserting it), anything else by `add`; in the same order."""
-    ctx = solver.ctx
-    ref = ctx.ref()
-    for t in terms:
-        if type(t) is z3.BoolRef and t.ctx is ctx:
-            _ASSERT(ref, solver.solver, t.ast)
-        else:
-            solver.add(t)
 
 
 def _value(model: z3.ModelRef, term: Term) -> Any:
@@ -148,7 +132,7 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
         legal, after, caught = step_of(b, s, a, (guide[i]["kind"],) if guide is not None else kinds)
         t = fresh(sp, f"s{i + 1}")
         # A game that is over stays as it is, so that a goal met early is still met at the end.
-        assert_terms(solver, *b.defs[mark:], z3.If(s.over, z3.And(equal(t, s) or [z3.BoolVal(True)]),
+        assert_all(solver, *b.defs[mark:], z3.If(s.over, z3.And(equal(t, s) or [z3.BoolVal(True)]),
                                         z3.And(legal, *equal(t, after))))
         if policy is not None:
             solver.add(z3.Or(s.over, z3.And(policy(b, s, a))))
