@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,10 +57,12 @@ def reuse_freed_blocks() -> None:
     after context of small queries (the light checks): this halves a new context's cost there. Not for the
     heavy checks, whose big blocks come and go: a fixed threshold also stops glibc adapting it, and they
     fault twice as many pages. Nothing where the C library is not glibc."""
+    if not sys.platform.startswith("linux"):
+        return
     try:
         import ctypes
         ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, MAP_THRESHOLD)
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):
         pass
 
 
