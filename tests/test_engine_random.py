@@ -97,3 +97,38 @@ def test_the_invariant_check_is_not_vacuous() -> None:
     state.hand(seat)[state.hand_cards(seat)[0]] -= 1  # a card lost through the state's own list
     with pytest.raises(AssertionError):
         check_invariants(state, deck)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_accepting_up_to_a_seat_is_accepting_one_by_one(path: Path) -> None:
+    """`State.accept_until(seat)`, which the verifier's replayed turns use, leaves the state, the history and
+    every seat's view as each responder before `seat` answering ACCEPT in turn does (docs/language.md,
+    "How a rulebook is played": responders answer a claim one at a time)."""
+    from test_engine import snapshot
+
+    from cheatdsl.engine.actions import ACCEPT
+
+    rb = compile_rulebook(str(path), ())[0]
+    assert rb is not None
+    rng = random.Random(f"accept/{path.name}")
+    met = 0
+    for players in sorted({rb.players.min, min(rb.players.max, rb.players.min + 2)}):
+        state = Game(rb, players).new_initial_state()
+        for _ in range(400):
+            if state.phase is Phase.TERMINAL:
+                break
+            if state.phase is Phase.RESPOND:
+                seats = [*state.callers(), -1] if state.callers() else [rng.randrange(-1, players)]
+                until = seats[rng.randrange(len(seats))]
+                one_by_one = state.clone()
+                accepted = []
+                while one_by_one.phase is Phase.RESPOND and one_by_one.current_player() != until:
+                    accepted.append(one_by_one.current_player())
+                    one_by_one.apply_action(ACCEPT)
+                at_once = state.clone()
+                assert list(at_once.accept_until(until)) == accepted
+                assert snapshot(at_once) == snapshot(one_by_one)
+                assert at_once.history() == one_by_one.history()
+                met += bool(accepted)
+            random_step(state, rng)
+    assert met > 0
