@@ -247,7 +247,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     light: dict[int, dict[str, Timed]] = {}
     try:
         pump(False)
-        reuse_freed_blocks()  # after the workers are forked: theirs is the heavy checks' memory
+        reuse_freed_blocks()  # once the first workers are forked (see its docstring)
         for plan in plans:
             got: dict[str, Timed] = {}
             fresh_context()  # each rulebook's light checks give the same results alone or after others

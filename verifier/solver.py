@@ -54,9 +54,11 @@ _M_MMAP_THRESHOLD = -3  # mallopt's parameter number in glibc's malloc.h
 
 def reuse_freed_blocks() -> None:
     """Let glibc's malloc serve blocks up to `MAP_THRESHOLD` from the heap, for a process that makes a context
-    after context of small queries (the light checks): this halves a new context's cost there. Not for the
-    heavy checks, whose big blocks come and go: a fixed threshold also stops glibc adapting it, and they
-    fault twice as many pages. Nothing where the C library is not glibc."""
+    after context of small queries (the light checks): this halves a new context's cost there. The setting is
+    the whole process's, for its life: workers forked from it afterwards (a replacement worker, those of a
+    later `verify_all` in the same process) have it too, and measured no slower for it. The runner sets it
+    only after forking its first workers, whose heavy checks fault more pages with it. Nothing where the C
+    library is not glibc on Linux."""
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -82,18 +84,20 @@ def fresh_context() -> None:
 
 
 def new_solver(*, cores: bool = False, timeout_ms: int | None = None, rlimit: int = RLIMIT,
-               tactics: bool = False) -> z3.Solver:
+               tactics: bool = False, older_arith: bool = False) -> z3.Solver:
     """A fresh solver with the fixed seed and limits; with `cores`, unsat cores are kept and minimised.
 
-    The solver is Z3's incremental SMT core; with `tactics`, one that first simplifies the whole problem
-    and solves its definitions away (most of an unrolled step is `x == term`), then decides the rest with
-    Z3's older arithmetic solver: it pays for big one-shot queries such as an unrolled search (three to
-    five times faster there than Z3's default solver); on the small queries that are most of them it costs
-    more than they do."""
+    The solver is Z3's incremental SMT core; with `older_arith`, deciding arithmetic with Z3's older
+    solver (faster on the invariant proofs' and recurrent sets' queries); with `tactics`, one that first
+    simplifies the whole problem and solves its definitions away (most of an unrolled step is
+    `x == term`), then decides the rest with the older arithmetic solver: it pays for big one-shot queries
+    such as an unrolled search (three to five times faster there than Z3's default solver); on the small
+    queries that are most of them it costs more than they do."""
     params = _limits(timeout_ms, rlimit)
+    if tactics or older_arith:
+        params = ["arith.solver", 2, *params]
     if tactics:
         s = z3.Then("simplify", "solve-eqs", "smt").solver()
-        params = ["arith.solver", 2, *params]
     else:
         s = z3.SimpleSolver()
     if cores:

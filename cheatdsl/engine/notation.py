@@ -106,11 +106,17 @@ def card_hint(game: Game) -> str:
     return "write the rank and the suit letter, such as " + ", ".join(examples) + joker
 
 
+CARD_MEMO = 1024  # spellings a game remembers: a scenario writes each card one way
+
+
 def parse_card(game: Game, text: str) -> int:
-    """The card value written `text`."""
-    value = game.card_memo.get(text)
+    """The card value written `text` (remembered per game for the first `CARD_MEMO` spellings read)."""
+    memo = game.card_memo
+    value = memo.get(text)
     if value is None:
-        value = game.card_memo[text] = _parse_card(game, text)
+        value = _parse_card(game, text)
+        if len(memo) < CARD_MEMO:
+            memo[text] = value
     return value
 
 

@@ -136,7 +136,7 @@ class State:
     last_player: int | None = _reading("_last_player", "The seat that made the last play, or None before the first.")
     players_in: int = _reading("_in_count", "How many seats are still in the game.")
     seating: tuple[bool, ...] = _reading("_seating", "Whether each seat is still in (a new tuple whenever a seat leaves).")
-    records: list[RevealRecord] = _reading("_reveals", "Every challenge's outcome so far (the state's own list).")
+    records: Sequence[RevealRecord] = _reading("_reveals", "Every challenge's outcome so far (the state's own list).")
     holders: Mapping[int, int] = _reading(
         "_holders", "The seat dealt each exact card (`suit * ranks + rank`), for the whole game; a card set aside, left "
         "undealt or not in the deck is absent (with several packs, the first seat dealt a copy). Empty for a game "

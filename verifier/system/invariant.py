@@ -240,8 +240,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
         return out
 
     # The base case: each state group holds after every deal (step groups hold vacuously).
-    solver = new_solver(timeout_ms=timeout_ms)
-    solver.set("arith.solver", 2)
+    solver = new_solver(timeout_ms=timeout_ms, older_arith=True)
     assert_all(solver, *cons)
     while True:
         goal = state_claims(start, alive)
@@ -264,8 +263,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     # The steps: drop what fails, then check the rest again, until nothing fails.
     solvers = {}
     for st in steps:
-        sv = new_solver(timeout_ms=timeout_ms)
-        sv.set("arith.solver", 2)
+        sv = new_solver(timeout_ms=timeout_ms, older_arith=True)
         assert_all(sv, st.legal, *st.b.defs, not_(st.s.over))
         solvers[st.kind] = sv
     changed = True
@@ -315,14 +313,12 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
     ab = merge_values(sp, _classes(sp))
     b0 = Builder(ab)
     cons, start, _ = initial(b0, "deal")
-    solver = new_solver(timeout_ms=timeout_ms)
-    solver.set("arith.solver", 2)
+    solver = new_solver(timeout_ms=timeout_ms, older_arith=True)
     assert_all(solver, *cons, not_(and_(list(conservation(ab, start).values()))))
     answer = ask(solver)
     if not answer.unsat:
         return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
-    solver = new_solver(timeout_ms=timeout_ms)
-    solver.set("arith.solver", 2)
+    solver = new_solver(timeout_ms=timeout_ms, older_arith=True)
     start_assumed = False
     for st in kind_steps(ab, symmetric):
         if not start_assumed:  # every step starts from the same state

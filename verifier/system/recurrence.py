@@ -28,7 +28,7 @@ from typing import Any
 
 import z3
 
-from ..solver import RLIMIT, SEED, Answer, ask, assert_all, fresh_context, new_solver
+from ..solver import Answer, ask, assert_all, fresh_context, new_solver
 from ..terms import and_, eq, ge, lt, not_, or_
 from .invariant import conservation, typing
 from .spec import FIRST, FOLLOW, LEAD, Spec
@@ -299,17 +299,7 @@ def _solver(quick: bool, timeout_ms: int | None, step: bool = True) -> z3.Solver
     `x == term`), which costs more than it saves on a query about one state."""
     if not quick:
         return new_solver(timeout_ms=timeout_ms)
-    if not step:
-        s = new_solver(timeout_ms=timeout_ms)
-        s.set("arith.solver", 2)
-        return s
-    s = z3.Then("simplify", "solve-eqs", "smt").solver()
-    s.set("random_seed", SEED)
-    s.set("rlimit", RLIMIT)
-    s.set("arith.solver", 2)
-    if timeout_ms is not None:
-        s.set("timeout", timeout_ms)
-    return s
+    return new_solver(timeout_ms=timeout_ms, tactics=step, older_arith=True)
 
 
 def _asked(solver: z3.Solver, quick: bool) -> Answer:

@@ -112,7 +112,6 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
     with as many cards, the same challenger and the same verdict: the solver only picks the cards."""
     b = Builder(sp)
     solver = new_solver(timeout_ms=timeout_ms, rlimit=rlimit, tactics=True)
-    solver.set("arith.solver", 2)
     if guide is not None:
         depth = min(depth, len(guide))
     deal = None
