@@ -21,7 +21,7 @@ from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd, Rulebook
 from .calls import shown_places
 from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .registry import register
-from .solver import Answer, ask, assert_all, new_solver, num, truth
+from .solver import Answer, ask, new_solver, num, truth
 from .subject import Subject
 from .terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, or_
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
@@ -63,7 +63,7 @@ def _counts_where(s: z3.Solver, seats: z3.ArithRef) -> tuple[dict[int, z3.ModelR
         assert a.model is not None
         n = num(a.model, seats)
         found[n] = a.model
-        assert_all(s, ne(seats, n))
+        s.add(ne(seats, n))
 
 
 @register(PRIORITY, "simultaneous challengers always resolve to exactly one seat, never the claimant")
@@ -79,10 +79,10 @@ def challenge_priority(subject: Subject) -> Result:
         times = [int_var(f"called_at_{d}") for d in range(top)]
         resolved = int_var("resolved")
         s = new_solver()
-        assert_all(s, or_([eq(seats, n) for n in active]))
-        assert_all(s, *[implies(calls[d], gt(seats, d)) for d in range(1, top)], or_(calls[1:]) if top > 1 else z3.BoolVal(False))
+        s.add(or_([eq(seats, n) for n in active]))
+        s.add(*[implies(calls[d], gt(seats, d)) for d in range(1, top)], or_(calls[1:]) if top > 1 else z3.BoolVal(False))
         rule = [_priority_rule(priority, calls, times, r) for r in range(top)]
-        assert_all(s, or_([and_(eq(resolved, r), rule[r]) for r in range(1, top)]) if top > 1 else z3.BoolVal(True))
+        s.add(or_([and_(eq(resolved, r), rule[r]) for r in range(1, top)]) if top > 1 else z3.BoolVal(True))
         questions = {
             "two": or_([and_(rule[a], rule[b]) for a in range(1, top) for b in range(a + 1, top)] or [z3.BoolVal(False)]),
             "none": and_([not_(r) for r in rule[1:]]),
@@ -94,7 +94,7 @@ def challenge_priority(subject: Subject) -> Result:
         bad: dict[int, tuple[str, z3.ModelRef]] = {}
         for name, question in questions.items():
             s.push()
-            assert_all(s, question)
+            s.add(question)
             found, stuck = _counts_where(s, seats)
             s.pop()
             if stuck is not None:
@@ -200,16 +200,16 @@ def _round_at(subject: Subject, n: int, gaps: _Gaps) -> Result:
     outcome, prev, named = int_var("outcome"), int_var("previous"), int_var("named")
     seated = [bool_var(f"in_{i}") for i in range(n)]
     s = new_solver()
-    assert_all(s, ge(outcome, 0), lt(outcome, len(outcomes)), ge(prev, 0), lt(prev, len(leads)))
-    assert_all(s, *[implies(eq(outcome, i), eq(named, -1 if seat is None else seat)) for i, (_, seat) in enumerate(outcomes)])
+    s.add(ge(outcome, 0), lt(outcome, len(outcomes)), ge(prev, 0), lt(prev, len(leads)))
+    s.add(*[implies(eq(outcome, i), eq(named, -1 if seat is None else seat)) for i, (_, seat) in enumerate(outcomes)])
     # A new round is led while two or more seats hold cards; with first_out nobody has gone out yet.
-    assert_all(s, ge(add([_one_if(x) for x in seated]), 2))
+    s.add(ge(add([_one_if(x) for x in seated]), 2))
     if rb.ending.style is EndStyle.FIRST_OUT:
-        assert_all(s, *seated)
+        s.add(*seated)
     no_claim = or_([eq(prev, i) for i, (_, allowed) in enumerate(leads) if not allowed] or [z3.BoolVal(False)])
     # The seat named leads; if it has gone out, the next seat in turn order still in the game does.
     no_leader = or_(eq(named, -1), not_(or_(seated)))
-    assert_all(s, or_(no_claim, no_leader))
+    s.add(or_(no_claim, no_leader))
     a = ask(s)
     if a.unknown:
         return unknown(ROUND, a.reason)
@@ -250,14 +250,14 @@ class _Gaps:
         seated.extend(bool_var(f"in_{i}") for i in range(len(seated), n))
         here = seated[:n]
         s.push()
-        assert_all(s, or_([eq(named, v) for v in sorted(named_seats)]) if named_seats else z3.BoolVal(False))
-        assert_all(s, ge(prev, 0), lt(prev, claims))
+        s.add(or_([eq(named, v) for v in sorted(named_seats)]) if named_seats else z3.BoolVal(False))
+        s.add(ge(prev, 0), lt(prev, claims))
         # As in `_round_at`: two or more seats hold cards (all of them with first_out).
-        assert_all(s, ge(add([_one_if(x) for x in here]), 2))
+        s.add(ge(add([_one_if(x) for x in here]), 2))
         if self.rb.ending.style is EndStyle.FIRST_OUT:
-            assert_all(s, *here)
+            s.add(*here)
         no_claim = or_([eq(prev, i) for i in no_claim_after] or [z3.BoolVal(False)])
-        assert_all(s, or_(no_claim, or_(eq(named, -1), not_(or_(here)))))
+        s.add(or_(no_claim, or_(eq(named, -1), not_(or_(here)))))
         a = ask(s)
         s.pop()
         return Answer(a.status, a.reason)

@@ -18,7 +18,7 @@ from cheatdsl.model import EndStyle
 from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .graph import ClaimGraph, claim_graph
 from .registry import register
-from .solver import Answer, all_of, ask, assert_all, new_solver, num, truth
+from .solver import Answer, all_of, ask, new_solver, num, truth
 from .subject import Subject
 from .terms import bool_var, eq, ge, implies, int_var, lt, minus, ne, not_, or_
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
@@ -40,12 +40,12 @@ def _closed(g: ClaimGraph, name: str, backward: bool = False, s: z3.Solver | Non
             for j in g.successors(i):
                 into[j].append(i)
         # A claim in the set has every claim that may come before it in the set.
-        assert_all(s, *[implies(member[j], all_of([member[i] for i in sorted(into[j])])) for j in range(g.size) if into[j]])
+        s.add(*[implies(member[j], all_of([member[i] for i in sorted(into[j])])) for j in range(g.size) if into[j]])
     else:
         # A claim in the set has every claim that may come after it in the set (one clause per claim: with
         # any claim allowed to lead, a pair per edge would be thousands).
-        assert_all(s, *[implies(member[i], all_of([member[j] for j in sorted(g.successors(i))]))
-                for i in range(g.size) if g.successors(i)])
+        s.add(*[implies(member[i], all_of([member[j] for j in sorted(g.successors(i))]))
+              for i in range(g.size) if g.successors(i)])
     return s, member
 
 
@@ -62,7 +62,7 @@ def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
     # in a scope of its own.
     s, member = _closed(g, "safe")
     s.push()
-    assert_all(s, *[member[i] for i in g.start], *[not_(member[d]) for d in g.dead_ends])
+    s.add(*[member[i] for i in g.start], *[not_(member[d]) for d in g.dead_ends])
     a = ask(s)
     s.pop()
     if a.unknown:
@@ -78,7 +78,7 @@ def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
     # 2. Every claim is reached: no closed set holds the first claim and misses another claim.
     s0 = min(g.start)
     s.push()
-    assert_all(s, member[s0], or_([not_(m) for m in member]))
+    s.add(member[s0], or_([not_(m) for m in member]))
     a = ask(s)
     s.pop()
     if a.unknown:
@@ -96,7 +96,7 @@ def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
     # 3. The sequence can always come back: no set closed against the edges holds the start and misses a claim.
     s.push()
     _, member = _closed(g, "back", backward=True, s=s)
-    assert_all(s, member[s0], or_([not_(m) for m in member]))
+    s.add(member[s0], or_([not_(m) for m in member]))
     a = ask(s)
     s.pop()
     if a.unknown:
@@ -104,7 +104,7 @@ def _cycle_at(subject: Subject, g: ClaimGraph) -> Result:
     if a.sat:
         # The set shown is the one a solver of these sets alone finds.
         s, member = _closed(g, "back", backward=True)
-        assert_all(s, member[s0], or_([not_(m) for m in member]))
+        s.add(member[s0], or_([not_(m) for m in member]))
         a = ask(s)
         if not a.sat:
             return unknown(CYCLE, a.reason or "the claims' return was found and then not")
@@ -202,8 +202,8 @@ def _required_missing(subject: Subject, required: tuple[int, ...], present: tupl
     if key not in subject.cache:
         c = int_var("claim")
         s = new_solver()
-        assert_all(s, or_([eq(c, v) for v in required]) if required else z3.BoolVal(False))
-        assert_all(s, *[ne(c, v) for v in present])
+        s.add(or_([eq(c, v) for v in required]) if required else z3.BoolVal(False))
+        s.add(*[ne(c, v) for v in present])
         a = ask(s)
         subject.cache[key] = (Answer(a.status, a.reason), num(a.model, c) if a.sat else -1)
     got: tuple[Answer, int] = subject.cache[key]
@@ -271,7 +271,7 @@ class _Meets:
             self._solver = (new_solver(), int_var("seat"), int_var("claim"))
         s, seat, idx = self._solver
         s.push()
-        assert_all(s, ge(seat, 0), lt(seat, n), ge(idx, 0), lt(idx, length), ne(_mod(minus(minus(seat, loop), idx), step), 0))
+        s.add(ge(seat, 0), lt(seat, n), ge(idx, 0), lt(idx, length), ne(_mod(minus(minus(seat, loop), idx), step), 0))
         a = ask(s, eq(seat, 0))
         if a.unsat:
             a = ask(s)
@@ -337,9 +337,9 @@ def _never_meets(n: int, length: int, loop: int, drifts: list[int], seat: int, i
     t, a, b = z3.Ints("t a b")
     ks = [z3.Int(f"k{j}") for j in range(len(drifts))]
     s = new_solver()
-    assert_all(s, t >= loop, *[k >= 0 for k in ks])
-    assert_all(s, t + z3.Sum([k * d for k, d in zip(ks, drifts)] or [z3.IntVal(0)]) == seat + a * n)
-    assert_all(s, t - loop == idx + b * length)
+    s.add(t >= loop, *[k >= 0 for k in ks])
+    s.add(t + z3.Sum([k * d for k, d in zip(ks, drifts)] or [z3.IntVal(0)]) == seat + a * n)
+    s.add(t - loop == idx + b * length)
     answer = ask(s)
     if answer.unsat:
         return None

@@ -18,7 +18,7 @@ from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind, Surplus
 
 from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
 from .registry import register
-from .solver import ask, assert_all, new_solver, truth
+from .solver import ask, new_solver, truth
 from .subject import Subject
 from .terms import Raw, eq, ge, int_value, int_var, le, plus
 from .verdict import Result, combine, proved, refuted, unknown
@@ -149,7 +149,7 @@ def _first_player_gap(subject: Subject, n: int, s: z3.Solver, fixed: list[z3.Boo
         # Can every copy of the card be among the cards set aside or left over?
         undealt = int_var("undealt")
         s.push()
-        assert_all(s, *fixed, ge(undealt, 0), le(undealt, copies), le(undealt, plus(v.aside, v.surplus)), eq(undealt, copies))
+        s.add(*fixed, ge(undealt, 0), le(undealt, copies), le(undealt, plus(v.aside, v.surplus)), eq(undealt, copies))
         a = ask(s)
         s.pop()
         if a.unknown:

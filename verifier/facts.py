@@ -106,8 +106,6 @@ def seats_of(formula: Formula, players: int, *, step: int, out: Collection[int] 
 def _seats(formula: Formula, facts: SeatFacts) -> set[int | None]:
     """`seats_of` with its facts made: the formula read once, or once for each dealer if it asks who deals."""
     players = facts.players
-    if hasattr(facts, "dealer"):
-        return {_seat(formula.code(facts), players)}
     try:
         return {_seat(formula.code(facts), players)}
     except NotConcrete as exc:

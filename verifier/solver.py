@@ -83,8 +83,26 @@ def fresh_context() -> None:
     z3.z3._main_ctx = None  # type: ignore[attr-defined]
 
 
+_ASSERT = c_function(z3.z3core.Z3_solver_assert)
+
+
+class Solver(z3.Solver):
+    """z3's solver, whose `add` of Boolean terms of its own context asserts each directly (z3's `add` makes the
+    Boolean sort and reads every term's sort first, which costs more than asserting it); anything else (a
+    list, a Python bool, a term of another context) is added as z3 adds it, in the same order."""
+
+    def assert_exprs(self, *args: Any) -> None:
+        ctx = self.ctx
+        if not all(type(t) is z3.BoolRef and t.ctx is ctx for t in args):
+            super().assert_exprs(*args)
+            return
+        ref, solver = ctx.ref(), self.solver
+        for t in args:
+            _ASSERT(ref, solver, t.ast)
+
+
 def new_solver(*, cores: bool = False, timeout_ms: int | None = None, rlimit: int = RLIMIT,
-               tactics: bool = False, older_arith: bool = False) -> z3.Solver:
+               tactics: bool = False, older_arith: bool = False) -> Solver:
     """A fresh solver with the fixed seed and limits; with `cores`, unsat cores are kept and minimised.
 
     The solver is Z3's incremental SMT core; with `older_arith`, deciding arithmetic with Z3's older
@@ -96,10 +114,12 @@ def new_solver(*, cores: bool = False, timeout_ms: int | None = None, rlimit: in
     params = _limits(timeout_ms, rlimit)
     if tactics or older_arith:
         params = ["arith.solver", 2, *params]
+    ctx = z3.main_ctx()
     if tactics:
-        s = z3.Then("simplify", "solve-eqs", "smt").solver()
+        tactic = z3.Then("simplify", "solve-eqs", "smt")
+        s = Solver(z3.Z3_mk_solver_from_tactic(ctx.ref(), tactic.tactic), ctx)
     else:
-        s = z3.SimpleSolver()
+        s = Solver(z3.Z3_mk_simple_solver(ctx.ref()), ctx)
     if cores:
         params += ["unsat_core", True, "core.minimize", True]
     s.set(*params)  # one call: Z3 merges each call's parameters into the solver's, the later winning
@@ -116,7 +136,7 @@ def new_optimize(*, timeout_ms: int | None = None, rlimit: int = RLIMIT) -> z3.O
 def _check(s: z3.Solver | z3.Optimize, assumptions: tuple[z3.BoolRef, ...]) -> int:
     """`s.check(*assumptions)` as Z3's number (1 sat, -1 unsat, 0 unknown); a solver given Boolean terms of
     its own context is checked directly (z3's `check` reads each assumption's sort first)."""
-    if type(s) is not z3.Solver or not all(type(a) is z3.BoolRef and a.ctx is s.ctx for a in assumptions):
+    if not isinstance(s, z3.Solver) or not all(type(a) is z3.BoolRef and a.ctx is s.ctx for a in assumptions):
         return int(s.check(*assumptions).r)
     ctx = s.ctx
     given = (z3.Ast * len(assumptions))(*[a.ast for a in assumptions])
@@ -138,22 +158,6 @@ def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
                 core = ()
         return Answer("unsat", core=core)
     return Answer("unknown", reason=s.reason_unknown() or "the solver gave no reason")
-
-
-_ASSERT = c_function(z3.z3core.Z3_solver_assert)
-
-
-def assert_all(s: z3.Solver, *terms: z3.BoolRef) -> None:
-    """`s.add(*terms)`, each Boolean term of the solver's context asserted directly (z3's `add` makes the
-    Boolean sort and reads every term's sort first, which costs more than asserting it); anything else
-    (a Python bool, a term of another context) goes to `s.add`."""
-    ctx = s.ctx
-    if not all(type(t) is z3.BoolRef and t.ctx is ctx for t in terms):
-        s.add(*terms)
-        return
-    ref, solver = ctx.ref(), s.solver
-    for t in terms:
-        _ASSERT(ref, solver, t.ast)
 
 
 def all_of(terms: list[z3.BoolRef]) -> z3.BoolRef:

@@ -93,14 +93,7 @@ def _compare(make: Any, slow: Callable[[Any, Any], Any], a: Term, b: Operand) ->
     if type(a) is z3.ArithRef and type(b) is int:  # the common case, as the general one below makes it
         ctx = a.ctx
         c = ctx.ctx
-        ptr = _C[make](c, a.ast, _NUMERAL(c, str(b).encode("ascii"), _int_sort(ctx)))
-        if not ptr:
-            raise z3.Z3Exception("Z3 did not make the term")
-        out = object.__new__(z3.BoolRef)
-        out.ast = ptr
-        out.ctx = ctx
-        _INC(c, ptr)
-        return out  # type: ignore[no-any-return]
+        return wrap(z3.BoolRef, _C[make](c, a.ast, _NUMERAL(c, str(b).encode("ascii"), _int_sort(ctx))), ctx)  # type: ignore[no-any-return]
     if not _plain(a, b):
         return slow(a, b)  # type: ignore[no-any-return]
     if _reflected(a, b):

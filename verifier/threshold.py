@@ -19,7 +19,7 @@ from cheatdsl.derived import set_size
 from cheatdsl.model import SetMode
 
 from .registry import register
-from .solver import Answer, ask, assert_all, new_solver, num
+from .solver import Answer, ask, new_solver, num
 from .subject import Subject
 from .terms import and_, bool_var, eq, ge, implies, int_var, le, plus
 from .true_claim import true_claim_play
@@ -73,7 +73,7 @@ def _largest(s: z3.Solver, term: z3.ArithRef, found: z3.ModelRef, guess: int, *a
 def _under(s: z3.Solver, facts: list[z3.BoolRef], question: z3.BoolRef) -> Answer:
     """`question` asked of `s` with `facts` added, in a scope of its own."""
     s.push()
-    assert_all(s, *facts, question)
+    s.add(*facts, question)
     a = ask(s)
     s.pop()
     return a
@@ -84,14 +84,14 @@ def _at(subject: Subject, n: int) -> Result:
     rules = _rules(subject, n, naturals, jokers, k)
     s = new_solver()
     labels = [bool_var(f"rule{i}") for i in range(len(rules))]
-    assert_all(s, *[implies(label, rule) for label, rule in zip(labels, rules.values())])
+    s.add(*[implies(label, rule) for label, rule in zip(labels, rules.values())])
     # The guesses save steps where the deck or the cap bounds the claim; the solver decides.
     t = subject.table(n)
     copies = t.packs if subject.cards else t.copies
     wild = subject.rb.deck.jokers if subject.rb.deck.jokers_wild else 0
     cap = subject.rb.claim.max_cards
     s.push()
-    assert_all(s, *labels)
+    s.add(*labels)
     a = ask(s)
     if a.unknown:
         return unknown(PID, a.reason)
@@ -122,7 +122,7 @@ def _at(subject: Subject, n: int) -> Result:
     binding = [names[i] for i in kept]
     # Without the rules on cards per play, top is still a true claim; the copies may allow more.
     s.push()
-    assert_all(s, *[labels[i] for i, name in enumerate(names) if not name.startswith("cards per play")])
+    s.add(*[labels[i] for i, name in enumerate(names) if not name.startswith("cards per play")])
     copies_bound, _, a3 = _largest(s, k, m, copies + wild)
     s.pop()
     if a3.unknown:

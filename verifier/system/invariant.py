@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from ..solver import ask, assert_all, new_solver
+from ..solver import ask, new_solver
 from ..terms import add, and_, eq, ge, le, lt, ne, not_, or_
 from .deal import initial
 from .spec import FOLLOW, Spec, merge_values
@@ -241,13 +241,13 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
 
     # The base case: each state group holds after every deal (step groups hold vacuously).
     solver = new_solver(timeout_ms=timeout_ms, older_arith=True)
-    assert_all(solver, *cons)
+    solver.add(*cons)
     while True:
         goal = state_claims(start, alive)
         if not goal:
             break
         solver.push()  # asserted in a scope, as the steps' goals below
-        assert_all(solver, not_(and_(list(goal.values()))))
+        solver.add(not_(and_(list(goal.values()))))
         answer = ask(solver)
         solver.pop()
         result.queries += 1
@@ -264,7 +264,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     solvers = {}
     for st in steps:
         sv = new_solver(timeout_ms=timeout_ms, older_arith=True)
-        assert_all(sv, st.legal, *st.b.defs, not_(st.s.over))
+        sv.add(st.legal, *st.b.defs, not_(st.s.over))
         solvers[st.kind] = sv
     changed = True
     while changed and alive:
@@ -281,7 +281,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
             # Asserted in a scope rather than assumed: the solver simplifies with them (faster on big tables).
             sv = solvers[st.kind]
             sv.push()
-            assert_all(sv, *assumed.values(), not_(and_(list(goal.values()))))
+            sv.add(*assumed.values(), not_(and_(list(goal.values()))))
             answer = ask(sv)
             sv.pop()
             result.queries += 1
@@ -314,7 +314,7 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
     b0 = Builder(ab)
     cons, start, _ = initial(b0, "deal")
     solver = new_solver(timeout_ms=timeout_ms, older_arith=True)
-    assert_all(solver, *cons, not_(and_(list(conservation(ab, start).values()))))
+    solver.add(*cons, not_(and_(list(conservation(ab, start).values()))))
     answer = ask(solver)
     if not answer.unsat:
         return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
@@ -322,10 +322,10 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
     start_assumed = False
     for st in kind_steps(ab, symmetric):
         if not start_assumed:  # every step starts from the same state
-            assert_all(solver, not_(st.s.over), *typing(ab, st.s).values(), *conservation(ab, st.s).values())
+            solver.add(not_(st.s.over), *typing(ab, st.s).values(), *conservation(ab, st.s).values())
             start_assumed = True
         solver.push()
-        assert_all(solver, st.legal, *st.b.defs, not_(and_(list(conservation(ab, st.after).values()))))
+        solver.add(st.legal, *st.b.defs, not_(and_(list(conservation(ab, st.after).values()))))
         answer = ask(solver)
         if not answer.unsat:
             return Counterexample("card-conservation", "step", ["cards conserved"], answer.model,  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import z3
 
-from ..solver import ask, assert_all, new_solver
+from ..solver import ask, new_solver
 from .invariant import kind_steps, passes_lemma, typing
 from .spec import Spec, merge_values
 from .state import State, Term, in_count, total
@@ -26,9 +26,9 @@ def _holds(sp: Spec, claim: Callable[[int, State, State, Builder], Term]) -> boo
     ab = merge_values(sp)
     for st in list(kind_steps(ab, rotation_symmetric(ab))):
         solver = new_solver()
-        assert_all(solver, st.legal, *st.b.defs, z3.Not(st.s.over), *typing(ab, st.s).values(),
+        solver.add(st.legal, *st.b.defs, z3.Not(st.s.over), *typing(ab, st.s).values(),
                    *passes_lemma(ab, st.s).values())
-        assert_all(solver, z3.Not(claim(st.kind, st.s, st.after, st.b)))
+        solver.add(z3.Not(claim(st.kind, st.s, st.after, st.b)))
         answer = ask(solver)
         if answer.unknown:
             return answer.reason

@@ -28,7 +28,7 @@ from typing import Any
 
 import z3
 
-from ..solver import Answer, ask, assert_all, fresh_context, new_solver
+from ..solver import Answer, ask, fresh_context, new_solver
 from ..terms import and_, eq, ge, lt, not_, or_
 from .invariant import conservation, typing
 from .spec import FIRST, FOLLOW, LEAD, Spec
@@ -150,8 +150,8 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool 
         goal = {k: v for k, v in in_set(b, after).items() if "holds" not in k}
         goal["every hand is back as it was"] = and_([eq(x, y) for rs, ra in zip(s.h, after.h) for x, y in zip(rs, ra)])
         solver = _solver(quick, timeout_ms)
-        assert_all(solver, *b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
-        assert_all(solver, not_(and_(legal, b.resolution["caught"], *goal.values())))
+        solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
+        solver.add(not_(and_(legal, b.resolution["caught"], *goal.values())))
         answer = _asked(solver, quick)
         if answer.unknown:
             return Recurrence(False, answer.reason)
@@ -167,8 +167,8 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool 
         # 2. From every state of R some lie can be told (the first claim, the first card that is not it).
         solver = _solver(quick, timeout_ms, step=False)
         first = first_claim(sp, s)
-        assert_all(solver, *before.values(),
-                     not_(a_lie(sp, s, first, lying_card(sp, hand_vector(s, s.actor), first))))
+        solver.add(*before.values(),
+                   not_(a_lie(sp, s, first, lying_card(sp, hand_vector(s, s.actor), first))))
         answer = _asked(solver, quick)
         if not answer.unsat:
             return Recurrence(False, answer.reason if answer.unknown else "some state of the set has no lie to tell")
@@ -248,8 +248,8 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick:
         goal = {k: v for k, v in round_set(b, t).items() if "holds" not in k}
         goal["every hand is back as it was"] = and_([eq(x, y) for rs, ra in zip(s.h, t.h) for x, y in zip(rs, ra)])
         solver = _solver(quick, timeout_ms)
-        assert_all(solver, *b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
-        assert_all(solver, not_(and_(*steps.values(), *goal.values())))
+        solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
+        solver.add(not_(and_(*steps.values(), *goal.values())))
         answer = _asked(solver, quick)
         if answer.unknown:
             return Recurrence(False, answer.reason, "round")
@@ -261,8 +261,8 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick:
         # Some lie can be told from every state of Q (the first claim, the first card that is not it).
         solver = _solver(quick, timeout_ms, step=False)
         first = first_claim(sp, s)
-        assert_all(solver, *before.values(),
-                     not_(a_lie(sp, s, first, lying_card(sp, hand_vector(s, s.actor), first))))
+        solver.add(*before.values(),
+                   not_(a_lie(sp, s, first, lying_card(sp, hand_vector(s, s.actor), first))))
         answer = _asked(solver, quick)
         if not answer.unsat:
             return Recurrence(False, answer.reason if answer.unknown else "some state of the set has no lie to tell",

@@ -13,7 +13,7 @@ from typing import Any
 
 import z3
 
-from ..solver import ask, assert_all, new_solver
+from ..solver import ask, new_solver
 from .deal import Deal, initial
 from .spec import Spec
 from .state import State, Term, equal, fresh, ite, merge
@@ -131,8 +131,8 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
         legal, after, caught = step_of(b, s, a, (guide[i]["kind"],) if guide is not None else kinds)
         t = fresh(sp, f"s{i + 1}")
         # A game that is over stays as it is, so that a goal met early is still met at the end.
-        assert_all(solver, *b.defs[mark:], z3.If(s.over, z3.And(equal(t, s) or [z3.BoolVal(True)]),
-                                        z3.And(legal, *equal(t, after))))
+        solver.add(*b.defs[mark:], z3.If(s.over, z3.And(equal(t, s) or [z3.BoolVal(True)]),
+                                         z3.And(legal, *equal(t, after))))
         if policy is not None:
             solver.add(z3.Or(s.over, z3.And(policy(b, s, a))))
         if guide is not None:
