@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from .profiles import shown_path
 from .source import NOWHERE, SourceFile, Span
 
 
@@ -33,10 +34,15 @@ class Diagnostic:
     code: str
     message: str
     hint: str = ""
+    note: str = ""  # where the rule involved lives when it is not at `span` (a base rulebook's line)
+
+    def place(self) -> str:
+        """`file:line:col`, a shipped profile named by its name rather than where it is installed."""
+        return f"{shown_path(self.span.file)}:{self.span.line}:{self.span.column}"
 
     def render(self, sources: dict[str, SourceFile] | None = None) -> str:
-        """`file:line:col: error[CODE]: message`, then the source line, a caret and the hint."""
-        head = f"{self.span}: {self.severity.value}[{self.code}]: {self.message}"
+        """`file:line:col: error[CODE]: message`, then the source line, a caret, the hint and the note."""
+        head = f"{self.place()}: {self.severity.value}[{self.code}]: {self.message}"
         lines = [head]
         source = (sources or {}).get(self.span.file)
         text = source.line(self.span.line) if source and self.span.line else ""
@@ -53,18 +59,21 @@ class Diagnostic:
             lines.append("  " + " " * min(caret_at, len(shown)) + "^" * width)
         if self.hint:
             lines.append(f"  hint: {self.hint}")
+        if self.note:
+            lines.append(f"  note: {self.note}")
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, object]:
         """The diagnostic as a plain mapping for `--format json`."""
         return {
-            "file": self.span.file,
+            "file": shown_path(self.span.file),
             "line": self.span.line,
             "column": self.span.column,
             "severity": self.severity.value,
             "code": self.code,
             "message": self.message,
             "hint": self.hint,
+            "note": self.note,
         }
 
 

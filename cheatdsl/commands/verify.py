@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from ..model import Rulebook
+from ..profiles import shown_path
 from ..properties import PROPERTY_IDS
 from .arguments import (
     STDIN,
@@ -80,6 +82,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="scale the resource limit of every counterexample search (default 1; 4 searches deeper)")
 
 
+def dropped_note(shown: str, rulebook: Rulebook) -> str:
+    """One line naming the base rulebook's expectations a house rule did not take over."""
+    said = ", ".join(f"{e.property}: {e.verdict}" for e in rulebook.dropped_expectations)
+    base = shown_path(rulebook.chain[1]) if len(rulebook.chain) > 1 else "its base"
+    return (f"{shown}: the expectations of {base} are not judged here ({said}); "
+            "write `expect: inherit` to keep them, or restate those that still hold")
+
+
 def run(args: argparse.Namespace) -> int:
     from verifier import transition
     from verifier.report import Report, RulebookReport, save_witnesses
@@ -119,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
                 return usage("verify", f"{shown} is for {rulebook.players.min}..{rulebook.players.max} "
                                        f"players, not {args.players}")
             counts = (args.players,)
+        if rulebook.dropped_expectations:
+            print(dropped_note(shown, rulebook), file=sys.stderr)
         report.rulebooks.append(RulebookReport(shown, rulebook))
         jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
     with Progress("verifying", 0) as bar:
