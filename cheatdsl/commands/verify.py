@@ -84,9 +84,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def dropped_note(shown: str, rulebook: Rulebook) -> str:
     """One line naming the base rulebook's expectations a house rule did not take over."""
-    said = ", ".join(f"{e.property}: {e.verdict}" for e in rulebook.dropped_expectations)
+    said = ", ".join(e.property for e in rulebook.dropped_expectations)
     base = shown_path(rulebook.chain[1]) if len(rulebook.chain) > 1 else "its base"
-    return (f"{shown}: the expectations of {base} are not judged here ({said}); "
+    return (f"{shown}: {base}'s expectations are not judged here, only this file's own ({said}); "
             "write `expect: inherit` to keep them, or restate those that still hold")
 
 
