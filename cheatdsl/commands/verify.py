@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     report = Report()
     jobs = []
     for path in files:
-        shown = "<stdin>" if path == STDIN else path
+        shown = "<stdin>" if path == STDIN else shown_path(path)
         # Only errors are shown here; the warnings that break a game are the report's problems.
         rulebook, d = compile_rulebook(path, args.variation, lints=False)
         if rulebook is None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..model import Rulebook
+from ..profiles import shown_path
 from .describe import DIMENSIONS, describe
 
 
@@ -107,7 +108,7 @@ def columns_for(rulebooks: list[Rulebook], requested: list[tuple[str, ...]] | No
     out = []
     for rb, used in zip(rulebooks, asked):
         name = rb.name
-        path = "<stdin>" if rb.path == "-" else rb.path
+        path = "<stdin>" if rb.path == "-" else shown_path(rb.path)
         if names.count((name, used)) > 1:
             name = os.path.basename(path)
         out.append(Column(name, rb.title, path, used, rb))
