@@ -108,10 +108,10 @@ def columns_for(rulebooks: list[Rulebook], requested: list[tuple[str, ...]] | No
     out = []
     for rb, used in zip(rulebooks, asked):
         name = rb.name
-        path = "<stdin>" if rb.path == "-" else shown_path(rb.path)
+        path = "<stdin>" if rb.path == "-" else rb.path
         if names.count((name, used)) > 1:
             name = os.path.basename(path)
-        out.append(Column(name, rb.title, path, used, rb))
+        out.append(Column(name, rb.title, shown_path(path), used, rb))
     return tuple(out)
 
 
