@@ -9,6 +9,7 @@ import sys
 from ..model import Rulebook
 from ..profiles import shown_path
 from ..properties import PROPERTY_IDS
+from ..scenario.files import is_scenario_file
 from .arguments import (
     STDIN,
     UsageError,
@@ -112,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
     jobs = []
     for path in files:
         shown = "<stdin>" if path == STDIN else shown_path(path)
+        if path != STDIN and is_scenario_file(path):
+            print(f"{shown}: a scenario, not a rulebook: skipped (`cheatdsl scenario` plays it)", file=sys.stderr)
+            continue
         # Only errors are shown here; the warnings that break a game are the report's problems.
         rulebook, d = compile_rulebook(path, args.variation, lints=False)
         if rulebook is None:
