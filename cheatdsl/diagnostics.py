@@ -36,13 +36,9 @@ class Diagnostic:
     hint: str = ""
     note: str = ""  # where the rule involved lives when it is not at `span` (a base rulebook's line)
 
-    def place(self) -> str:
-        """`file:line:col`, a shipped profile named by its name rather than where it is installed."""
-        return f"{shown_path(self.span.file)}:{self.span.line}:{self.span.column}"
-
     def render(self, sources: dict[str, SourceFile] | None = None) -> str:
         """`file:line:col: error[CODE]: message`, then the source line, a caret, the hint and the note."""
-        head = f"{self.place()}: {self.severity.value}[{self.code}]: {self.message}"
+        head = f"{self.span}: {self.severity.value}[{self.code}]: {self.message}"
         lines = [head]
         source = (sources or {}).get(self.span.file)
         text = source.line(self.span.line) if source and self.span.line else ""
