@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 
 from ..model import Rulebook
 from ..profiles import shown_path
@@ -87,8 +88,9 @@ def dropped_note(shown: str, rulebook: Rulebook) -> str:
     """One line naming the base rulebook's expectations a house rule did not take over."""
     said = ", ".join(e.property for e in rulebook.dropped_expectations)
     base = shown_path(rulebook.chain[1]) if len(rulebook.chain) > 1 else "its base"
-    return (f"{shown}: {base}'s expectations are not judged here, only this file's own ({said}); "
-            "write `expect: inherit` to keep them, or restate those that still hold")
+    return textwrap.fill(f"{shown}: the expectations of {base} are not judged here, as a house rule does not "
+                         f"take them over ({said}); write `expect: inherit` to keep them, or restate those "
+                         "that still hold", 100, subsequent_indent="  ", break_on_hyphens=False)
 
 
 def run(args: argparse.Namespace) -> int:

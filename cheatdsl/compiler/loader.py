@@ -147,8 +147,8 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
         base = _base_of(tree, path, d, stack)
         if base is None:
             return Loaded(own, (path,), [], tree, extends, None, base_failed=True)
-        base_tree, own, dropped = _take_expectations(base.tree, own)
-        merged = merge(apply_drops(base_tree, tree.get("drop"), d), own)
+        base_tree, own, dropped = _take_expectations(apply_drops(base.tree, tree.get("drop"), d), own)
+        merged = merge(base_tree, own)
         chain: tuple[str, ...] = (path, *base.chain)
         active = list(base.active)
     else:
