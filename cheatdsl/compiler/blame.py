@@ -88,7 +88,7 @@ def blame_house_rule(d: Diagnostics, start: int, merged: MapNode, own: MapNode, 
         entry = _own_entry(own, path) if path else None
         target = _dropped_at(own, path) if path else None
         if target is None:
-            target = entry.key_span if entry is not None else extends.key_span
+            target = entry.key_span if entry is not None else extends.value.span
         rule = f"`{'.'.join(path)}`" if path else "the rule involved"
         note = (f"{rule} comes from the base rulebook {shown_path(span.file)}, line {span.line}"
                 f"{_quoted(d, span)}")

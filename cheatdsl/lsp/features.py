@@ -88,6 +88,7 @@ def _extends_span(tree: Node | None) -> Span | None:
 def to_lsp(item: Diagnostic, path: str, lines: list[str], extends: Span | None) -> types.Diagnostic:
     """One of `check`'s diagnostics for the editor; one found in a base file is shown on `extends:`."""
     message = item.message + (f"\nhint: {item.hint}" if item.hint else "")
+    message += f"\nnote: {item.note}" if item.note else ""
     span = item.span
     if span.file != path:
         message = f"{span}: {message}" if span.line else message
