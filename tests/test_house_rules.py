@@ -181,7 +181,7 @@ def test_a_refused_extends_still_checks_the_files_own_fields(tmp_path: Path) -> 
 
 
 def test_an_unknown_base_still_checks_the_files_own_fields(tmp_path: Path) -> None:
-    path = house_rule(tmp_path, "mogelnn", "passing:\n  allowd: true\n")
+    path = house_rule(tmp_path, "mogelnn", "passing:\n  allowd: true\nexpect: inherit\n")
     _, d = compile_rulebook(str(path))
     assert [(x.code, x.span.line) for x in d.sorted()] == [("E302", 3), ("E200", 5)]
 

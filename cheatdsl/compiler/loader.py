@@ -71,14 +71,21 @@ def _own_rules(tree: MapNode) -> MapNode:
     return MapNode(tuple(e for e in tree.entries if e.key not in META_KEYS), tree.span)
 
 
+def _without_inherit(own: MapNode) -> MapNode:
+    """The file's rules without `expect: inherit` (which names no verdict of its own)."""
+    said = own.get("expect")
+    if isinstance(said, ScalarNode) and said.value == INHERIT:
+        return MapNode(tuple(e for e in own.entries if e.key != "expect"), own.span)
+    return own
+
+
 def _take_expectations(base: MapNode, own: MapNode) -> tuple[MapNode, MapNode, MapNode | None]:
     """Base and own trees with the base's `expect:` left out unless the house rule says `expect: inherit`;
     the third value is the base's section left out (None when nothing was)."""
     said = own.get("expect")
     base_expect = base.get("expect")
     if isinstance(said, ScalarNode) and said.value == INHERIT:
-        own = MapNode(tuple(e for e in own.entries if e.key != "expect"), own.span)
-        return base, own, None
+        return base, _without_inherit(own), None
     if base_expect is None:
         return base, own, None
     base = MapNode(tuple(e for e in base.entries if e.key != "expect"), base.span)
@@ -146,6 +153,7 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
     if extends is not None:
         base = _base_of(tree, path, d, stack)
         if base is None:
+            own = _without_inherit(own)
             return Loaded(own, (path,), [], tree, extends, None, base_failed=True)
         base_tree, own, dropped = _take_expectations(apply_drops(base.tree, tree.get("drop"), d), own)
         merged = merge(base_tree, own)
@@ -160,7 +168,7 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
         if isinstance(said, ScalarNode) and said.value == INHERIT:
             d.error(said.span, "E303", "`expect: inherit` takes over a base rulebook's expectations, and this "
                     "one extends none", "add `extends: NAME`, or list the verdicts expected")
-            own = MapNode(tuple(e for e in own.entries if e.key != "expect"), own.span)
+            own = _without_inherit(own)
         merged, chain, active, dropped = own, (path,), [], None
     uses = words_of(tree.get("use"), "use", d) + list(requested or [])
     merged = apply_variations(merged, uses, active, d)  # type: ignore[arg-type]
