@@ -50,6 +50,9 @@ the player count, the worst verdict is shown with the player counts that have it
                   "problems": [...]}, ...],
    "exit_status": N}
 A rulebook that does not compile is listed with "error" and its diagnostics go to stderr.
+A house rule (a file with `extends:`) is judged by its own `expect:` only: its base's
+expectations are left aside, named in a note on stderr, unless it says `expect: inherit`.
+A scenario file given among the rulebooks is skipped with a one-line note on stderr.
 A progress bar is drawn on standard error when it is a terminal and the run takes over a second.
 
 Exit status:
