@@ -24,11 +24,11 @@ HELP = """Check rulebooks and print every problem found.
 
 Each problem is printed as
   path:line:col: error[CODE]: message
-followed by the source line, a caret under the place, and a hint where one helps.
-Warnings use `warning[CODE]`. The problems are check's result, so they go to standard output,
-followed by a line `N rulebooks checked: E errors, W warnings`. With --format json (or --json)
-the same is printed as a JSON list of objects with the keys file, line, column, severity, code,
-message, hint.
+followed by the source line, a caret under the place, a hint where one helps, and a note where
+the rule involved is written elsewhere (a base rulebook's line). Warnings use `warning[CODE]`.
+The problems are check's result, so they go to standard output, followed by a line
+`N rulebooks checked: E errors, W warnings`. With --format json (or --json) the same is printed
+as a JSON list of objects with the keys file, line, column, severity, code, message, hint, note.
 
 A folder stands for the rulebooks in it; `-` reads one rulebook from standard input (shown as
 <stdin>); a shipped profile can be named without its path (`cheatdsl check standard`).
