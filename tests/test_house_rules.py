@@ -198,6 +198,9 @@ def test_check_checks_a_scenario_file_as_a_scenario(tmp_path: Path, capsys: pyte
     assert main(["check", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "error[S014]" in out and "error[E" not in out and out.endswith("1 scenario checked: 1 error, 0 warnings\n")
+    bad.write_text("scenario: a try\nrulebook: mogelnn\nplayers: 4\nseed: 1\n", encoding="utf-8")
+    assert main(["check", str(bad)]) == 1
+    assert f"{bad}:2:11: error[S020]: no rulebook at 'mogelnn'" in capsys.readouterr().out
 
 
 def test_the_language_server_tells_scenarios_apart_the_same_way() -> None:

@@ -9,6 +9,7 @@ from ..diagnostics import Diagnostics
 from ..load import compile_rulebook
 from ..scenario.files import is_scenario_file
 from ..scenario.reader import read_scenario
+from ..scenario.runner import load_game_rulebook
 from ..syntax.reading import STDIN
 from .arguments import (
     UsageError,
@@ -32,10 +33,11 @@ as a JSON list of objects with the keys file, line, column, severity, code, mess
 
 A folder stands for the rulebooks in it; `-` reads one rulebook from standard input (shown as
 <stdin>); a shipped profile can be named without its path (`cheatdsl check standard`).
-A YAML file with a `scenario:` line is a scenario, not a rulebook: its fields are checked as
-`cheatdsl scenario` reads them (codes S...), and the last line counts it as a scenario
-(`cheatdsl scenario FILE` plays it). A problem a house rule causes in its base rulebook is shown on
-the house rule's own line, with a note naming the base rule by its rulebook's name and line.
+A YAML file with a `scenario:` line is a scenario, not a rulebook: its fields and the rulebook it
+names are checked as `cheatdsl scenario` reads them (codes S...), and the last line counts it as a
+scenario (`cheatdsl scenario FILE` plays it). A problem a house rule causes in its base
+rulebook is shown on the house rule's own line, with a note naming the base rule by its
+rulebook's name and line.
 
 Exit status: 0 when no errors were found, 1 when at least one error was found,
 2 for a usage error (a variation the rulebook does not offer, a folder with no rulebook)."""
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     for path in files:
         d = Diagnostics()
         if path != STDIN and is_scenario_file(path):
-            read_scenario(path, d)
+            check_scenario(path, d)
             scenarios += 1
         else:
             compile_rulebook(path, args.variation, d)
@@ -82,6 +84,14 @@ def run(args: argparse.Namespace) -> int:
             checked = (f"{checked} and " if rulebooks else "") + _plural(scenarios, "scenario")
         print(f"{checked} checked: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}")
     return 1 if everything.has_errors() else 0
+
+
+def check_scenario(path: str, d: Diagnostics) -> None:
+    """A scenario file's problems as `cheatdsl scenario` would find them before playing: its fields,
+    and the rulebook it names (found and compiled). Its actions are not played."""
+    scenario = read_scenario(path, d)
+    if scenario is not None and not d.has_errors():
+        load_game_rulebook(scenario, d)
 
 
 def _plural(n: int, word: str) -> str:
