@@ -16,10 +16,10 @@ from ..profiles import shown_path
 from ..source import Span
 from ..syntax.tree import Entry, ListNode, MapNode, Node, ScalarNode
 
-Path = tuple[str, ...]
+RulePath = tuple[str, ...]  # a rule's dotted name, split: ("passing", "allowed")
 
 
-def _places(node: Node, path: Path, out: dict[tuple[str, int, int], Path]) -> None:
+def _places(node: Node, path: RulePath, out: dict[tuple[str, int, int], RulePath]) -> None:
     """Every entry's key and value place in `node`, mapped to the entry's dotted path."""
     if isinstance(node, MapNode):
         for entry in node.entries:
@@ -39,7 +39,7 @@ def _first_leaf(entry: Entry) -> Entry:
     return entry
 
 
-def _own_entry(own: MapNode, path: Path) -> Entry | None:
+def _own_entry(own: MapNode, path: RulePath) -> Entry | None:
     """The house rule's deepest entry along `path` (the field it set), or None when it sets none there."""
     found: Entry | None = None
     node: Node = own
@@ -53,7 +53,7 @@ def _own_entry(own: MapNode, path: Path) -> Entry | None:
     return _first_leaf(found) if found is not None else None
 
 
-def _dropped_at(own: MapNode, path: Path) -> Span | None:
+def _dropped_at(own: MapNode, path: RulePath) -> Span | None:
     """The place of a `drop` word that removed a rule at or under `path`."""
     node = own.get("drop")
     items = node.items if isinstance(node, ListNode) else (node,) if node is not None else ()
@@ -75,7 +75,7 @@ def _quoted(d: Diagnostics, span: Span) -> str:
 
 def blame_house_rule(d: Diagnostics, start: int, merged: MapNode, own: MapNode, extends: Entry) -> None:
     """Move the problems recorded from `start` on that sit in a base rulebook to the house rule's line."""
-    places: dict[tuple[str, int, int], Path] = {}
+    places: dict[tuple[str, int, int], RulePath] = {}
     _places(merged, (), places)
     mine = own.span.file
     moved: list[Diagnostic] = []
