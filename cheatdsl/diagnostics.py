@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from .profiles import shown_path
 from .source import NOWHERE, SourceFile, Span
 
 
@@ -33,9 +34,10 @@ class Diagnostic:
     code: str
     message: str
     hint: str = ""
+    note: str = ""  # where the rule involved lives when it is not at `span` (a base rulebook's line)
 
     def render(self, sources: dict[str, SourceFile] | None = None) -> str:
-        """`file:line:col: error[CODE]: message`, then the source line, a caret and the hint."""
+        """`file:line:col: error[CODE]: message`, then the source line, a caret, the hint and the note."""
         head = f"{self.span}: {self.severity.value}[{self.code}]: {self.message}"
         lines = [head]
         source = (sources or {}).get(self.span.file)
@@ -53,18 +55,21 @@ class Diagnostic:
             lines.append("  " + " " * min(caret_at, len(shown)) + "^" * width)
         if self.hint:
             lines.append(f"  hint: {self.hint}")
+        if self.note:
+            lines.append(f"  note: {self.note}")
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, object]:
         """The diagnostic as a plain mapping for `--format json`."""
         return {
-            "file": self.span.file,
+            "file": shown_path(self.span.file),
             "line": self.span.line,
             "column": self.span.column,
             "severity": self.severity.value,
             "code": self.code,
             "message": self.message,
             "hint": self.hint,
+            "note": self.note,
         }
 
 

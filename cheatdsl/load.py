@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .compiler.build import Builder
-from .compiler.loader import load_tree
+from .compiler.blame import blame_house_rule
+from .compiler.loader import Loaded, load_tree
 from .compiler.semantic import check_rulebook
 from .diagnostics import Diagnostics, RulebookError
 from .model import Rulebook
@@ -26,15 +27,30 @@ def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),
         loaded = load_tree(path, d, requested, text=text)
         if loaded is None:
             return None, d
-        rulebook = Builder(loaded.tree, path, loaded.chain, loaded.active, d).build()
+        start = len(d.items)
+        if loaded.base_failed:
+            _check_own_fields(loaded, path, d)
+            return None, d
+        rulebook = Builder(loaded.tree, path, loaded.chain, loaded.active, d, loaded.dropped_expect).build()
         if rulebook is not None:
             check_rulebook(rulebook, d, lints)
+        if loaded.extends is not None and loaded.own is not None:
+            blame_house_rule(d, start, loaded.tree, loaded.own, loaded.extends)
     except RecursionError:
         d.error(Span(path, 1, 1), "E013", "the rulebook is nested too deep to read")
         return None, d
     if d.has_errors():
         return None, d
     return rulebook, d
+
+
+def _check_own_fields(loaded: Loaded, path: str, d: Diagnostics) -> None:
+    """The problems in a house rule's own fields when its base cannot be read: each field is checked
+    as usual, but a rule missing here is not reported (the base would have given it)."""
+    own = Diagnostics()
+    own.sources = d.sources
+    Builder(loaded.tree, path, loaded.chain, loaded.active, own).build()
+    d.extend(item for item in own.items if not (item.code == "E201" and " is missing" in item.message))
 
 
 def load_rulebook(path: str, variations: list[str] | tuple[str, ...] = ()) -> Rulebook:

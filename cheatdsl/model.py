@@ -385,6 +385,8 @@ class Rulebook:
     expectations: tuple[Expectation, ...]
     variations: tuple[VariationInfo, ...]
     span: Span = field(default=NOWHERE, compare=False)
+    # The base rulebook's expectations a house rule did not take over (`expect: inherit` keeps them).
+    dropped_expectations: tuple[Expectation, ...] = field(default=(), compare=False)
 
     @property
     def active_variations(self) -> tuple[str, ...]:

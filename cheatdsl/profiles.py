@@ -94,6 +94,22 @@ def command_name(rulebook: str) -> str:
     return rulebook
 
 
+def shown_path(path: str) -> str:
+    """How a message names the file at `path`: a shipped profile by its name (with its suffix when the
+    name alone would pick the other form), never by where it is installed; any other file as given."""
+    if not path or path.startswith("<"):
+        return path
+    try:
+        real = Path(path).resolve()
+        if real.parent != shipped_dir().resolve():
+            return path
+    except (OSError, RuntimeError, ValueError):
+        return path
+    if shipped_path(real.stem) == real:
+        return real.stem
+    return real.name if shipped_path(real.name) == real else path
+
+
 def reference_to(rulebook: str, folder: str) -> str:
     """How a file written in `folder` names `rulebook`: a shipped profile by name, else a relative path."""
     located = locate(rulebook)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .profiles import shown_path
+
 
 @dataclass(frozen=True)
 class Span:
@@ -16,7 +18,8 @@ class Span:
     end_column: int = 0
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}"
+        """`file:line:column`, a shipped profile named by its name, not where it is installed."""
+        return f"{shown_path(self.file)}:{self.line}:{self.column}"
 
     def shifted(self, chars: int) -> Span:
         """The same place moved `chars` columns to the right (for text inside a scalar)."""

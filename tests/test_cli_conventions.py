@@ -68,7 +68,7 @@ def test_json_is_format_json_and_markdown_is_format_md(capsys: pytest.CaptureFix
     code, out, _ = run(capsys, "diff", ENGLISH, STANDARD, "--json")
     assert code == 0 and json.loads(out)["same_game"] is False
     code, out, _ = run(capsys, "diff", ENGLISH, STANDARD, "--format", "md")
-    assert code == 0 and out.startswith(f"# What `{STANDARD}` changes in `{ENGLISH}`") and "\n## " in out
+    assert code == 0 and out.startswith("# What `standard` changes in `english-ascending`") and "\n## " in out
 
 
 # Results on stdout, diagnostics on stderr ------------------------------------------------------------

@@ -47,6 +47,12 @@ def test_try_repo_passes_the_good_rulebook_and_fails_the_broken_one(tmp_path: Pa
     (repo / "good.yaml").write_text(good, encoding="utf-8")
     (repo / "broken.yaml").write_text(good.replace("players:", "player:", 1), encoding="utf-8")
     (repo / "notes.txt").write_text("not a rulebook\n", encoding="utf-8")
+    # issue 25: a scenario file is checked as a scenario; a house rule's error is on its own line, with
+    # the shipped base named by name (the hook's environment is an installed wheel, not this checkout)
+    scenario = ROOT / "tests" / "scenarios" / "standard" / "001-r1-count-of-three-plays-the-same.yaml"
+    (repo / "slow-table.yaml").write_text(scenario.read_text(encoding="utf-8"), encoding="utf-8")
+    (repo / "house.yaml").write_text("rulebook: house\nsource: our table\nextends: mogeln\npassing:\n"
+                                     "  allowed: true\n", encoding="utf-8")
     run(["git", "init", "-q", "."], repo, env)
     run(["git", "add", "."], repo, env)
     assert run(["git", "commit", "-q", "-m", "rules"], repo, env).returncode == 0
@@ -59,6 +65,11 @@ def test_try_repo_passes_the_good_rulebook_and_fails_the_broken_one(tmp_path: Pa
     check, verify = out.split("cheatdsl verify", 1)
     assert "Failed" in check and "broken.yaml:6:1: error[E200]: unknown rule `player`" in check
     assert "good.yaml" not in check and "notes.txt" not in check
-    assert "2 rulebooks checked: 2 errors, 0 warnings" in check
+    assert "3 rulebooks and 1 scenario checked: 3 errors, 0 warnings" in check
+    assert "slow-table.yaml" not in check
+    assert "house.yaml:5:3: error[E201]: `passing.all_pass_leader` is missing" in check
+    assert "note: `passing` comes from the base rulebook mogeln, line 34" in check
+    assert "site-packages" not in out and "mogeln.yaml" not in out
     assert "Failed" in verify and "broken.yaml:2:1: error[E201]" in verify
     assert "good.yaml: English ascending" in verify and "internal error" not in verify
+    assert "slow-table.yaml: a scenario, not a rulebook: skipped" in verify

@@ -115,6 +115,8 @@ MISTAKES = [
     ("an unknown rank", lambda d: _set(d, "deck.ranks", ["A", "2", "Z"]), "is not valid"),
     ("an unknown property expected", lambda d: _set(d, "expect", {"fairness": "proved"}), "Additional properties"),
     ("an unknown verdict", lambda d: _set(d, "expect", {"termination": "maybe"}), "is not one of"),
+    ("a word other than inherit for expect", lambda d: _set(d, "expect", "inherits"), "does not match"),
+    ("a number for expect", lambda d: _set(d, "expect", 3), "is not of type"),
     ("a required rule left out", lambda d: _drop(d, "challenge.reveal"), "'reveal' is a required property"),
     ("a required section left out", lambda d: _drop(d, "ending"), "'ending' is a required property"),
     ("drop without extends", lambda d: _set(d, "drop", ["sets"]), "'extends' is a dependency of 'drop'"),
@@ -132,6 +134,38 @@ def test_a_rulebook_that_extends_another_need_not_repeat_required_rules(
         validator: jsonschema.Draft202012Validator) -> None:
     assert errors(validator, {"extends": "standard", "drop": ["sets"], "deal": {"hand_size": 7}}) == []
     assert errors(validator, {"extends": "standard", "deal": {"style": "everyone"}})
+
+
+def test_a_house_rule_may_say_expect_inherit(validator: jsonschema.Draft202012Validator) -> None:
+    """docs/language.md, `expect`: "To keep the base's expectations, say so with `expect: inherit`"."""
+    assert errors(validator, {"extends": "standard", "expect": "inherit"}) == []
+
+
+def _described(node: object, where: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every schema object that carries a description, with where it is."""
+    out = []
+    if isinstance(node, dict):
+        if "description" in node or "markdownDescription" in node:
+            out.append((where, node))
+        for key, value in node.items():
+            out += _described(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out += _described(value, f"{where}/{i}")
+    return out
+
+
+def test_every_description_has_a_markdown_twin_and_reads_plainly() -> None:
+    """Issue 25: "Hover from yaml-language-server shows escaped Markdown (the schema puts Markdown in
+    `description`)": the Markdown goes in `markdownDescription`, and `description` has no Markdown marks."""
+    described = _described(json.loads(schema_text()))
+    assert len(described) > 80
+    for where, node in described:
+        assert node.get("markdownDescription") and node.get("description"), where
+        assert "`" not in node["description"] and "**" not in node["description"], where
+    source = next(node for where, node in described if where == "/properties/source")
+    assert source["markdownDescription"] == "**required**: the rule sheet or table it follows"
+    assert source["description"] == "required: the rule sheet or table it follows"
 
 
 def test_every_row_of_the_language_reference_is_the_tables_text() -> None:

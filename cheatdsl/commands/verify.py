@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 
+from ..model import Rulebook
+from ..profiles import shown_path
 from ..properties import PROPERTY_IDS
+from ..scenario.files import is_scenario_file
 from .arguments import (
     STDIN,
     UsageError,
@@ -46,6 +50,9 @@ the player count, the worst verdict is shown with the player counts that have it
                   "problems": [...]}, ...],
    "exit_status": N}
 A rulebook that does not compile is listed with "error" and its diagnostics go to stderr.
+A house rule (a file with `extends:`) is judged by its own `expect:` only: its base's
+expectations are left aside, named in a note on stderr, unless it says `expect: inherit`.
+A scenario file given among the rulebooks is skipped with a one-line note on stderr.
 A progress bar is drawn on standard error when it is a terminal and the run takes over a second.
 
 Exit status:
@@ -80,6 +87,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="scale the resource limit of every counterexample search (default 1; 4 searches deeper)")
 
 
+def dropped_note(shown: str, rulebook: Rulebook) -> str:
+    """One line naming the base rulebook's expectations a house rule did not take over."""
+    said = ", ".join(e.property for e in rulebook.dropped_expectations)
+    base = shown_path(rulebook.chain[1]) if len(rulebook.chain) > 1 else "its base"
+    return textwrap.fill(f"{shown}: the expectations of {base} are not judged here, as a house rule does not "
+                         f"take them over ({said}); write `expect: inherit` to keep them, or restate those "
+                         "that still hold", 100, subsequent_indent="  ", break_on_hyphens=False)
+
+
 def run(args: argparse.Namespace) -> int:
     from verifier import transition
     from verifier.report import Report, RulebookReport, save_witnesses
@@ -101,7 +117,10 @@ def run(args: argparse.Namespace) -> int:
     report = Report()
     jobs = []
     for path in files:
-        shown = "<stdin>" if path == STDIN else path
+        shown = "<stdin>" if path == STDIN else shown_path(path)
+        if path != STDIN and is_scenario_file(path):
+            print(f"{shown}: a scenario, not a rulebook: skipped (`cheatdsl scenario` plays it)", file=sys.stderr)
+            continue
         # Only errors are shown here; the warnings that break a game are the report's problems.
         rulebook, d = compile_rulebook(path, args.variation, lints=False)
         if rulebook is None:
@@ -119,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
                 return usage("verify", f"{shown} is for {rulebook.players.min}..{rulebook.players.max} "
                                        f"players, not {args.players}")
             counts = (args.players,)
+        if rulebook.dropped_expectations:
+            print(dropped_note(shown, rulebook), file=sys.stderr)
         report.rulebooks.append(RulebookReport(shown, rulebook))
         jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
     with Progress("verifying", 0) as bar:

@@ -6,6 +6,7 @@ import textwrap
 from typing import Any
 
 from ..model import Rulebook
+from ..profiles import shown_path
 from .diff import Diff
 
 WIDTH = 100
@@ -13,7 +14,7 @@ WIDTH = 100
 
 def _name(rb: Rulebook) -> str:
     used = rb.active_variations
-    path = "<stdin>" if rb.path == "-" else rb.path
+    path = "<stdin>" if rb.path == "-" else shown_path(rb.path)
     return (path or rb.name) + (f" (with {', '.join(used)})" if used else "")
 
 

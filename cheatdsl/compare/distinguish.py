@@ -19,7 +19,7 @@ from typing import Any
 
 from ..model import Rulebook
 from ..output import file_in
-from ..profiles import reference_to
+from ..profiles import command_name, reference_to
 
 SEEDS = 24
 STEPS = 400
@@ -260,7 +260,7 @@ def scenarios(found: Distinction, base: Rulebook, variant: Rulebook, directory: 
         scenario = Scenario(
             name=found.sentence(base.name, variant.name),
             rulebook=rulebook, players=found.players, actions=list(actions), expect=dict(expect),
-            source=f"cheatdsl diff {base.path} {variant.path}", variations=list(used), seed=found.seed,
+            source=f"cheatdsl diff {command_name(base.path)} {command_name(variant.path)}", variations=list(used), seed=found.seed,
             dealer=found.dealer if _by_lot(rb) else None, path=path)
         kept = {}
         for key, value in expect.items():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..model import Rulebook
+from ..profiles import shown_path
 from .describe import DIMENSIONS, describe
 
 
@@ -110,7 +111,7 @@ def columns_for(rulebooks: list[Rulebook], requested: list[tuple[str, ...]] | No
         path = "<stdin>" if rb.path == "-" else rb.path
         if names.count((name, used)) > 1:
             name = os.path.basename(path)
-        out.append(Column(name, rb.title, path, used, rb))
+        out.append(Column(name, rb.title, shown_path(path), used, rb))
     return tuple(out)
 
 

@@ -69,8 +69,10 @@ def default_name(path: str) -> str:
 class Builder:
     """Reads one merged rulebook tree into the model."""
 
-    def __init__(self, tree: MapNode, path: str, chain: tuple[str, ...], active: list[str], d: Diagnostics) -> None:
+    def __init__(self, tree: MapNode, path: str, chain: tuple[str, ...], active: list[str], d: Diagnostics,
+                 dropped_expect: MapNode | None = None) -> None:
         self.tree = tree
+        self.dropped_expect = dropped_expect
         self.path = path
         self.chain = chain
         self.active = active
@@ -111,7 +113,15 @@ class Builder:
                 or claim is None or passing is None or challenge is None or ending is None):
             return None
         return Rulebook(name, title, source, self.path, self.chain, players, deck, deal, setup, claim,
-                        passing, challenge, sets, ending, expectations, variations, self.tree.span)
+                        passing, challenge, sets, ending, expectations, variations, self.tree.span,
+                        self.dropped())
+
+    def dropped(self) -> tuple[Expectation, ...]:
+        """The base's expectations the house rule left behind (read quietly: the base was checked)."""
+        if self.dropped_expect is None:
+            return ()
+        return Builder(self.dropped_expect, self.path, self.chain, [], Diagnostics()).expectations(
+            Section(self.dropped_expect, "expect", Diagnostics()))
 
     def players(self, top: Section) -> PlayerRange | None:
         low, high = top.count_range("players", default=(0, 0))

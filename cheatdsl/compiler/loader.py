@@ -10,7 +10,7 @@ from ..profiles import RULEBOOK_SUFFIXES, shipped_names
 from ..reach import Refused, Unknown, real_path, resolve_reference
 from ..source import Span
 from ..syntax.reading import STDIN, file_problem, looks_like_dsl, read_source
-from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, drop_path, merge
+from ..syntax.tree import Entry, ListNode, MapNode, Node, ScalarNode, drop_path, merge
 from .fields import kind_of, suggest
 
 META_KEYS = ("extends", "drop", "use")
@@ -46,17 +46,101 @@ def _key_of(path: str) -> str:
 
 @dataclass
 class Loaded:
-    """A rulebook's merged tree, the files it was built from, and the variations switched on."""
+    """A rulebook's merged tree, the files it was built from, and the variations switched on.
+
+    `own` is the file's own tree and `extends` its `extends:` entry, for putting a problem a house rule
+    causes in a base rulebook on the house rule's line. `dropped_expect` holds the base's `expect:`
+    section when the house rule does not take it over. `base_failed` says the base could not be read:
+    the tree is then the file's own fields alone.
+    """
 
     tree: MapNode
     chain: tuple[str, ...]
     active: list[str]
+    own: MapNode | None = None
+    extends: Entry | None = None
+    dropped_expect: MapNode | None = None
+    base_failed: bool = False
+
+
+INHERIT = "inherit"
+
+
+def _own_rules(tree: MapNode) -> MapNode:
+    """The file's rules without the words that say how it is built (`extends`, `drop`, `use`)."""
+    return MapNode(tuple(e for e in tree.entries if e.key not in META_KEYS), tree.span)
+
+
+def _without_inherit(own: MapNode) -> MapNode:
+    """The file's rules without `expect: inherit` (which names no verdict of its own)."""
+    said = own.get("expect")
+    if isinstance(said, ScalarNode) and said.value == INHERIT:
+        return MapNode(tuple(e for e in own.entries if e.key != "expect"), own.span)
+    return own
+
+
+def _take_expectations(base: MapNode, own: MapNode) -> tuple[MapNode, MapNode, MapNode | None]:
+    """Base and own trees with the base's `expect:` left out unless the house rule says `expect: inherit`;
+    the third value is the base's section left out (None when nothing was)."""
+    said = own.get("expect")
+    base_expect = base.get("expect")
+    if isinstance(said, ScalarNode) and said.value == INHERIT:
+        return base, _without_inherit(own), None
+    if base_expect is None:
+        return base, own, None
+    base = MapNode(tuple(e for e in base.entries if e.key != "expect"), base.span)
+    return base, own, base_expect if isinstance(base_expect, MapNode) else None
+
+
+def _base_of(tree: MapNode, path: str, d: Diagnostics, stack: tuple[str, ...]) -> Loaded | None:
+    """The loaded base rulebook `tree` extends, or None after recording why it cannot be read."""
+    base_node = tree.get("extends")
+    assert base_node is not None
+    if not isinstance(base_node, ScalarNode) or not isinstance(base_node.value, str):
+        d.error(base_node.span, "E203", f"`extends` must name a rulebook, found {kind_of(base_node)}")
+        return None
+    reached = resolve_reference(base_node.value, _folder_of(path))
+    if isinstance(reached, Refused):
+        d.error(base_node.span, reached.code, reached.message, reached.hint)
+        return None
+    if isinstance(reached, Unknown):
+        d.error(base_node.span, "E302", f"unknown base rulebook '{reached.name}'",
+                suggest(reached.name, shipped_names())
+                or "name a shipped profile (`cheatdsl list`) or a .yaml/.cheat file beside this one")
+        return None
+    base_path = reached.path
+    key = str(base_path)
+    if key in stack or key == _key_of(path):
+        d.error(base_node.span, "E301", "rulebooks extend each other in a cycle: "
+                + " -> ".join(Path(p).name for p in (*stack, key)))
+        return None
+    if len(stack) >= MAX_CHAIN:
+        d.error(base_node.span, "E301", f"more than {MAX_CHAIN} rulebooks extend one another")
+        return None
+    if base_path.suffix not in RULEBOOK_SUFFIXES:
+        d.error(base_node.span, "E302", f"'{base_node.value}' is not a rulebook file",
+                "a base rulebook is a shipped profile's name or a .yaml/.cheat file")
+        return None
+    problem = file_problem(base_path)
+    if problem is not None:
+        d.error(base_node.span, "E302", f"no base rulebook at '{base_node.value}': it {problem}")
+        return None
+    inner = Diagnostics()
+    inner.sources = d.sources
+    base = load_tree(str(base_path), inner, None, (*stack, _key_of(path)))
+    d.extend(inner.items)
+    if base is not None and base.base_failed:
+        return None
+    return base
 
 
 def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | None = None,
               stack: tuple[str, ...] = (), text: str | None = None) -> Loaded | None:
     """The merged tree of `path` and every base below it, with variations applied; `text`, when
-    given, stands for the file at `path` (an editor's unsaved copy), and bases are read from disk."""
+    given, stands for the file at `path` (an editor's unsaved copy), and bases are read from disk.
+
+    When the base cannot be read the problem is recorded and the file's own fields are returned alone
+    (`base_failed`), so that they are still checked; None only when the file itself cannot be read."""
     tree = read_tree(path, d, text)
     if tree is None:
         return None
@@ -64,59 +148,31 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
         d.error(tree.span, "E020", f"a rulebook must be a set of named sections, found {kind_of(tree)}",
                 "start the file with `rulebook: my-table`")
         return None
-    chain: tuple[str, ...] = (path,)
-    base_node = tree.get("extends")
-    merged = tree
-    active: list[str] = []
-    if base_node is not None:
-        if not isinstance(base_node, ScalarNode) or not isinstance(base_node.value, str):
-            d.error(base_node.span, "E203", f"`extends` must name a rulebook, found {kind_of(base_node)}")
-            return None
-        reached = resolve_reference(base_node.value, _folder_of(path))
-        if isinstance(reached, Refused):
-            d.error(base_node.span, reached.code, reached.message, reached.hint)
-            return None
-        if isinstance(reached, Unknown):
-            d.error(base_node.span, "E302", f"unknown base rulebook '{reached.name}'",
-                    suggest(reached.name, shipped_names())
-                    or "name a shipped profile (`cheatdsl list`) or a .yaml/.cheat file beside this one")
-            return None
-        base_path = reached.path
-        key = str(base_path)
-        if key in stack or key == _key_of(path):
-            d.error(base_node.span, "E301", "rulebooks extend each other in a cycle: "
-                    + " -> ".join(Path(p).name for p in (*stack, key)))
-            return None
-        if len(stack) >= MAX_CHAIN:
-            d.error(base_node.span, "E301", f"more than {MAX_CHAIN} rulebooks extend one another")
-            return None
-        if base_path.suffix not in RULEBOOK_SUFFIXES:
-            d.error(base_node.span, "E302", f"'{base_node.value}' is not a rulebook file",
-                    "a base rulebook is a shipped profile's name or a .yaml/.cheat file")
-            return None
-        problem = file_problem(base_path)
-        if problem is not None:
-            d.error(base_node.span, "E302", f"no base rulebook at '{base_node.value}': it {problem}")
-            return None
-        inner = Diagnostics()
-        inner.sources = d.sources
-        base = load_tree(str(base_path), inner, None, (*stack, _key_of(path)))
-        d.extend(inner.items)
+    own = _own_rules(tree)
+    extends = tree.entry("extends")
+    if extends is not None:
+        base = _base_of(tree, path, d, stack)
         if base is None:
-            return None
-        own = MapNode(tuple(e for e in tree.entries if e.key not in META_KEYS), tree.span)
-        merged = merge(apply_drops(base.tree, tree.get("drop"), d), own)  # type: ignore[assignment]
-        chain = (path, *base.chain)
+            own = _without_inherit(own)
+            return Loaded(own, (path,), [], tree, extends, None, base_failed=True)
+        base_tree, own, dropped = _take_expectations(apply_drops(base.tree, tree.get("drop"), d), own)
+        merged = merge(base_tree, own)
+        chain: tuple[str, ...] = (path, *base.chain)
         active = list(base.active)
     else:
         drop = tree.entry("drop")
         if drop is not None:
             d.error(drop.key_span, "E303", "`drop` removes rules of a base rulebook, and this one extends none",
                     "add `extends: NAME`, or delete the rules themselves")
-        merged = MapNode(tuple(e for e in tree.entries if e.key not in META_KEYS), tree.span)
+        said = own.get("expect")
+        if isinstance(said, ScalarNode) and said.value == INHERIT:
+            d.error(said.span, "E303", "`expect: inherit` takes over a base rulebook's expectations, and this "
+                    "one extends none", "add `extends: NAME`, or list the verdicts expected")
+            own = _without_inherit(own)
+        merged, chain, active, dropped = own, (path,), [], None
     uses = words_of(tree.get("use"), "use", d) + list(requested or [])
-    merged = apply_variations(merged, uses, active, d)
-    return Loaded(merged, chain, active)
+    merged = apply_variations(merged, uses, active, d)  # type: ignore[arg-type]
+    return Loaded(merged, chain, active, tree, extends, dropped)
 
 
 def words_of(node: Node | None, what: str, d: Diagnostics) -> list[tuple[str, Span]]:

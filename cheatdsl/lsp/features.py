@@ -15,6 +15,7 @@ from ..diagnostics import Diagnostic, Diagnostics, Severity
 from ..profiles import shipped_names
 from ..properties import PROPERTY_IDS
 from ..reach import Reached, resolve_reference
+from ..scenario.files import is_scenario_text
 from ..schema import describe
 from ..source import SourceFile, Span
 from ..syntax.dsl_reader import read_dsl
@@ -45,7 +46,7 @@ def is_rulebook(path: str, text: str) -> bool:
     if path.endswith(".cheat"):
         return True
     keys = set(_TOP_KEY.findall(text))
-    if "scenario" in keys or "actions" in keys:
+    if is_scenario_text(text) or "actions" in keys:
         return False
     return bool(keys & {f.name for f in fields_in("")})
 
@@ -87,6 +88,7 @@ def _extends_span(tree: Node | None) -> Span | None:
 def to_lsp(item: Diagnostic, path: str, lines: list[str], extends: Span | None) -> types.Diagnostic:
     """One of `check`'s diagnostics for the editor; one found in a base file is shown on `extends:`."""
     message = item.message + (f"\nhint: {item.hint}" if item.hint else "")
+    message += f"\nnote: {item.note}" if item.note else ""
     span = item.span
     if span.file != path:
         message = f"{span}: {message}" if span.line else message

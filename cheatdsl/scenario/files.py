@@ -39,8 +39,20 @@ def find_scenarios(folder: str, found: Found) -> None:
     found.files.extend(sorted(files))
 
 
+def is_scenario_text(text: str) -> bool:
+    """Whether YAML text is a scenario rather than a rulebook: a line of its first 64 KB starts with
+    `scenario:` (a top-level key no rulebook has). `check`, the pre-commit hook and the language
+    server all tell the two kinds of file apart by this."""
+    return any(line.startswith("scenario:") for line in text[:HEAD_BYTES].splitlines())
+
+
+def is_scenario_file(path: str) -> bool:
+    """Whether the file at `path` is a YAML scenario file (a .cheat file is always a rulebook)."""
+    return path.endswith((".yaml", ".yml")) and _is_scenario(Path(path))
+
+
 def _is_scenario(path: Path) -> bool:
-    """Whether a regular file starts a line with `scenario:` in its first 64 KB."""
+    """Whether a regular file is a scenario by its first 64 KB."""
     try:
         if not path.is_file():
             return False
@@ -48,4 +60,4 @@ def _is_scenario(path: Path) -> bool:
             head = handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
     except (OSError, ValueError):
         return False
-    return any(line.startswith("scenario:") for line in head.splitlines())
+    return is_scenario_text(head)

@@ -8,10 +8,12 @@ authority (formulas, ranges of values that depend on the deck, rules that clash 
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
 from ..compiler.scopes import PLACES
+from ..compiler.loader import INHERIT
 from ..compiler.table import META, SECTIONS, VERDICTS, Field, Kind
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -43,6 +45,16 @@ def describe(field: Field) -> str:
     return field.doc
 
 
+def plain(markdown: str) -> str:
+    """Reference text without its Markdown marks, for editors that show `description` as it is."""
+    return re.sub(r"\*\*(.+?)\*\*", r"\1", markdown).replace("`", "")
+
+
+def described(markdown: str) -> Schema:
+    """`description` in plain text and `markdownDescription` (read by the YAML language server) as written."""
+    return {"description": plain(markdown), "markdownDescription": markdown}
+
+
 def field_schema(path: str, field: Field) -> Schema:
     """The schema of one field's value."""
     kind = field.kind
@@ -69,11 +81,13 @@ def field_schema(path: str, field: Field) -> Schema:
     elif kind is Kind.SECTIONS:
         out = {"type": "array", "minItems": 1, "items": _ref(f"{path}.{field.name}[]")}
     elif kind is Kind.VERDICTS:
-        out = {"type": "object", "additionalProperties": False,
-               "properties": {name: {"enum": list(VERDICTS)} for name in field.words}}
+        # a section of verdicts, or the one word `inherit` (`pattern` applies to text only)
+        out = {"type": ["object", "string"], "additionalProperties": False,
+               "properties": {name: {"enum": list(VERDICTS)} for name in field.words},
+               "pattern": f"^{INHERIT}$"}
     else:  # Kind.VARIATIONS
         out = {"type": "object", "additionalProperties": _ref("variations.*")}
-    return {"description": describe(field), **out}
+    return {**described(describe(field)), **out}
 
 
 def section_schema(path: str, fields: tuple[Field, ...], required: bool) -> Schema:
@@ -119,13 +133,13 @@ def rulebook_schema() -> Schema:
             defs[def_name(path)] = section_schema(path, fields, required=False)
         else:
             defs[def_name(path)] = section_schema(path, fields, required=path == "challenge.kinds[]")
-    defs["rules"]["description"] = "Rules of a rulebook, as laid over it by a variation's `changes`."
+    defs["rules"].update(described("Rules of a rulebook, as laid over it by a variation's `changes`."))
     root = section_schema("", (*SECTIONS[""], *META), required=False)
     return {
         "$schema": DRAFT,
         "title": "cheatdsl rulebook",
-        "description": ("A rulebook of the Cheat card-game family in the YAML form (docs/language.md). "
-                        "Generated from the compiler's field table; `cheatdsl check` stays the authority."),
+        **described("A rulebook of the Cheat card-game family in the YAML form (docs/language.md). "
+                    "Generated from the compiler's field table; `cheatdsl check` stays the authority."),
         **root,
         "dependentRequired": {"drop": ["extends"]},
         "if": {"required": ["extends"]},

@@ -1,0 +1,214 @@
+"""A house-rule author's path (issue 25): problems on the house rule's own line, expectations that follow
+the rules they were written for, every problem reported at once, scenario files told apart.
+
+Issue 25: "A house rule on `mogeln` that turns passing on gets 'missing `passing.all_pass_leader`' located
+in the installed site-packages/.../mogeln.yaml:34 [...] not on the user's line that made the field
+needed"; "the base rulebook's `expect:` entries are inherited and no longer hold for the new rules";
+"`extends: ../../etc/passwd` plus `players: four` reports only the `extends` refusal"; "`check` [...]
+report[s] a scenario file as 11 rulebook errors".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cheatdsl.cli import main
+from cheatdsl.diagnostics import Diagnostics
+from cheatdsl.load import compile_rulebook
+from cheatdsl.profiles import shipped_dir, shipped_names, shipped_path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A feature a house rule turns on, the rule it then needs, and the line (of the file below) that set it.
+FEATURES = {
+    "passing on": ("passing:\n  allowed: true\n", "passing.all_pass_leader", 5),
+    "a fixed deal": ("deal:\n  style: fixed\n", "deal.hand_size", 5),
+    "draw as penalty": ("challenge:\n  penalty:\n    kind: draw\n", "challenge.penalty.draw", 6),
+}
+
+
+def house_rule(tmp_path: Path, base: str, body: str, name: str = "house.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(f"rulebook: house\nsource: our table\nextends: {base}\n{body}", encoding="utf-8")
+    return path
+
+
+def needs_the_field(base: str, field: str) -> bool:
+    """Whether the shipped profile lacks `field` (a dotted rule), so turning its feature on needs it."""
+    rulebook, d = compile_rulebook(base)
+    assert rulebook is not None
+    node = rulebook_tree(base)
+    for key in field.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return True
+        node = node[key]
+    return False
+
+
+def rulebook_tree(base: str) -> object:
+    from cheatdsl.compiler.loader import load_tree
+    from cheatdsl.syntax.tree import to_plain
+    loaded = load_tree(str(shipped_path(base)), Diagnostics())
+    assert loaded is not None
+    return to_plain(loaded.tree)
+
+
+CASES = [(base, feature) for base in shipped_names() for feature in FEATURES]
+
+
+@pytest.mark.parametrize("base, feature", CASES, ids=[f"{b}-{f.replace(' ', '-')}" for b, f in CASES])
+def test_a_missing_rule_a_house_rule_causes_is_on_its_own_line(tmp_path: Path, base: str, feature: str) -> None:
+    """Issue 25 point 1, on every shipped profile: the error sits on the house rule's line that made the
+    field needed, with a note naming the base rule by the profile's name and line, never its install path."""
+    body, field, line = FEATURES[feature]
+    if not needs_the_field(base, field):
+        pytest.skip(f"{base} already says `{field}`")
+    path = house_rule(tmp_path, base, body)
+    rulebook, d = compile_rulebook(str(path))
+    assert rulebook is None
+    missing = [x for x in d.errors if x.code == "E201" and f"`{field}` is missing" in x.message]
+    assert len(missing) == 1, d.render()
+    error = missing[0]
+    assert (error.span.file, error.span.line) == (str(path), line)
+    assert error.note.startswith(f"`{field.rsplit('.', 1)[0]}` comes from the base rulebook ")
+    named = error.note.split("the base rulebook ", 1)[1].split(",")[0]
+    assert shipped_path(named) is not None, error.note  # a profile's name, such as `mogeln`
+    rendered = d.render()
+    assert str(shipped_dir()) not in rendered and str(shipped_dir()) not in d.to_json()
+
+
+def test_mogeln_with_passing_reads_as_the_issue_asks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = house_rule(tmp_path, "mogeln", "passing:\n  allowed: true\n")
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:5:3: error[E201]: `passing.all_pass_leader` is missing" in out
+    assert "  note: `passing` comes from the base rulebook mogeln, line 34: `allowed: false`" in out
+    assert main(["check", "--format", "json", str(path)]) == 1
+    [item] = json.loads(capsys.readouterr().out)
+    assert (item["file"], item["line"], item["note"][:9]) == (str(path), 5, "`passing`")
+
+
+def test_a_rule_the_house_rule_drops_is_blamed_on_its_drop(tmp_path: Path) -> None:
+    """`drop: [passing.all_pass_leader]` on bluffstopp (which passes) leaves the rule missing: the drop did it."""
+    path = tmp_path / "house.yaml"
+    path.write_text("rulebook: house\nsource: our table\nextends: bluffstopp\ndrop: [passing.all_pass_leader]\n",
+                    encoding="utf-8")
+    _, d = compile_rulebook(str(path))
+    [error] = [x for x in d.errors if "all_pass_leader" in x.message]
+    assert (error.span.file, error.span.line, error.span.column) == (str(path), 4, 8)
+    assert "bluffstopp" in error.note
+
+
+def test_a_base_in_the_authors_own_folder_is_named_by_its_path(tmp_path: Path) -> None:
+    """A chain of the author's files: the note names the base file where the rule is written."""
+    (tmp_path / "club.yaml").write_text("rulebook: club\nsource: club\nextends: standard\n", encoding="utf-8")
+    path = house_rule(tmp_path, "club.yaml", "passing:\n  allowed: true\n")
+    _, d = compile_rulebook(str(path))
+    [error] = d.errors
+    assert error.span.line == 5 and "from the base rulebook standard, line" in error.note
+
+
+# Expectations ---------------------------------------------------------------------------------------
+
+def test_a_house_rule_does_not_take_over_its_bases_expectations(tmp_path: Path) -> None:
+    """Issue 25 point 2: mogeln expects termination refuted; the house rule judges only its own."""
+    path = house_rule(tmp_path, "mogeln", "passing:\n  allowed: true\n  all_pass_leader: last_player\n")
+    rulebook, d = compile_rulebook(str(path))
+    assert rulebook is not None, d.render()
+    assert rulebook.expectations == ()
+    assert {e.property for e in rulebook.dropped_expectations} == {
+        "termination", "seat-fairness", "card-conservation", "discards", "round-rank"}
+
+
+def test_expect_inherit_keeps_the_bases_and_a_section_of_its_own_replaces_them(tmp_path: Path) -> None:
+    inherit = house_rule(tmp_path, "mogeln", "expect: inherit\n", "inherit.yaml")
+    rulebook, _ = compile_rulebook(str(inherit))
+    assert rulebook is not None
+    assert {(e.property, e.verdict) for e in rulebook.expectations} >= {("termination", "refuted")}
+    assert rulebook.dropped_expectations == ()
+    own = house_rule(tmp_path, "mogeln", "expect:\n  deal: proved\n", "own.yaml")
+    rulebook, _ = compile_rulebook(str(own))
+    assert rulebook is not None
+    assert [(e.property, e.verdict, e.span.line) for e in rulebook.expectations] == [("deal", "proved", 5)]
+    assert "termination" in {e.property for e in rulebook.dropped_expectations}
+
+
+def test_expect_inherit_without_a_base_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "alone.yaml"
+    path.write_text((ROOT / "rulebooks" / "standard.yaml").read_text(encoding="utf-8")
+                    .replace("\nexpect:\n", "\nexpect: inherit\nold_expect:\n", 1), encoding="utf-8")
+    _, d = compile_rulebook(str(path))
+    assert any(x.code == "E303" and "`expect: inherit`" in x.message for x in d.errors)
+
+
+def test_verify_judges_the_guides_first_try_by_its_own_expectations(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/guide.md step 4: the first try keeps no expectation of English ascending's, and says so."""
+    assert main(["verify", str(ROOT / "docs" / "examples" / "friday-first-try.yaml"), "-p", "termination"]) == 0
+    captured = capsys.readouterr()
+    err = " ".join(captured.err.split())
+    assert "the expectations of english-ascending are not judged here" in err
+    assert "termination" in err and "`expect: inherit`" in err
+    assert "expected refuted" not in captured.out
+
+
+def test_verify_with_expect_inherit_judges_the_bases_expectations(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "docs" / "examples" / "friday-first-try.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "friday.yaml"
+    path.write_text(text + "\nexpect: inherit\n", encoding="utf-8")
+    assert main(["verify", str(path), "-p", "termination"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "termination: expected refuted, got proved (english-ascending:54:3)" in out
+
+
+def test_the_guides_house_rule_expects_only_its_own_verdicts() -> None:
+    rulebook, d = compile_rulebook(str(ROOT / "docs" / "examples" / "friday.yaml"))
+    assert rulebook is not None, d.render()
+    assert {e.property for e in rulebook.expectations} == {"seat-fairness", "termination"}
+
+
+# Every problem at once ------------------------------------------------------------------------------
+
+def test_a_refused_extends_still_checks_the_files_own_fields(tmp_path: Path) -> None:
+    """Issue 25 point 3: both the refusal and `players: four` are reported; no rule the base would give."""
+    path = tmp_path / "house.yaml"
+    path.write_text("rulebook: house\nextends: ../../etc/passwd\nplayers: four\n", encoding="utf-8")
+    _, d = compile_rulebook(str(path))
+    assert [(x.code, x.span.line) for x in d.sorted()] == [("E306", 2), ("E206", 3)]
+
+
+def test_an_unknown_base_still_checks_the_files_own_fields(tmp_path: Path) -> None:
+    path = house_rule(tmp_path, "mogelnn", "passing:\n  allowd: true\nexpect: inherit\n")
+    _, d = compile_rulebook(str(path))
+    assert [(x.code, x.span.line) for x in d.sorted()] == [("E302", 3), ("E200", 5)]
+
+
+# Scenario files -------------------------------------------------------------------------------------
+
+def test_check_checks_a_scenario_file_as_a_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25 point 4: a scenario is not reported as a broken rulebook; a broken scenario gets S codes."""
+    good = ROOT / "tests" / "scenarios" / "standard" / "001-r1-count-of-three-plays-the-same.yaml"
+    assert main(["check", str(good), "standard"]) == 0
+    assert capsys.readouterr().out.strip() == "1 rulebook and 1 scenario checked: 0 errors, 0 warnings"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("scenario: a try\nrulebook: standard\nplayers: four\nseed: 1\n", encoding="utf-8")
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "error[S014]" in out and "error[E" not in out and out.endswith("1 scenario checked: 1 error, 0 warnings\n")
+    bad.write_text("scenario: a try\nrulebook: mogelnn\nplayers: 4\nseed: 1\n", encoding="utf-8")
+    assert main(["check", str(bad)]) == 1
+    assert f"{bad}:2:11: error[S020]: no rulebook at 'mogelnn'" in capsys.readouterr().out
+
+
+def test_the_language_server_tells_scenarios_apart_the_same_way() -> None:
+    from cheatdsl.lsp.features import is_rulebook
+    from cheatdsl.scenario.files import is_scenario_file, is_scenario_text
+    good = ROOT / "tests" / "scenarios" / "standard" / "001-r1-count-of-three-plays-the-same.yaml"
+    text = good.read_text(encoding="utf-8")
+    assert is_scenario_text(text) and is_scenario_file(str(good)) and not is_rulebook(str(good), text)
+    standard = ROOT / "rulebooks" / "standard.yaml"
+    assert not is_scenario_file(str(standard))
+    assert is_rulebook(str(standard), standard.read_text(encoding="utf-8"))
