@@ -23,6 +23,7 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its test cl
 from cheatdsl.engine import Phase
 from cheatdsl.engine.notation import card_text
 from cheatdsl.serve import build_catalog, create_app
+from cheatdsl.serve.limits import Limits
 from cheatdsl.serve.present import seat_view
 
 PROFILES = ["practice-table", "english-ascending", "verish-ne-verish", "one-rank-a-round", "mogeln",
@@ -36,7 +37,7 @@ def app() -> Any:
 
 @pytest.fixture()
 def client(app: Any) -> TestClient:
-    return TestClient(app)
+    return TestClient(app, base_url="http://127.0.0.1")
 
 
 def _reshuffled(state: Any, you: int, rng: random.Random) -> Any:
@@ -188,8 +189,8 @@ def test_same_seed_deals_the_same_cards_and_every_bot_can_be_chosen(client: Test
 
 def test_idle_games_are_dropped() -> None:
     """Idle games are dropped after a while."""
-    app = create_app(build_catalog(["practice-table"]), idle=0.0)
-    client = TestClient(app)
+    app = create_app(build_catalog(["practice-table"]), Limits(idle=0.0))
+    client = TestClient(app, base_url="http://127.0.0.1")
     view = client.post("/api/games", json={"entry": 0, "seed": 1}).json()
     assert client.get(f"/api/games/{view['id']}").status_code == 404
 
@@ -199,7 +200,7 @@ def test_a_rulebook_with_errors_is_refused_with_the_checkers_diagnostics(tmp_pat
     bad = tmp_path / "house.yaml"
     bad.write_text("rulebook: house\ntitle: House\nextends: practice-table\nclaim:\n  cards: 0..4\n")
     app = create_app(build_catalog(["practice-table", str(bad)]))
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://127.0.0.1")
     books = client.get("/api/tables").json()["rulebooks"]
     assert books[0]["usable"] and not books[1]["usable"]
     assert "house.yaml" in books[1]["diagnostics"] and "error" in books[1]["diagnostics"].lower()

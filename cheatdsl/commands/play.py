@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             make_opponent(name, 0, random.Random(0))
         except ValueError as exc:
             return _usage(str(exc))
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seed = args.seed if args.seed is not None else secrets.randbits(64)
     return play_game(game, Console(_reader(), print), seed, args.seat, bots)
 
 

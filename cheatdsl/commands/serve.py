@@ -66,7 +66,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"cheatdsl serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
-    config = uvicorn.Config(create_app(catalog), host=args.host, port=args.port, log_level="warning",
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"cheatdsl serve: warning: listening on {args.host} lets other machines that can reach this "
+              "one start and play games here, and read the rulebooks offered with their checker messages; "
+              "the practice table is meant for this machine only (the default --host 127.0.0.1)",
+              file=sys.stderr)
+    config = uvicorn.Config(create_app(catalog, bound=args.host), host=args.host, port=args.port, log_level="warning",
                             access_log=False)
     server = _server(config, args.open)
     server.run()  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -20,22 +21,45 @@ from ..bots import BOTS
 from ..engine import Game
 from .actions import read_action
 from .catalog import Catalog
+from .guard import Guard, Verdict
 from .lessons import LessonError, catalogue, load_lesson
+from .limits import Limits, NewGameCap
 from .present import rules, seat_view
 from .session import Refused, Session
-from .store import IDLE_SECONDS, MOST_GAMES, Store
+from .store import Store
 
 STATIC = Path(__file__).resolve().parent / "static"
 MOST_BODY = 16_384
 TURN_CAP = 2000
-MOST_SEED = 2**31 - 1
+SEED_BITS = 64  # a server-chosen seed: too many to try them all against one's own hand
+MOST_SEED = 2**SEED_BITS - 1
+MOST_ENTRY_DIGITS = 6
 SECURITY = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
             "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
                                        "base-uri 'none'; frame-ancestors 'none'"}
 
 
 def _error(status: int, message: str) -> JSONResponse:
+    # A message may quote the request (an unknown action type): what cannot be written as UTF-8 is escaped.
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": message}, status_code=status, headers=SECURITY)
+
+
+def read_seed(value: object) -> int:
+    """A seed the player typed: a whole number from 0 to MOST_SEED, as a JSON number or a string of digits
+    (a page's numbers lose digits past 2**53)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= len(str(MOST_SEED)):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST_SEED:
+        raise Refused(f"`seed` must be a whole number from 0 to {MOST_SEED}", 400)
+    return value
+
+
+def read_entry(text: str) -> int:
+    """The `entry` query parameter: the index of a rulebook, in ASCII digits."""
+    if not (text.isascii() and text.isdigit() and len(text) <= MOST_ENTRY_DIGITS):
+        raise Refused("`entry` must be the index of a rulebook this server offers", 400)
+    return int(text)
 
 
 def _ok(data: Any, status: int = 200) -> JSONResponse:
@@ -74,9 +98,15 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Req
     return guarded
 
 
-def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GAMES) -> Starlette:
-    """The practice table's web app for the rulebooks of `catalog`."""
-    store = Store(idle, most)
+def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127.0.0.1") -> Starlette:
+    """The practice table's web app for the rulebooks of `catalog`, answering only requests addressed to
+    `bound` (the address it listens on) or localhost, within `limits`."""
+    limits = limits or Limits()
+    store = Store(limits.idle, limits.most_games)
+    cap = NewGameCap(limits.new_games_per_minute, limits.most_clients)
+    guard = Guard(bound)
+    for item in catalog.entries:
+        item.most_variants = limits.most_variants
     lessons = [dict(item, entry=i) for item in catalogue() for i in catalog.usable()
                if catalog.entries[i].rulebook.name == item["rulebook"]  # type: ignore[union-attr]
                and item["players"] in catalog.entries[i].rulebook.players.counts()]  # type: ignore[union-attr]
@@ -113,15 +143,16 @@ def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GA
         return int(entry_index), rulebook, names  # type: ignore[call-overload]
 
     async def rules_of(request: Request) -> Response:
-        entry = request.query_params.get("entry", "")
+        entry = read_entry(request.query_params.get("entry", ""))
         wanted = request.query_params.get("variations", "")
-        if not entry.isdigit():
-            raise Refused("`entry` must be the index of a rulebook this server offers", 400)
-        _, rulebook, _ = _rulebook(int(entry), [v for v in wanted.split(",") if v])
+        _, rulebook, _ = _rulebook(entry, [v for v in wanted.split(",") if v])
         return _ok(rules(rulebook))
 
     async def new_game(request: Request) -> Response:
         data = await _body(request)
+        client = request.client.host if request.client else "unknown"
+        if not cap.allow(client):
+            raise Refused(f"too many new games: at most {limits.new_games_per_minute} a minute", 429)
         lesson_name = data.get("lesson")
         if lesson_name is not None:
             found = next((x for x in lessons if x["name"] == lesson_name), None)
@@ -140,11 +171,8 @@ def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GA
             players = data.get("players", rulebook.players.min)
             if isinstance(players, bool) or not isinstance(players, int) or players not in rulebook.players.counts():
                 raise Refused(f"{rulebook.title} is for {rulebook.players.min} to {rulebook.players.max} players", 400)
-            seed = data.get("seed")
-            if seed is None:
-                seed = secrets.randbelow(1_000_000)
-            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MOST_SEED:
-                raise Refused(f"`seed` must be a whole number from 0 to {MOST_SEED}", 400)
+            typed = data.get("seed")
+            seed = secrets.randbits(SEED_BITS) if typed is None else read_seed(typed)
             bots = data.get("bots", ["honest"])
             if not isinstance(bots, list) or not 1 <= len(bots) <= max(players - 1, 1) or \
                     not all(isinstance(b, str) and b in BOTS for b in bots):
@@ -154,7 +182,7 @@ def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GA
                 game = Game(rulebook, players, turn_cap=TURN_CAP)
             except ValueError as exc:
                 raise Refused(str(exc), 400) from None
-            session = Session(game, seed, bots, index, names)
+            session = Session(game, seed, bots, index, names, seed_known=typed is not None)
         store.add(session)
         return _ok(seat_view(session), 201)
 
@@ -200,7 +228,32 @@ def create_app(catalog: Catalog, idle: float = IDLE_SECONDS, most: int = MOST_GA
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={Refused: refused, HTTPException: http_error,
-                                                       Exception: internal})
+                                                       Exception: internal},
+                    middleware=[Middleware(Guarded, guard=guard)])
     app.state.store = store
     app.state.catalog = catalog
+    app.state.limits = limits
     return app
+
+
+class Guarded:
+    """ASGI middleware: the routes behind the guard; a foreign Host gets 421, a foreign page's change 403."""
+
+    def __init__(self, app: Any, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            verdict = self.guard.check(scope.get("method", "GET"), headers.get("host"), headers.get("origin"),
+                                       headers.get("content-type"))
+            if verdict is Verdict.FOREIGN_HOST:
+                await _error(421, "this server answers only to its own address (or localhost) in the Host "
+                                  "header")(scope, receive, send)
+                return
+            if verdict is Verdict.FOREIGN_ORIGIN:
+                await _error(403, "only this server's own page may change a game: the request came from "
+                                  "another origin, or without a JSON content type")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,16 +22,25 @@ class Entry:
     rulebook: Rulebook | None
     diagnostics: str = ""
     include: tuple[str, ...] = ()  # the --include folders its `extends` may reach
-    _compiled: dict[tuple[str, ...], tuple[Rulebook | None, str]] = field(default_factory=dict, repr=False)
+    most_variants: int = 64  # variation sets kept compiled, the least recently asked dropped first
+    _compiled: OrderedDict[tuple[str, ...], tuple[Rulebook | None, str]] = field(default_factory=OrderedDict,
+                                                                                 repr=False)
 
     def variant(self, variations: tuple[str, ...]) -> tuple[Rulebook | None, str]:
-        """The rulebook with `variations` switched on, or None and the diagnostics (cached)."""
+        """The rulebook with `variations` switched on, or None and the diagnostics (cached: variations are
+        taken in the order the rulebook lists them, so every ordering of one set is compiled once)."""
         if not variations:
             return self.rulebook, self.diagnostics
-        if variations not in self._compiled:
-            with including(self.include):  # a request runs outside the command line's own setting
-                rulebook, d = compile_rulebook(self.path, list(variations))
-            self._compiled[variations] = (rulebook, "" if rulebook is not None else d.render())
+        offered = self.variation_names()
+        variations = tuple(sorted(set(variations), key=lambda n: offered.index(n) if n in offered else len(offered)))
+        if variations in self._compiled:
+            self._compiled.move_to_end(variations)
+            return self._compiled[variations]
+        with including(self.include):  # a request runs outside the command line's own setting
+            rulebook, d = compile_rulebook(self.path, list(variations))
+        self._compiled[variations] = (rulebook, "" if rulebook is not None else d.render())
+        while len(self._compiled) > self.most_variants:
+            self._compiled.popitem(last=False)
         return self._compiled[variations]
 
     def variation_names(self) -> tuple[str, ...]:

@@ -42,13 +42,15 @@ def seat_view(s: Session) -> dict[str, Any]:
               "out": seat in obs.out, "bot": "" if s.lesson else s.bots.get(seat, ""),
               "to_act": not state.is_terminal() and obs.to_act == seat} for seat in s.turn_order()]
     view: dict[str, Any] = {
-        "id": s.id, "step": s.step, "entry": s.entry, "variations": list(s.variations), "seed": s.seed,
+        "id": s.id, "step": s.step, "entry": s.entry, "variations": list(s.variations),
+        # The seed decides the deal and the bots' choices: sent only when the player typed it or the game is over.
+        "seed": str(s.seed) if s.seed_known or s.state.is_terminal() else None,
         "title": g.rulebook.title, "players": g.players, "seats": seats, "pile": obs.pile_size,
         "stock": obs.stock_size if g.rulebook.deal.surplus.value == "stock" else None,
         "aside": obs.aside_size, "hand": [{"value": c, "text": card_text(g, c), "name": a_claim(g, c)} for c in hand],
         "sets": [{"name": v.name(seat), "rank": rank_words(g, rank)} for seat, rank, _ in obs.discarded_sets],
         "claim": _newest_claim(g, obs, v), "log": s.log[-LOG_LINES:], "turn": None, "reveal": None,
-        "result": None, "lesson": _lesson(s),
+        "result": None, "replay": None, "lesson": _lesson(s),
     }
     if s.reveal is not None:
         r = s.reveal
@@ -64,6 +66,7 @@ def seat_view(s: Session) -> dict[str, Any]:
         view["result"] = {"lines": result_lines(g, result, v, state.hand_sizes(), s.turn_order())[:-1] if result else [],
                           "winner": None if result is None or result.winner is None else v.name(result.winner),
                           "you_won": result is not None and result.winner == s.you and not result.capped}
+        view["replay"] = None if s.lesson else replay_command(s)
     elif s.lesson is not None and s.lesson_done():
         view["phase"] = "lesson-done"
     elif s.waiting_for_you():
@@ -74,6 +77,15 @@ def seat_view(s: Session) -> dict[str, Any]:
     else:
         view["phase"] = "wait"
     return view
+
+
+def replay_command(s: Session) -> str:
+    """The terminal command that deals this game again (`cheatdsl play`, same seed, players and bots)."""
+    g = s.game
+    bots = ",".join(s.bots[seat] for seat in s.turn_order()[1:])
+    parts = ["cheatdsl", "play", g.rulebook.name, "--players", str(g.players), "--seed", str(s.seed),
+             "--bots", bots] + [x for name in s.variations for x in ("--variation", name)]
+    return " ".join(parts)
 
 
 def _newest_claim(g: Game, obs: Observation, v: Any) -> dict[str, Any] | None:

@@ -32,9 +32,10 @@ class Session:
     """A table: you at one seat, bots (or a lesson's script) at the others."""
 
     def __init__(self, game: Game, seed: int, bots: Sequence[str], entry: int, variations: tuple[str, ...] = (),
-                 lesson: Lesson | None = None) -> None:
+                 lesson: Lesson | None = None, seed_known: bool = False) -> None:
         self.game = game
         self.seed = seed
+        self.seed_known = seed_known  # the player typed the seed: theirs to see while the game runs
         self.entry = entry
         self.variations = variations
         self.lesson = lesson

@@ -158,7 +158,7 @@ function currentSettings() {
   const bots = Array.from(document.querySelectorAll("#bots select")).map((s) => s.value);
   const body = { entry: rb.index, variations: chosenVariations(), players: Number($("players").value),
                  bots: bots.length ? bots : [tables.default_bot] };
-  if (seedText !== "") body.seed = Number(seedText);
+  if (seedText !== "") body.seed = seedText;  // sent as digits: a page's numbers lose digits past 2**53
   return body;
 }
 
@@ -166,8 +166,10 @@ async function start(body) {
   say("Dealing…");
   try {
     const v = await api("POST", "/api/games", body);
-    settings = Object.assign({}, body, { seed: v.seed });
-    $("again").disabled = false;
+    // The server tells the seed only when you typed it, or once the game is over.
+    settings = Object.assign({}, body);
+    if (v.seed !== null) settings.seed = v.seed; else delete settings.seed;
+    $("again").disabled = settings.seed === undefined;
     say("");
     show(v, true);
   } catch (e) {
@@ -207,7 +209,7 @@ function show(v, focus) {
   document.body.dataset.phase = v.phase;
   document.body.dataset.step = String(v.step);
   $("table").hidden = false;
-  $("game-title").textContent = v.title + (v.lesson ? " · lesson" : " · seed " + v.seed) +
+  $("game-title").textContent = v.title + (v.lesson ? " · lesson" : (v.seed !== null ? " · seed " + v.seed : "")) +
     (v.variations.length ? " · " + v.variations.join(", ") : "");
   showLesson(v);
   showSeats(v);
@@ -435,7 +437,13 @@ function showEnd(v) {
   $("end-title").textContent = v.result.you_won ? "You win!" : (v.result.winner ? v.result.winner + " wins" : "The game is over");
   $("end-lines").replaceChildren(...v.result.lines.map((line) => el("p", line)));
   $("end-counts").replaceChildren(...v.seats.map((s) => el("li", s.name + ": " + s.cards + (s.cards === 1 ? " card" : " cards"))));
-  $("same-again").hidden = Boolean(v.lesson) || !settings;
+  if (settings && v.seed !== null) {
+    settings.seed = v.seed;
+    $("again").disabled = false;
+  }
+  $("same-again").hidden = Boolean(v.lesson) || !settings || v.seed === null;
+  $("end-seed").textContent = v.seed !== null && v.replay
+    ? "Deal number " + v.seed + ". Replay this deal here with “Same deal again”, or in a terminal: " + v.replay : "";
 }
 
 function showLog(lines) {
