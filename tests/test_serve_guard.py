@@ -88,6 +88,9 @@ def test_a_server_chosen_seed_is_told_only_at_the_end(app: Any, client: TestClie
     assert all(response.json()["seed"] is None for response in seen[:told[0]] if response.status_code < 300)
     assert seen[told[0]].json()["phase"] in ("reveal", "end")
     assert end["seed"] == str(seed)
+    numbers = [line["n"] for line in end["log"]]  # each line keeps its number however long the log grows
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    assert numbers[-1] == len(app.state.store.games[end["id"]].log)
     assert f"--seed {seed}" in end["replay"] and end["replay"].startswith("cheatdsl play ")
     again = client.post("/api/games", json={"entry": entry, "seed": end["seed"]}).json()
     assert again["hand"] == first["hand"]

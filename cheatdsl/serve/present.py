@@ -65,7 +65,9 @@ def seat_view(s: Session) -> dict[str, Any]:
         # The last line of result_lines lists the hand counts, which the page shows as a list of its own.
         view["result"] = {"lines": result_lines(g, result, v, state.hand_sizes(), s.turn_order())[:-1] if result else [],
                           "winner": None if result is None or result.winner is None else v.name(result.winner),
-                          "you_won": result is not None and result.winner == s.you and not result.capped}
+                          "you_won": result is not None and result.winner == s.you and not result.capped,
+                          "capped": result is not None and result.capped, "turn_cap": g.turn_cap,
+                          "rulebook": g.rulebook.name}
         view["replay"] = None if s.lesson else replay_command(s)
     elif s.lesson is not None and s.lesson_done():
         view["phase"] = "lesson-done"

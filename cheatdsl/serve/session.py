@@ -11,7 +11,7 @@ from ..engine import CHANCE, Accept, Action, Challenge, ChanceCaller, Pass, Phas
 from ..engine.notation import action_text, cards_text
 from ..play.opponents import Opponent, make_opponent
 from ..play.table import NAMES
-from ..play.words import Voices, call_words, play_words, set_words
+from ..play.words import Voices, call_words, play_words, plural, set_words
 
 if TYPE_CHECKING:
     from ..engine import Game, State
@@ -175,7 +175,8 @@ class Session:
         elif isinstance(action, Challenge):
             self._answer("challenge", f"{v.name(seat)}: “{call_words(g, action.kind)}”", seat)
         if s.phase is not Phase.RESPOND and not s.callers():
-            self.log.extend(self.held)
+            for held in self.held:
+                self._write(held)
             self.held.clear()
         if isinstance(action, ChanceCaller):
             self._say("info", f"{v.name(action.seat)} called first.", action.seat)
@@ -183,7 +184,8 @@ class Session:
             if s.is_in(self.you) or s.is_terminal():
                 self.reveal = r  # shown until you continue; once you are out the others play on unwatched
             self._say("reveal", ("Caught: " if r.caught else "True: ") + v.says(r.loser, "collect",
-                                                                                  f"{r.taken} cards."), r.loser)
+                                                                                  plural(r.taken, "card") + "."),
+                      r.loser)
             for opponent in self.opponents.values():
                 opponent.notify(r)
         for who, rank, cards in s.discarded_sets()[sets:]:
@@ -198,7 +200,12 @@ class Session:
             self._say("info", f"A new round: {v.name(leader)} {v.verb(leader, 'lead')}.", leader)
 
     def _say(self, kind: str, text: str, seat: int | None) -> None:
-        self.log.append({"kind": kind, "text": text, "seat": seat})
+        self._write({"kind": kind, "text": text, "seat": seat})
+
+    def _write(self, line: dict[str, object]) -> None:
+        """Add a line to the log with its number, which stays its number however long the log grows."""
+        line["n"] = len(self.log) + 1
+        self.log.append(line)
 
     def _answer(self, kind: str, text: str, seat: int) -> None:
         """An answer to a claim: said at once when answers are offered in turn; with calls made at once,
@@ -207,9 +214,10 @@ class Session:
         if self.game.calls_at_once and (self.state.phase is Phase.RESPOND or self.state.callers()):
             self.held.append(line)
         else:
-            self.log.extend(self.held)
+            for held in self.held:
+                self._write(held)
             self.held.clear()
-            self.log.append(line)
+            self._write(line)
 
     def describe(self, action: Action) -> str:
         return action_text(self.game, action)

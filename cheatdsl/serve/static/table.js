@@ -213,7 +213,7 @@ function show(v, focus) {
     (v.variations.length ? " · " + v.variations.join(", ") : "");
   showLesson(v);
   showSeats(v);
-  const pile = ["Pile: " + v.pile + " card" + (v.pile === 1 ? "" : "s") + " face down"];
+  const pile = ["Pile: " + cardCount(v.pile) + " face down"];
   if (v.stock !== null) pile.push("stock: " + v.stock);
   if (v.aside) pile.push("set aside: " + v.aside);
   $("pile").textContent = pile.join(" · ");
@@ -271,7 +271,7 @@ function showSeats(v) {
   list.replaceChildren();
   for (const s of v.seats) {
     const item = el("li", null, "seat" + (s.you ? " you" : "") + (s.to_act ? " to-act" : "") + (s.out ? " out" : ""));
-    item.append(el("strong", s.name), el("span", s.cards + (s.cards === 1 ? " card" : " cards"), "count"));
+    item.append(el("strong", s.name), el("span", cardCount(s.cards), "count"));
     if (s.bot) item.append(el("span", s.bot, "bot"));
     if (s.out) item.append(el("span", "out", "tag"));
     if (s.to_act && v.phase !== "end") item.append(el("span", "to act", "tag"));
@@ -296,9 +296,18 @@ function showHand(v) {
     button.addEventListener("click", () => toggle(i));
     hand.append(button);
   });
-  $("hand-title").textContent = "Your hand · " + v.hand.length + (v.hand.length === 1 ? " card" : " cards") +
+  $("hand-title").textContent = "Your hand · " + cardCount(v.hand.length) +
     (playing ? " · select " + rangeText(v.turn.min, v.turn.max) : "");
   if (!v.hand.length) hand.append(el("p", "No cards in hand."));
+}
+
+/* Words: every count of cards goes through `cards`, every owner through `whose`. */
+function cardCount(n) {
+  return n + (n === 1 ? " card" : " cards");
+}
+
+function whose(name) {
+  return name === "You" ? "your" : name + "’s";
 }
 
 function rangeText(low, high) {
@@ -367,7 +376,7 @@ function updatePlay() {
   play.disabled = !ok;
   const said = claim.said[count] || count + " × " + claim.text;
   play.textContent = ok ? "Play " + n + " face down as “" + said + "”" : "Play";
-  $("selection-note").textContent = n ? n + " selected." : "Select " + rangeText(turn.min, turn.max) + " cards.";
+  $("selection-note").textContent = n ? n + " selected." : "Select " + rangeText(turn.min, turn.max) + (turn.max === 1 ? " card." : " cards.");
   const cards = selected.map((i) => view.hand[i]);
   const wrong = [...new Set(cards.filter((c) => !claim.matches.includes(c.value)).map((c) => c.text))];
   const reasons = wrong.map((t) => t + " is not " + claim.one);
@@ -385,7 +394,7 @@ function doPlay() {
 
 function showRespond(turn) {
   $("respond-panel").hidden = false;
-  $("respond-title").textContent = turn.claimant + " put down " + turn.played + (turn.played === 1 ? " card" : " cards") +
+  $("respond-title").textContent = turn.claimant + " put down " + cardCount(turn.played) +
     ": “" + turn.said + "”" + (turn.last ? ". Last cards!" : "");
   $("evidence").textContent = turn.evidence;
   const box = $("responses");
@@ -425,7 +434,7 @@ function showDiscard(turn) {
 
 function showReveal(r) {
   $("reveal-panel").hidden = false;
-  $("reveal-title").textContent = r.challenger + " challenged " + r.claimant + "’s “" + r.claim + "”: " +
+  $("reveal-title").textContent = r.challenger + " challenged " + whose(r.claimant) + " “" + r.claim + "”: " +
     (r.caught ? "a bluff" : "the truth");
   const cards = $("reveal-cards");
   cards.replaceChildren(...r.cards.map((t) => el("span", t, "card shown")));
@@ -436,7 +445,12 @@ function showEnd(v) {
   $("end-panel").hidden = false;
   $("end-title").textContent = v.result.you_won ? "You win!" : (v.result.winner ? v.result.winner + " wins" : "The game is over");
   $("end-lines").replaceChildren(...v.result.lines.map((line) => el("p", line)));
-  $("end-counts").replaceChildren(...v.seats.map((s) => el("li", s.name + ": " + s.cards + (s.cards === 1 ? " card" : " cards"))));
+  $("end-cap").hidden = !v.result.capped;
+  $("end-cap").textContent = v.result.capped
+    ? "This game stopped at the table's limit of " + v.result.turn_cap + " turns with no winner: under these " +
+      "rules play can go on for ever. Whether every game ends is the verifier's termination property: " +
+      "cheatdsl verify " + v.result.rulebook + " --property termination" : "";
+  $("end-counts").replaceChildren(...v.seats.map((s) => el("li", s.name + ": " + cardCount(s.cards))));
   if (settings && v.seed !== null) {
     settings.seed = v.seed;
     $("again").disabled = false;
@@ -448,7 +462,11 @@ function showEnd(v) {
 
 function showLog(lines) {
   const log = $("log");
-  log.replaceChildren(...lines.map((line) => el("li", line.text, "log-" + line.kind)));
+  log.replaceChildren(...lines.map((line) => {
+    const item = el("li", line.text, "log-" + line.kind);
+    item.value = line.n;  // the line's own number, the same however many earlier lines are left out
+    return item;
+  }));
   log.scrollTop = log.scrollHeight;
 }
 
