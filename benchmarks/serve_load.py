@@ -8,6 +8,12 @@ and latency percentiles. Traffic goes only to 127.0.0.1; games, requests per gam
 bounded.
 
     python benchmarks/serve_load.py [--games 200] [--profile practice-table]
+    python benchmarks/serve_load.py --hostile [--profile standard]
+
+With --hostile it measures what clients can make the server hold instead: one client asking for 10,000
+new games as fast as it can (the per-client cap answers most with 429), then, with the cap lifted,
+10,000 games created and 20,000 orderings of the rulebook's variations asked for; the server's resident
+memory (RSS, and its peak) is read from /proc after each.
 """
 
 from __future__ import annotations
@@ -76,7 +82,7 @@ async def play(client: httpx.AsyncClient, seed: int, latencies: list[float], pro
             problems.append(f"game {seed}: {r.status_code} {r.text[:200]}")
             return False
         new = r.json()
-        if new["id"] != key or new["step"] != view["step"] + 1 or new["seed"] != seed:
+        if new["id"] != key or new["step"] != view["step"] + 1 or new["seed"] != str(seed):
             problems.append(f"game {seed}: a response of another game or step ({new['id']} step {new['step']})")
             return False
         view = new
@@ -112,6 +118,76 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def memory_mib(pid: int) -> tuple[float, float]:
+    """A process's resident memory now and at its peak, in MiB (Linux /proc), or zeros."""
+    try:
+        fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+        return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+    except (OSError, ValueError, KeyError):
+        return 0.0, 0.0
+
+
+async def hostile(base: str, pid: int, capped: bool) -> list[str]:
+    """One client's flood: 10,000 new games, then (uncapped) 20,000 orderings of the variations."""
+    import itertools
+    rows = []
+    async with httpx.AsyncClient(base_url=base, timeout=60, trust_env=False) as client:
+        tables = (await client.get("/api/tables")).json()["rulebooks"][0]
+        names = [v["name"] for v in tables["variations"]]
+        codes: dict[int, int] = {}
+        start = time.perf_counter()
+        for i in range(10_000):
+            r = await client.post("/api/games", json={"entry": 0, "seed": i})
+            codes[r.status_code] = codes.get(r.status_code, 0) + 1
+        rss, peak = memory_mib(pid)
+        rows.append(f"10,000 new games from one client ({'capped at 60 a minute' if capped else 'cap lifted'}): "
+                    f"answers {dict(sorted(codes.items()))} in {time.perf_counter() - start:.1f} s; "
+                    f"server RSS {rss:.0f} MiB, peak {peak:.0f} MiB")
+        if capped or not names:
+            return rows
+        orderings = itertools.islice((p for k in range(1, len(names) + 1)
+                                      for p in itertools.permutations(names, k)), 20_000)
+        codes = {}
+        start = time.perf_counter()
+        asked = 0
+        for ordering in orderings:
+            r = await client.get("/api/rules", params={"entry": "0", "variations": ",".join(ordering)})
+            codes[r.status_code] = codes.get(r.status_code, 0) + 1
+            asked += 1
+        rss, peak = memory_mib(pid)
+        rows.append(f"{asked:,} variation orderings ({len(names)} variations): answers {dict(sorted(codes.items()))} "
+                    f"in {time.perf_counter() - start:.1f} s; server RSS {rss:.0f} MiB, peak {peak:.0f} MiB")
+    return rows
+
+
+def run_hostile(profile: str) -> int:
+    """Two servers: one with the default cap, one with it lifted; each flooded by one client."""
+    for capped in (True, False):
+        port = free_port()
+        command = [sys.executable, "-m", "cheatdsl", "serve", profile, "--host", "127.0.0.1", "--port", str(port)]
+        if not capped:
+            command += ["--new-games-per-minute", "1000000"]
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                                  env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            line = server.stdout.readline() if server.stdout else ""
+            if "http://127.0.0.1" not in line:
+                print(f"the server did not start: {line}", file=sys.stderr)
+                return 1
+            rss, _ = memory_mib(server.pid)
+            print(f"server started: RSS {rss:.0f} MiB")
+            for row in asyncio.run(asyncio.wait_for(hostile(f"http://127.0.0.1:{port}", server.pid, capped),
+                                                    MOST_SECONDS)):
+                print(row)
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return 0
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -120,12 +196,18 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="games played at once (at most 1000)")
-    parser.add_argument("--profile", default="practice-table", help="the shipped profile served")
+    parser.add_argument("--profile", default=None, help="the shipped profile served (default practice-table, "
+                                                        "standard with --hostile)")
+    parser.add_argument("--hostile", action="store_true", help="measure memory under one flooding client")
     args = parser.parse_args()
+    if args.hostile:
+        return run_hostile(args.profile or "standard")
+    args.profile = args.profile or "practice-table"
     games = max(1, min(args.games, 1000))
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "cheatdsl", "serve", args.profile, "--host", "127.0.0.1",
-                               "--port", str(port)], stdout=subprocess.PIPE, text=True,
+                               "--port", str(port), "--new-games-per-minute", "1000000"],
+                              stdout=subprocess.PIPE, text=True,
                               cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         line = server.stdout.readline() if server.stdout else ""

@@ -8,7 +8,7 @@ import sys
 import threading
 import webbrowser
 
-from .arguments import UsageError, rulebook_arguments, usage
+from .arguments import UsageError, count, rulebook_arguments, usage
 
 HELP = """Serve the browser practice table (seed 003) for rulebooks, with lessons, on this machine.
 
@@ -34,6 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, metavar="N",
                    help="the port to listen on (default 8000; 0 picks a free one)")
+    p.add_argument("--new-games-per-minute", type=count("a number of games", 1), default=60, metavar="N",
+                   help="new games one client may start a minute (default 60; more are answered 429)")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
 
 
@@ -41,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..serve import build_catalog, create_app
+    from ..serve.limits import Limits
     if not 0 <= args.port <= 65535:
         print("cheatdsl serve: error: --port must be from 0 to 65535", file=sys.stderr)
         return 2
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
               "one start and play games here, and read the rulebooks offered with their checker messages; "
               "the practice table is meant for this machine only (the default --host 127.0.0.1)",
               file=sys.stderr)
-    config = uvicorn.Config(create_app(catalog, bound=args.host), host=args.host, port=args.port, log_level="warning",
+    config = uvicorn.Config(create_app(catalog, Limits(new_games_per_minute=args.new_games_per_minute), bound=args.host), host=args.host, port=args.port, log_level="warning",
                             access_log=False)
     server = _server(config, args.open)
     server.run()  # type: ignore[attr-defined]
