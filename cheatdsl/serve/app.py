@@ -124,7 +124,8 @@ def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127
             rb = e.rulebook
             rulebooks.append({"index": i, "label": e.label, "name": rb.name if rb else "", "usable": rb is not None,
                               "diagnostics": e.diagnostics, "players": list(rb.players.counts())[:20] if rb else [],
-                              "variations": [{"name": v.name, "summary": v.summary} for v in rb.variations]
+                              "variations": [{"name": v.name, "summary": v.summary, "conflicts": list(v.conflicts)}
+                                             for v in rb.variations]
                               if rb else []})
         return _ok({"rulebooks": rulebooks, "bots": list(BOTS), "default_bot": "honest", "lessons": lessons})
 
@@ -139,7 +140,8 @@ def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127
             raise Refused(names, 400)
         rulebook, problems = entry.variant(names)
         if rulebook is None:
-            raise Refused(f"these variations cannot be played together:\n{problems}", 422)
+            raise Refused(f"{' and '.join(names)} cannot be played together: the rulebook's checker says\n"
+                          f"{problems}", 422)
         return int(entry_index), rulebook, names  # type: ignore[call-overload]
 
     async def rules_of(request: Request) -> Response:

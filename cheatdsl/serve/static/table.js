@@ -56,9 +56,15 @@ function fillSetup() {
     }
   }
   $("refused-box").hidden = refused.childElementCount === 0;
+  onRulebook();
+}
+
+function showLessons(rb) {
+  // A lesson is offered only under the rulebook it is written for.
   const lessons = $("lessons");
   lessons.replaceChildren();
-  for (const lesson of tables.lessons) {
+  const own = tables.lessons.filter((lesson) => lesson.entry === rb.index);
+  for (const lesson of own) {
     const item = el("li");
     const button = el("button", lesson.title);
     button.type = "button";
@@ -67,13 +73,25 @@ function fillSetup() {
     item.append(button, el("span", " " + lesson.summary));
     lessons.append(item);
   }
-  $("lessons-box").hidden = tables.lessons.length === 0;
-  onRulebook();
+  $("lessons-box").hidden = own.length === 0;
+}
+
+function markClashes(rb) {
+  // A variation that cannot be combined with a chosen one is switched off, and says why.
+  const chosen = chosenVariations();
+  for (const input of document.querySelectorAll("#variations input")) {
+    const v = rb.variations.find((x) => x.name === input.value);
+    const against = chosen.filter((name) => name !== input.value &&
+      ((v.conflicts || []).includes(name) || (rb.variations.find((x) => x.name === name).conflicts || []).includes(v.name)));
+    input.disabled = against.length > 0 && !input.checked;
+    input.parentNode.title = against.length ? "cannot be played together with " + against.join(", ") : "";
+  }
 }
 
 function onRulebook() {
   const rb = entry();
   if (!rb) return;
+  showLessons(rb);
   const box = $("variations");
   box.replaceChildren();
   for (const v of rb.variations) {
@@ -81,7 +99,7 @@ function onRulebook() {
     const input = el("input");
     input.type = "checkbox";
     input.value = v.name;
-    input.addEventListener("change", loadRules);
+    input.addEventListener("change", () => { markClashes(rb); loadRules(); });
     label.append(input, " " + v.name + ": " + v.summary);
     box.append(el("div").appendChild(label).parentNode);
   }
@@ -93,6 +111,9 @@ function onRulebook() {
     option.value = String(n);
     players.append(option);
   }
+  // A table of four (or the nearest size the rulebook allows) unless the rulebook says otherwise.
+  const preferred = [4, 3, 5, 6].find((n) => rb.players.includes(n));
+  if (preferred !== undefined) players.value = String(preferred);
   onPlayers();
   loadRules();
 }
@@ -125,7 +146,9 @@ async function loadRules() {
   const query = "entry=" + rb.index + "&variations=" + encodeURIComponent(chosenVariations().join(","));
   try {
     showRules(await api("GET", "/api/rules?" + query));
+    $("start").disabled = false;
   } catch (e) {
+    $("start").disabled = true;  // these rules cannot be dealt: the message says why
     say(e.message, true);
   }
 }
