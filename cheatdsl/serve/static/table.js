@@ -14,10 +14,20 @@ function el(tag, text, cls) {
   return node;
 }
 
-function say(text, error) {
+let statusHome = null;  // where the message line sits when no control caused it
+
+function say(text, error, near) {
+  // A message goes next to the control that caused it (the buttons or panel it sits in), so a refused
+  // move is seen where the player is looking; an error is announced at once to screen readers.
   const status = $("status");
+  if (!statusHome) statusHome = { parent: status.parentNode, next: status.nextSibling };
+  const anchor = near && near.closest ? near.closest(".buttons, fieldset, .turn, section") : null;
+  if (anchor && text) anchor.after(status);
+  else if (!anchor && status.parentNode !== statusHome.parent) statusHome.parent.insertBefore(status, statusHome.next);
   status.textContent = text || "";
   status.classList.toggle("error", Boolean(error));
+  status.setAttribute("role", error ? "alert" : "status");
+  if (text && anchor) status.scrollIntoView({ block: "nearest" });
 }
 
 async function api(method, url, body) {
@@ -213,13 +223,14 @@ async function startLesson(name) {
 
 async function act(action) {
   if (!view) return;
+  const control = document.activeElement;  // the button that asked for this move
   try {
     const v = await api("POST", "/api/games/" + encodeURIComponent(view.id) + "/act",
                         { step: view.step, action });
     say("");
     show(v, true);
   } catch (e) {
-    say(e.message, true);
+    say(e.message, true, control);
   }
 }
 
@@ -341,7 +352,7 @@ function toggle(i) {
   const at = selected.indexOf(i);
   if (at >= 0) selected.splice(at, 1);
   else if (selected.length < view.turn.max) selected.push(i);
-  else say("You may select at most " + view.turn.max + " cards.", true);
+  else say("You may select at most " + cardCount(view.turn.max) + ".", true, $("hand"));
   for (const b of document.querySelectorAll("#hand button")) {
     b.setAttribute("aria-pressed", String(selected.includes(Number(b.dataset.index))));
   }
