@@ -237,3 +237,22 @@ def test_no_route_answers_500_to_any_input(client: TestClient, path: str, method
     assert r.status_code < 500, (path, method, raw, r.text)
     if r.status_code >= 400 and path.startswith("/api"):
         assert isinstance(r.json().get("error"), str)
+
+
+def test_a_seat_is_said_to_accept_a_claim_once() -> None:
+    """Issue 24: '"Robin accepts" twice per claim in one-rank-a-round' (a pass opens the answers again)."""
+    app = create_app(build_catalog(["one-rank-a-round"]))
+    client = TestClient(app, base_url=LOCAL)
+    view = client.post("/api/games", json={"entry": 0, "seed": 4, "players": 3}).json()
+    rng = random.Random(4)
+    end = _play_out(client, view, rng, [])
+    log = app.state.store.games[end["id"]].log
+    passes = sum(line["kind"] == "pass" for line in log)
+    assert passes > 0  # the case the rule is about happened
+    said: set[object] = set()
+    for line in log:
+        if line["kind"] == "play":
+            said.clear()
+        elif line["kind"] == "accept":
+            assert line["seat"] not in said, line
+            said.add(line["seat"])

@@ -60,6 +60,8 @@ class Session:
             self.opponents[seat] = make_opponent(self.bots[seat], seat, random.Random(seed * 1_000_003 + seat))
         self.id = ""
         self.log: list[dict[str, object]] = []
+        self.plays_made = 0  # plays so far: the claim that accepts answer
+        self.accepted: set[tuple[int, int]] = set()  # (play, seat) of the accepts said for the newest play
         self.held: list[dict[str, object]] = []  # answers to a claim, said once every responder has answered
         self.step = 0  # actions taken through the page: a request must name the step it answers
         self.reveal: RevealRecord | None = None  # a challenge's result waiting for Continue
@@ -164,6 +166,8 @@ class Session:
         pile, leading = s.pile_size(), s.leading
         s.apply_action(action)
         if isinstance(action, Play):
+            self.plays_made += 1
+            self.accepted.clear()
             self._say("play", play_words(g, v, seat, len(action.cards), action.claim, action.count,
                                          s.hand_size(seat) == 0), seat)
             if seat == self.you:
@@ -171,7 +175,12 @@ class Session:
         elif isinstance(action, Pass):
             self._say("pass", v.says(seat, "pass") + ".", seat)
         elif isinstance(action, Accept):
-            self._answer("accept", v.says(seat, "accept") + ".", seat)
+            # Where a pass opens the answers again on the same claim, a seat that accepted it is not
+            # said to accept it twice.
+            key = (self.plays_made, seat)
+            if key not in self.accepted:
+                self.accepted.add(key)
+                self._answer("accept", v.says(seat, "accept") + ".", seat)
         elif isinstance(action, Challenge):
             self._answer("challenge", f"{v.name(seat)}: “{call_words(g, action.kind)}”", seat)
         if s.phase is not Phase.RESPOND and not s.callers():
