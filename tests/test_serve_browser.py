@@ -40,9 +40,13 @@ def _need_browser() -> None:
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, object]]:
     """`cheatdsl serve` with no rulebook (every shipped profile), on a free port of 127.0.0.1."""
+    yield from _serving(create_app(build_catalog([])))
+
+
+def _serving(app: object) -> Iterator[tuple[str, object]]:
+    """`app` served on a free port of 127.0.0.1 while the caller runs."""
     _need_browser()
     uvicorn = pytest.importorskip("uvicorn")
-    app = create_app(build_catalog([]))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -293,3 +297,17 @@ def test_the_quick_reference_prints_on_one_page(server: tuple[str, object], driv
     pdf = base64.b64decode(driver.print_page(options))  # type: ignore[attr-defined]
     pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
     assert pages == 1, f"the quick reference prints on {pages} pages"
+
+
+def test_a_game_stopped_at_the_turn_cap_says_why(driver: object, tmp_path: Path) -> None:
+    """Issue 24: 'a banner when the game reaches its turn cap, saying why and pointing to what verify says
+    about termination' (mogeln's games need not end)."""
+    from cheatdsl.serve.limits import Limits
+    for url, _ in _serving(create_app(build_catalog(["mogeln"]), Limits(turn_cap=12))):
+        _open(driver, url)
+        _click(driver, "#start")
+        _game_to_the_end(driver, tmp_path, "mogeln-capped")
+        banner = driver.find_element("id", "end-cap")  # type: ignore[attr-defined]
+        assert banner.is_displayed()
+        assert "12 turns" in banner.text and "cheatdsl verify mogeln --property termination" in banner.text
+        _shot(driver, tmp_path / "mogeln-capped-end.png")

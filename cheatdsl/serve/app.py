@@ -30,7 +30,6 @@ from .store import Store
 
 STATIC = Path(__file__).resolve().parent / "static"
 MOST_BODY = 16_384
-TURN_CAP = 2000
 SEED_BITS = 64  # a server-chosen seed: too many to try them all against one's own hand
 MOST_SEED = 2**SEED_BITS - 1
 MOST_ENTRY_DIGITS = 6
@@ -161,7 +160,7 @@ def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127
             if found is None:
                 raise Refused("there is no such lesson", 404)
             index, rulebook, names = _rulebook(found["entry"], None)
-            game = Game(rulebook, found["players"], turn_cap=TURN_CAP)
+            game = Game(rulebook, found["players"], turn_cap=limits.turn_cap)
             try:
                 lesson = load_lesson(found["name"], game)
             except LessonError as exc:
@@ -181,7 +180,7 @@ def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127
                 raise Refused("`bots` must list bot names, one for all or one per computer seat: "
                               + ", ".join(BOTS), 400)
             try:
-                game = Game(rulebook, players, turn_cap=TURN_CAP)
+                game = Game(rulebook, players, turn_cap=limits.turn_cap)
             except ValueError as exc:
                 raise Refused(str(exc), 400) from None
             session = Session(game, seed, bots, index, names, seed_known=typed is not None)

@@ -19,6 +19,7 @@ class Limits:
     new_games_per_minute: int = 60
     most_clients: int = 1024       # clients whose recent new games are remembered
     most_variants: int = 64        # variation sets kept compiled for each rulebook
+    turn_cap: int = 2000           # plays and passes before a game that has not ended is stopped
 
 
 class NewGameCap:
