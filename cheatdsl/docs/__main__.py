@@ -1,10 +1,11 @@
-"""`python -m cheatdsl.docs [--check]`: regenerate (or check) the author's guide and the gallery."""
+"""`python -m cheatdsl.docs [--check]`: regenerate (or check) the author's guide, the gallery and the command
+reference."""
 
 from __future__ import annotations
 
 import sys
 
-from . import gallery, guide
+from . import gallery, guide, reference
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,7 +14,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m cheatdsl.docs [--check]\n  regenerate docs/guide.md and docs/gallery/ "
               "(--check: exit 1 when either is stale, writing nothing)", file=sys.stderr)
         return 2
-    return max(guide.main(args), gallery.main(args))
+    return max(guide.main(args), gallery.main(args), reference.main(args))
 
 
 if __name__ == "__main__":
