@@ -77,6 +77,7 @@ class SearchBot(CounterBot):
         self.budget = budget_of(effort, determinizations, horizon)
         self.playouts: Playouts = playouts if playouts is not None else PythonPlayouts(challenge_rate)
         self.searched = 0  # decisions that were searched (the rest had one sensible choice)
+        self._own_top: Play | None = None  # its last play: the cards it knows are on top of the pile
 
     def act(self, view: View) -> Action:
         if view.hand is not self._hand:
@@ -95,6 +96,7 @@ class SearchBot(CounterBot):
         action = choices[0] if len(choices) == 1 else self._search(view, choices, lie)
         if isinstance(action, Play):
             memory.played(action)
+            self._own_top = action
         return action
 
     # -- the candidates ------------------------------------------------------------------------
@@ -158,7 +160,7 @@ class SearchBot(CounterBot):
         seat, rng, budget, value = self.seat, self.rng, self.budget, self.playouts.value
         totals = [0.0] * len(choices)
         for _ in range(budget.determinizations):
-            world = determinize(view, self.memory, lie, rng)
+            world = determinize(view, self.memory, lie, rng, self._own_top)
             seed = rng.getrandbits(64)
             for i, action in enumerate(choices):
                 trial = world.clone()

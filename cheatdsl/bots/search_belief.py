@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..engine import State, View
+from ..engine import Play, State, View
 
 if TYPE_CHECKING:
     from .counter import Memory
@@ -35,14 +35,12 @@ def table_behind(view: View) -> State:
 
 
 def hidden_pool(state: State, seat: int) -> list[int]:
-    """Every card the seat cannot see where it lies (other hands, others' pile entries, stock, aside), sorted."""
+    """Every card on the table but the seat's own hand (other hands, the pile, stock, aside), sorted."""
     pool: list[int] = []
     for s in range(state.game.players):
         if s != seat:
             pool += state.hand_cards(s)
-    for who, cards, *_ in state.pile_plays():
-        if who != seat:
-            pool += cards
+    pool += state.pile_cards()
     pool += state.stock()
     pool += state.aside()
     pool.sort()
@@ -58,38 +56,51 @@ def _take(pool: list[int], value: int) -> bool:
     return True
 
 
-def determinize(view: View, memory: Memory, lie: float, rng: random.Random) -> State:
+def determinize(view: View, memory: Memory, lie: float, rng: random.Random, own_top: Play | None = None) -> State:
     """A copy of the table with every card the seat cannot see drawn anew, consistent with its view.
 
     `lie` is the chance that the claim awaiting an answer (if any) is false; `memory` is the seat's
-    `counter` memory, caught up with the view.
+    `counter` memory, caught up with the view; `own_top` the seat's own last play, put back as it was
+    when it is still the top of the pile (a challenge would turn those very cards over).
     """
     state = table_behind(view)
     seat = view.seat
-    game = view.game
     pool = hidden_pool(state, seat)
     rng.shuffle(pool)
-    players = game.players
-    hands: dict[int, list[int]] = {s: [] for s in range(players) if s != seat}
+    hands: dict[int, list[int]] = {s: [] for s in range(view.players) if s != seat}
     # Cards a seat is known to hold: taken at a challenge and not yet possibly put down.
     for s in hands:
-        room = state.hand_size(s)
+        room = view.size_of(s)
         for value, k in enumerate(memory.known[s]):
             for _ in range(min(k, room - len(hands[s]))):
                 if _take(pool, value):
                     hands[s].append(value)
-    entries = state.pile_plays()
-    pile: list[list[int] | None] = [list(cards) if who == seat else None for who, cards, *_ in entries]
+    entries = state.pile_plays()  # read for who made each entry and its size only
+    pile: list[list[int] | None] = [None] * len(entries)
+    known_on_pile = [v for v, k in enumerate(memory.pile) for _ in range(k)]
+    if entries and entries[-1][0] == seat and own_top is not None and len(own_top.cards) == len(entries[-1][1]):
+        top = [c for c in own_top.cards if _take(pool, c)]
+        for c in top:
+            if c in known_on_pile:
+                known_on_pile.remove(c)
+        pile[-1] = top + [pool.pop() for _ in range(len(own_top.cards) - len(top))]
     pending = view.pending
     if pending is not None and entries and entries[-1][0] != seat:
         claim, _count, played, _last = pending
         pile[-1] = _draw_claim(view, pool, claim, played, rng.random() < lie)
-    for i, entry in enumerate(entries):
-        if pile[i] is None:
-            pile[i] = [pool.pop() for _ in entry[1]]
-    for s, cards in hands.items():
-        cards += [pool.pop() for _ in range(state.hand_size(s) - len(cards))]
-    stock = [pool.pop() for _ in range(state.stock_size())]
+    # The rest of the pile holds the cards the seat saw go there (its own, those turned over), its own
+    # entries first.
+    order = sorted((i for i in range(len(entries)) if pile[i] is None), key=lambda i: entries[i][0] != seat)
+    for i in order:
+        cards: list[int] = []
+        while known_on_pile and len(cards) < len(entries[i][1]):
+            c = known_on_pile.pop()
+            if _take(pool, c):
+                cards.append(c)
+        pile[i] = cards + [pool.pop() for _ in range(len(entries[i][1]) - len(cards))]
+    for s, held in hands.items():
+        held += [pool.pop() for _ in range(view.size_of(s) - len(held))]
+    stock = [pool.pop() for _ in range(view.stock_size)]
     aside = [pool.pop() for _ in range(len(state.aside()))]
     return state.rearranged(hands=hands, pile=pile, stock=stock, aside=aside)  # type: ignore[arg-type]
 
