@@ -47,7 +47,7 @@ class Budget:
     horizon: int
 
 
-BUDGETS = {Effort.LOW: Budget(3, 24), Effort.DEFAULT: Budget(6, 40), Effort.HIGH: Budget(16, 80)}
+BUDGETS = {Effort.LOW: Budget(4, 30), Effort.DEFAULT: Budget(16, 80), Effort.HIGH: Budget(40, 160)}
 
 
 def budget_of(effort: str | Effort, determinizations: int | None = None, horizon: int | None = None) -> Budget:
