@@ -46,7 +46,7 @@ def outcomes(matches: Sequence[Match]) -> list[Outcome]:
     """The decided games as outcomes (unfinished games tell nothing about strength)."""
     out: list[Outcome] = []
     for m in matches:
-        table = tuple(sorted(set(m.entrants)))
+        table = tuple(sorted(m.entrants))  # an entrant at two seats has two chances
         if m.winner >= 0:
             out.append((table, m.entrants[m.winner], False))
         elif m.loser >= 0:
