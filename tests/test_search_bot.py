@@ -17,7 +17,7 @@ from cheatdsl.bots.counter import Memory
 from cheatdsl.bots.search import budget_of
 from cheatdsl.bots.search_belief import determinize, hidden_pool
 from cheatdsl.bots.search_playout import standing
-from cheatdsl.engine import CHANCE, ACCEPT, Game, Phase, Play, Position, State
+from cheatdsl.engine import ACCEPT, CHANCE, Game, Phase, Play, Position, State
 from cheatdsl.load import load_rulebook
 
 RULEBOOKS = Path(__file__).resolve().parents[1] / "rulebooks"
@@ -143,27 +143,31 @@ def test_cards_shown_at_a_challenge_stay_with_the_seat_that_took_them() -> None:
             held.remove(c)  # ValueError if a shown card were drawn elsewhere
 
 
-def test_playouts_are_a_seam_any_engine_can_fill() -> None:
+@pytest.mark.parametrize("likes_challenges", [False, True])
+def test_playouts_are_a_seam_any_engine_can_fill(likes_challenges: bool) -> None:
     """Issue 23: playouts "by the compiled engine where it exists ... or the Python engine": the bot
     asks its `playouts` object for every value, and takes the choice it scores best."""
-    class Favour:
+    class Scorer:
         def __init__(self) -> None:
             self.calls = 0
 
         def value(self, state: State, seat: int, horizon: int, rng: random.Random) -> float:
             self.calls += 1
-            return 1.0 if state.phase is Phase.RESPOND or state.reveal_count() == 0 else -1.0
+            return 1.0 if (state.history()[-1] != ACCEPT) == likes_challenges else -1.0  # the candidate tried
 
     state, _ = _scene()
-    seen = Favour()
-    bot = make_bot("search", 1, random.Random(0), determinizations=3, playouts=seen)
-    assert bot.act(state.view(1)) is ACCEPT or bot.act(state.view(1)) == ACCEPT
-    assert seen.calls >= 6
+    scorer = Scorer()
+    bot = make_bot("search", 1, random.Random(0), determinizations=3, playouts=scorer)
+    action = bot.act(state.view(1))
+    assert (action != ACCEPT) == likes_challenges
+    assert scorer.calls == 3 * len(state.game.responses)
 
 
-def test_standing_scores_an_ended_game_by_its_returns() -> None:
-    state, _ = _scene()
-    assert -0.5 <= standing(state, 1) <= 0.5
+def test_standing_is_the_returns_at_the_end_and_the_hand_counts_before() -> None:
+    """A playout's score: fewer cards than the others is better before the end, at most half a win."""
+    state, _ = _scene()  # seat 0 has put down two of its four cards; seats 1 and 2 hold five and four
+    assert standing(state, 0) > 0 > standing(state, 1)
+    assert all(-0.5 <= standing(state, s) <= 0.5 for s in range(3))
 
 
 def test_search_beats_honest_at_english_ascending_in_a_seeded_sample() -> None:

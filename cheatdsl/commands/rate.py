@@ -6,8 +6,16 @@ import argparse
 import json
 import sys
 
-from .arguments import UsageError, add_format, add_rulebooks, add_variation, count, rulebook_arguments, \
-    unknown_variation, usage
+from .arguments import (
+    UsageError,
+    add_format,
+    add_rulebooks,
+    add_variation,
+    count,
+    rulebook_arguments,
+    unknown_variation,
+    usage,
+)
 
 HELP = """Play a ladder of bots of increasing strength on a rulebook, fit their ratings, and report
 what the rules reward: skill or luck, the seat, the length of a game.
