@@ -47,6 +47,7 @@ def test_the_skill_index_is_zero_for_a_coin_flip_and_grows_with_skill() -> None:
     table = (0, 1, 2, 3)
     even = [(table, i % 4, False) for i in range(400)]
     assert fit(even, 4).skill_index() == pytest.approx(0.0, abs=1e-6)
+    assert fit(even, 4).spread() == pytest.approx(0.0, abs=1e-3)
     assert fit(_games([1, 1, 1, 3], 2000, False), 4).skill_index() < fit(_games([1, 1, 1, 30], 2000, False), 4).skill_index()
 
 
@@ -93,7 +94,8 @@ def test_rate_prints_the_issues_json_keys(capsys: pytest.CaptureFixture[str]) ->
     `seat_advantage`, `first_player_advantage`, `completion`, `duration`, `balance`, `decisiveness`"."""
     assert main(["rate", "english-ascending", "--games", "16", "--samples", "10", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    for key in ("skill_index", "first_player_advantage", "completion", "duration", "balance", "decisiveness"):
+    for key in ("skill_index", "rating_spread", "first_player_advantage", "completion", "duration", "balance",
+                "decisiveness"):
         assert set(out[key]) == {"value", "low", "high"}, key
     assert [e["bot"] for e in out["ladder"]] == [e.label for e in LADDER]
     assert all(set(e) == {"bot", "rating", "low", "high"} for e in out["ladder"])

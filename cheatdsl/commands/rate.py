@@ -28,13 +28,14 @@ The report (every interval a 95% bootstrap over the games):
   ratings        a Plackett-Luce maximum-likelihood fit of who won (or lost), on the Elo scale
   skill index    2P - 1, P the chance the strongest entrant beats the weakest head to head:
                  0 a coin-flip game, 1 the stronger always wins
+  rating spread  the strongest rating less the weakest, in Elo points (does not level off near 1)
   seats          each position's share of the good result from the first player on, less a fair
                  1/N, at the strong table (first player: position 0)
   completion, duration, balance, decisiveness
                  at the strong table, in Ludii's words (docs/ratings.md)
 
 With --format json (or --json) one JSON object with the keys skill_index {value, low, high},
-ladder [{bot, rating, low, high}], seat_advantage [{position, value, low, high}],
+rating_spread {value, low, high}, ladder [{bot, rating, low, high}], seat_advantage [{position, value, low, high}],
 first_player_advantage, completion, duration, balance, decisiveness ({value, low, high} each).
 
 Game i is dealt from a seed worked out from (--seed, i): the same seed gives the same report.

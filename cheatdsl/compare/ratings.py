@@ -55,6 +55,7 @@ def section(columns: tuple[Column, ...], data: Sequence[Rating | str]) -> Sectio
 
     rows = (
         Row("skill_index", "skill index", each(lambda d: _cell(d.skill_index, "{:.2f}"))),
+        Row("rating_spread", "rating spread (Elo points)", each(lambda d: _cell(d.spread, "{:.0f}"))),
         Row("first_player_advantage", "first player's advantage",
             each(lambda d: _cell(Estimate(*(100 * x for x in (d.first_player_advantage.value,
                                                               d.first_player_advantage.low,

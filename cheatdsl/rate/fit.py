@@ -36,6 +36,11 @@ class Fit(NamedTuple):
     def ratings(self) -> tuple[float, ...]:
         return tuple(400.0 * math.log10(g) for g in self.strengths)
 
+    def spread(self) -> float:
+        """The strongest entrant's rating less the weakest's, in Elo points (unbounded, unlike the skill index)."""
+        r = self.ratings
+        return max(r) - min(r)
+
     def skill_index(self) -> float:
         """2P - 1, where P is the chance the strongest entrant beats the weakest head to head: 0 for a coin flip."""
         hi, lo = max(self.strengths), min(self.strengths)

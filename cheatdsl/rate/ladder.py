@@ -52,6 +52,7 @@ class Rating:
     entrants: tuple[str, ...]
     ratings: tuple[Estimate, ...]
     skill_index: Estimate
+    spread: Estimate  # Elo points between the strongest and the weakest entrant
     shares: tuple[Estimate, ...]  # by position from the first player
     completion: Estimate
     duration: Estimate
@@ -72,6 +73,7 @@ class Rating:
             "strong_table": {"bots": list(self.strong), "games": self.strong_games},
             "fit": "plackett-luce maximum likelihood (first choice), Elo scale",
             "skill_index": self.skill_index.as_json(),
+            "rating_spread": self.spread.as_json(),
             "ladder": [{"bot": b, "rating": round(r.value, 1), "low": round(r.low, 1), "high": round(r.high, 1)}
                        for b, r in zip(self.entrants, self.ratings)],
             "seat_advantage": [{"position": p, **Estimate(s.value - fair, s.low - fair, s.high - fair).as_json()}
@@ -121,6 +123,7 @@ def summarise(name: str, players: int, ladder: Sequence[Entrant], strong: Sequen
     fits = bootstrap(games, len(ladder), samples, rng)
     ratings = tuple(_estimate(best.ratings[i], [f.ratings[i] for f in fits]) for i in range(len(ladder)))
     skill = _estimate(best.skill_index(), [f.skill_index() for f in fits])
+    spread = _estimate(best.spread(), [f.spread() for f in fits])
     whole = figures(table, players)
     resampled: list[TableFigures] = []
     for _ in range(samples):
@@ -130,7 +133,7 @@ def summarise(name: str, players: int, ladder: Sequence[Entrant], strong: Sequen
         return _estimate(pick(whole), [pick(f) for f in resampled])
 
     return Rating(
-        name, players, len(matches), len(table), tuple(e.label for e in ladder), ratings, skill,
+        name, players, len(matches), len(table), tuple(e.label for e in ladder), ratings, skill, spread,
         tuple(est(lambda f, p=p: f.shares[p]) for p in range(players)),  # type: ignore[misc]
         est(lambda f: f.completion), est(lambda f: f.duration), est(lambda f: f.balance),
         est(lambda f: f.decisiveness), tuple(e.label for e in strong))

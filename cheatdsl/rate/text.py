@@ -24,6 +24,7 @@ def render(r: Rating) -> str:
     for bot, e in sorted(zip(r.entrants, r.ratings), key=lambda be: -be[1].value):
         lines.append(f"  {bot:<{width}}  {e.value:+7.0f}  ({e.low:+.0f} to {e.high:+.0f})")
     lines.append(f"skill index         {_num(r.skill_index)}   0 a coin flip, 1 the stronger always wins")
+    lines.append(f"rating spread       {_num(r.spread, 0)} Elo points, strongest less weakest")
     lines.append(f"first player        {_pct(r.first_player_advantage, signed=True)} against a fair "
                  f"{100 * fair:.1f}%")
     for p, s in enumerate(r.shares):
