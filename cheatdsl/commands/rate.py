@@ -35,8 +35,9 @@ The report (every interval a 95% bootstrap over the games):
                  at the strong table, in Ludii's words (docs/ratings.md)
 
 With --format json (or --json) one JSON object with the keys skill_index {value, low, high},
-rating_spread {value, low, high}, ladder [{bot, rating, low, high}], seat_advantage [{position, value, low, high}],
-first_player_advantage, completion, duration, balance, decisiveness ({value, low, high} each).
+rating_spread {value, low, high}, ladder [{bot, rating, low, high}], seat_advantage [{position,
+value, low, high}], first_player_advantage, completion, duration, balance, decisiveness ({value,
+low, high} each).
 
 Game i is dealt from a seed worked out from (--seed, i): the same seed gives the same report.
 
