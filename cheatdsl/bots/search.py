@@ -114,7 +114,19 @@ class SearchBot(CounterBot):
         lie = self.chance_of_lie(view, claimant, claim, count, played)
         if lie >= 1.0:
             return [challenge], 1.0
-        return [ACCEPT, *view.responses[1:]], lie
+        return [ACCEPT, *view.responses[1:]], min(1.0, lie * self._table_record(view))
+
+    def _table_record(self, view: View) -> float:
+        """How much likelier than even a challenge at this table has been to catch a lie: the share of
+        the game's challenges of other seats' claims that caught one (with one caught and one not
+        added), over one half. `counter`'s odds assume a claimant without the card bluffs; where the
+        rules let it pass instead, or its bots never bluff, the public record says so."""
+        caught = seen = 0
+        for r in self.memory.log if self.memory is not None else ():
+            if r.claimant != self.seat:
+                seen += 1
+                caught += r.caught
+        return 2.0 * (caught + 1) / (seen + 2)
 
     def _plays(self, view: View) -> list[Action]:
         """A few plays worth comparing: `honest`'s choice, the whole truth for each claim allowed,
