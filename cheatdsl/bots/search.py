@@ -7,7 +7,8 @@ each table tries every candidate, then lets `honest` bots play on for `horizon` 
 Every candidate meets the same tables and the same playout random numbers, so the comparison is
 between choices, not between luck. This is determinized Monte Carlo search (the flat form of
 Information Set MCTS, Cowling, Powley and Whitehouse 2012), with an opponent model in the sampling:
-the claim awaiting an answer is drawn as a lie as often as the seat's `counter` memory thinks likely.
+the claim awaiting an answer is drawn as a lie as often as the seat's `counter` memory thinks likely,
+tempered by how often the table's challenges have caught a lie (`_table_record`).
 
 Certain things it does without searching, as `counter` would: it challenges a claim its memory proves
 false, asks a claimant with no card left to show one, and puts out complete sets in the discard phase.
