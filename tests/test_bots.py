@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from test_engine import _hidden_swaps
 
-from cheatdsl.bots import BOTS, Bot, CounterBot, HonestBot, make_bot
+from cheatdsl.bots import BOTS as ALL_BOTS
+from cheatdsl.bots import Bot, CounterBot, HonestBot, SearchBot, make_bot
 from cheatdsl.bots.base import (
     NEVER,
     bluff_play,
@@ -49,6 +50,10 @@ from cheatdsl.model import Rulebook
 RULEBOOKS = Path(__file__).resolve().parents[1] / "rulebooks"
 SHIPPED = sorted(p for p in RULEBOOKS.iterdir() if p.suffix in (".yaml", ".cheat"))
 _CACHE: dict[str, Rulebook] = {}
+
+# The bots played here game after game; the search bot (hundreds of times slower a decision) plays the
+# same rules through `honest` and has its own small-sample tests in test_search_bot.py.
+BOTS = {name: cls for name, cls in ALL_BOTS.items() if not issubclass(cls, SearchBot)}
 
 
 def rulebook(name: str) -> Rulebook:

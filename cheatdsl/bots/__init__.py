@@ -9,7 +9,9 @@
 `honest`   seed 003's opponents: truthful cards when held, else a bluff (or a pass) with the card its turns
            will ask for last; doubts from its own hand, the claim's count and rank and whether the claimant
            is on its last cards;
-`counter`  honest, remembering every revealed card and pickup to call certain lies.
+`counter`  honest, remembering every revealed card and pickup to call certain lies;
+`search`   counter's memory, and each choice tried on tables drawn to fit its view, played on by honest bots
+           (options `effort` low/default/high, or `determinizations` and `horizon`; see `search.py`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from typing import Any
 from .base import Bot
 from .counter import CounterBot
 from .honest import HonestBot
+from .search import SearchBot
 from .simple import GreedyBot, RandomBot
 
-BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, GreedyBot, HonestBot, CounterBot)}
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, GreedyBot, HonestBot, CounterBot, SearchBot)}
 
 
 def make_bot(name: str, seat: int, rng: random.Random, **options: Any) -> Bot:
@@ -33,4 +36,4 @@ def make_bot(name: str, seat: int, rng: random.Random, **options: Any) -> Bot:
     return cls(seat, rng, **options)
 
 
-__all__ = ["BOTS", "Bot", "CounterBot", "GreedyBot", "HonestBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "CounterBot", "GreedyBot", "HonestBot", "RandomBot", "SearchBot", "make_bot"]

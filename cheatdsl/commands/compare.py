@@ -50,6 +50,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_rulebooks(p)
     add_variation(p, "switch a named variation on in every rulebook that offers it (repeatable)")
     p.add_argument("--simulate", type=count("a number of games", 1), metavar="G", help="simulate G games per rulebook and compare statistics")
+    p.add_argument("--rate", type=count("a number of games", 1), metavar="G",
+                   help="play a ladder of G games of bots per rulebook (`cheatdsl rate`) and compare skill index, "
+                        "seats and length")
     p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S",
                    help="with --simulate: the games' seed (default 0)")
     p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
@@ -80,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return usage("compare", str(exc))
     columns = columns_for(rulebooks, loaded.requested)
     sections = [rules_section(rulebooks)]
-    steps = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0)
+    steps = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0) + (len(rulebooks) if args.rate else 0)
     with Progress("comparing", steps) as bar, ThreadPoolExecutor(max_workers=1) as pool:
         # The verifier works in child processes, so the games are played here meanwhile.
         verifying = None if args.no_verify else pool.submit(verdicts.collect, files, loaded.requested)
@@ -89,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
             done = 0 if args.no_verify else 1
             stats = statistics.collect(rulebooks, args.simulate, args.seed, seats,
                                        progress=lambda i, name: bar.update(done + i, label=f"simulating {name}"))
+        rated = None
+        if args.rate:
+            from ..compare import ratings
+            done = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0)
+            rated = ratings.collect(rulebooks, args.rate, args.seed, seats,
+                                    progress=lambda i, name: bar.update(done + i, label=f"rating {name}"))
         if verifying is None:
             sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
         else:
@@ -97,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
             sections.append(verdicts.section(data, note))
         if stats is not None:
             sections.append(statistics.section(columns, stats))
+        if rated is not None:
+            sections.append(ratings.section(columns, rated))
     comparison = Comparison(columns, tuple(sections))
     if args.format == "json":
         output = json.dumps(as_json(comparison), indent=2, ensure_ascii=False) + "\n"

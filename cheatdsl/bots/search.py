@@ -1,0 +1,182 @@
+"""`search`: a bot that plays any rulebook by trying its choices on tables drawn to fit its own view.
+
+At each decision with more than one sensible choice it lists a few candidates (see `candidates`),
+draws `determinizations` tables whose hidden cards fit what its seat knows (`search_belief`), and on
+each table tries every candidate, then lets `honest` bots play on for `horizon` decisions
+(`search_playout`), scoring the result for its seat; it takes the candidate with the best total.
+Every candidate meets the same tables and the same playout random numbers, so the comparison is
+between choices, not between luck. This is determinized Monte Carlo search (the flat form of
+Information Set MCTS, Cowling, Powley and Whitehouse 2012), with an opponent model in the sampling:
+the claim awaiting an answer is drawn as a lie as often as the seat's `counter` memory thinks likely,
+tempered by how often the table's challenges have caught a lie (`_table_record`).
+
+Certain things it does without searching, as `counter` would: it challenges a claim its memory proves
+false, asks a claimant with no card left to show one, and puts out complete sets in the discard phase.
+Nothing here names a rulebook: the candidates come from the claims the rules allow, the table's own
+passing, counts and challenge kinds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..engine import ACCEPT, PASS, Action, Phase, Play, View
+from .base import bluff_play, count_to_call, discard_or_keep, pad_to_minimum, play_of
+from .counter import CounterBot, Memory
+from .search_belief import determinize, table_behind
+from .search_playout import Playouts, PythonPlayouts
+
+_PLAY, _RESPOND = Phase.PLAY, Phase.RESPOND
+
+
+class Effort(Enum):
+    """How hard the search bot thinks: tables drawn per decision and decisions played on each."""
+
+    LOW = "low"
+    DEFAULT = "default"
+    HIGH = "high"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Tables drawn per decision and decisions played on after each candidate."""
+
+    determinizations: int
+    horizon: int
+
+
+BUDGETS = {Effort.LOW: Budget(4, 30), Effort.DEFAULT: Budget(16, 80), Effort.HIGH: Budget(40, 160)}
+
+
+def budget_of(effort: str | Effort, determinizations: int | None = None, horizon: int | None = None) -> Budget:
+    """The budget of a named effort, with either number given instead; ValueError for a bad value."""
+    try:
+        named = BUDGETS[effort if isinstance(effort, Effort) else Effort(effort)]
+    except ValueError:
+        raise ValueError(f"effort is one of {', '.join(e.value for e in Effort)}, not {effort!r}") from None
+    d = named.determinizations if determinizations is None else determinizations
+    h = named.horizon if horizon is None else horizon
+    for name, n in (("determinizations", d), ("horizon", h)):
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 10_000:
+            raise ValueError(f"{name} is a whole number from 1 to 10000, not {n!r}")
+    return Budget(d, h)
+
+
+class SearchBot(CounterBot):
+    """Tries its candidates on determinized tables played on by `honest` bots; `counter`'s memory and odds."""
+
+    name = "search"
+    options = ("challenge_rate", "effort", "determinizations", "horizon", "playouts")
+
+    def __init__(self, seat: int, rng: random.Random, challenge_rate: float = 0.15, effort: str | Effort = "default",
+                 determinizations: int | None = None, horizon: int | None = None,
+                 playouts: Playouts | None = None, **options: Any) -> None:
+        super().__init__(seat, rng, challenge_rate, **options)
+        self.budget = budget_of(effort, determinizations, horizon)
+        self.playouts: Playouts = playouts if playouts is not None else PythonPlayouts(challenge_rate)
+        self.searched = 0  # decisions that were searched (the rest had one sensible choice)
+        self._own_top: Play | None = None  # its last play: the cards it knows are on top of the pile
+
+    def act(self, view: View) -> Action:
+        if view.hand is not self._hand:
+            self._meet(view)
+        memory = self.memory
+        if memory is None or memory.game is not view.game:
+            memory = self.memory = Memory(view.game, self.seat, view.hand_sizes)
+        memory.catch_up(view)
+        phase = view.phase
+        if phase is _RESPOND:
+            choices, lie = self._responses(view)
+        elif phase is _PLAY:
+            choices, lie = self._plays(view), 0.0
+        else:
+            return discard_or_keep(view)
+        action = choices[0] if len(choices) == 1 else self._search(view, choices, lie)
+        if isinstance(action, Play):
+            memory.played(action)
+            self._own_top = action
+        return action
+
+    # -- the candidates ------------------------------------------------------------------------
+
+    def _responses(self, view: View) -> tuple[list[Action], float]:
+        """Accept and each challenge kind, or the one certain answer; with the chance the claim is a lie."""
+        challenge = self._challenge
+        if challenge is None:
+            return [ACCEPT], 0.0
+        claimant = view.claimant
+        assert claimant is not None
+        claim, count, played, last = view.pending  # type: ignore[misc]
+        if self._force is not None and (last or self._unmatched(view, claimant, claim) <= 0):
+            return [self._force], 1.0
+        lie = self.chance_of_lie(view, claimant, claim, count, played)
+        if lie >= 1.0:
+            return [challenge], 1.0
+        return [ACCEPT, *view.responses[1:]], min(1.0, lie * self._table_record(view))
+
+    def _table_record(self, view: View) -> float:
+        """How much likelier than even a challenge at this table has been to catch a lie: the share of
+        the game's challenges of other seats' claims that caught one (with one caught and one not
+        added), over one half. `counter`'s odds assume a claimant without the card bluffs; where the
+        rules let it pass instead, or its bots never bluff, the public record says so."""
+        caught = seen = 0
+        for r in self.memory.log if self.memory is not None else ():
+            if r.claimant != self.seat:
+                seen += 1
+                caught += r.caught
+        return 2.0 * (caught + 1) / (seen + 2)
+
+    def _plays(self, view: View) -> list[Action]:
+        """A few plays worth comparing: `honest`'s choice, the whole truth for each claim allowed,
+        a bluff of the card it will miss least, the truth with that card slipped in, and a pass."""
+        t = self._t
+        out: list[Action] = [self._play(view)]
+        required = view.required
+        hand = self._hand
+        if required and view.hand_size >= t.min_cards:
+            state = table_behind(view)
+            best, held_best = required[0], -1
+            for claim in required[:4]:
+                held = t.matching(hand, claim)
+                if held > held_best:
+                    best, held_best = claim, held
+                if held:
+                    most = min(held, t.cap)
+                    naturals = min(hand[claim] if 0 <= claim < t.values else 0, most)
+                    jokers = min(hand[t.joker], most - naturals) if t.wild else 0
+                    out.append(pad_to_minimum(view, t.truth(claim, naturals, jokers), self.rng))
+            card = self._bluff_card(view, best)
+            out.append(t.bluff(card, best) if t.min_cards <= 1 else bluff_play(view, best, card, self.rng))
+            if held_best > 0:
+                truth = next((a for a in out[1:] if isinstance(a, Play) and a.claim == best), None)
+                if truth is not None and len(truth.cards) < t.cap and hand[card] > truth.cards.count(card):
+                    cards = tuple(sorted((*truth.cards, card)))
+                    out.append(play_of(cards, best, count_to_call(view.game, len(cards))))
+            out = [a for a in out if a is PASS or state.is_legal(a)]
+        if view.may_pass:
+            out.append(PASS)
+        unique: list[Action] = []
+        for a in out:
+            if a not in unique:
+                unique.append(a)
+        return unique
+
+    # -- the search ----------------------------------------------------------------------------
+
+    def _search(self, view: View, choices: list[Action], lie: float) -> Action:
+        """The choice with the best total over the budget's tables (the first of equals)."""
+        assert self.memory is not None
+        self.searched += 1
+        seat, rng, budget, value = self.seat, self.rng, self.budget, self.playouts.value
+        totals = [0.0] * len(choices)
+        for _ in range(budget.determinizations):
+            world = determinize(view, self.memory, lie, rng, self._own_top)
+            seed = rng.getrandbits(64)
+            for i, action in enumerate(choices):
+                trial = world.clone()
+                trial.apply_action(action)
+                totals[i] += value(trial, seat, budget.horizon, random.Random(seed))
+        return choices[max(range(len(choices)), key=totals.__getitem__)]

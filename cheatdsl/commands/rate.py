@@ -1,0 +1,102 @@
+"""`cheatdsl rate RULEBOOK`: a ladder of bots on one rulebook, its ratings, and what the rules reward."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .arguments import (
+    UsageError,
+    add_format,
+    add_rulebooks,
+    add_variation,
+    count,
+    rulebook_arguments,
+    unknown_variation,
+    usage,
+)
+
+HELP = """Play a ladder of bots of increasing strength on a rulebook, fit their ratings, and report
+what the rules reward: skill or luck, the seat, the length of a game.
+
+The ladder: random, greedy, honest, counter, search-low (the search bot at low effort) and search
+(default effort). Two thirds of the games are a round robin (every group of N entrants in every
+rotation); one third is a strong table (the N strongest entrants in every rotation).
+
+The report (every interval a 95% bootstrap over the games):
+  ratings        a Plackett-Luce maximum-likelihood fit of who won (or lost), on the Elo scale
+  skill index    2P - 1, P the chance the strongest entrant beats the weakest head to head:
+                 0 a coin-flip game, 1 the stronger always wins
+  rating spread  the strongest rating less the weakest, in Elo points (does not level off near 1)
+  seats          each position's share of the good result from the first player on, less a fair
+                 1/N, at the strong table (first player: position 0)
+  completion, duration, balance, decisiveness
+                 at the strong table, in Ludii's words (docs/ratings.md)
+
+With --format json (or --json) one JSON object with the keys skill_index {value, low, high},
+rating_spread {value, low, high}, ladder [{bot, rating, low, high}], seat_advantage [{position,
+value, low, high}], first_player_advantage, completion, duration, balance, decisiveness ({value,
+low, high} each).
+
+Game i is dealt from a seed worked out from (--seed, i): the same seed gives the same report.
+
+Exit status: 0 rated; 1 the rulebook has errors; 2 usage error."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from ..rate import DEFAULT_GAMES
+    p = sub.add_parser("rate", help="rate a ladder of bots on a rulebook: skill, luck, seats, length",
+                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_rulebooks(p, many=False, dest="file")
+    p.add_argument("--players", "-n", type=count("a number of players", 2), metavar="N",
+                   help="seats at the table (default: 4 where the rulebook allows it, else its fewest)")
+    p.add_argument("--games", "-g", type=count("a number of games", 1), default=DEFAULT_GAMES, metavar="G",
+                   help=f"games to play (default {DEFAULT_GAMES}, about half a minute on the Python engine)")
+    p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S", help="the run's seed (default 0)")
+    p.add_argument("--samples", type=count("a number of bootstrap samples", 10), default=200, metavar="B",
+                   help="bootstrap resamples for the intervals (default 200)")
+    p.add_argument("--turn-cap", type=count("a turn cap", 1), metavar="T",
+                   help="stop a game after T plays and passes (default 2000)")
+    add_variation(p)
+    add_format(p, ("text", "json"))
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..diagnostics import Diagnostics
+    from ..load import compile_rulebook
+    from ..rate import rate
+    from ..rate.text import render
+    from .progress import Progress
+
+    try:
+        files = rulebook_arguments([args.file])
+    except UsageError as exc:
+        return usage("rate", str(exc))
+    if len(files) != 1:
+        return usage("rate", f"rate plays one rulebook; the folder '{args.file}' holds {len(files)}")
+    d = Diagnostics()
+    rulebook, _ = compile_rulebook(files[0], args.variation, d)
+    if rulebook is None:
+        wrong = unknown_variation(files[0], d)
+        if wrong is not None:
+            return usage("rate", wrong)
+        text = d.render()
+        if text:
+            print(text, file=sys.stderr)
+        errors = len(d.errors)
+        print(f"{errors} error{'s' if errors != 1 else ''} in {args.file}; nothing rated", file=sys.stderr)
+        return 1
+    allowed = rulebook.players.counts()
+    players = args.players if args.players is not None else (4 if 4 in allowed else rulebook.players.min)
+    if players not in allowed:
+        return usage("rate", f"{rulebook.name} is for {rulebook.players.min}..{rulebook.players.max} players, "
+                             f"not {players}")
+    try:
+        with Progress("rating", args.games) as bar:
+            report = rate(rulebook, players, args.games, args.seed, samples=args.samples, turn_cap=args.turn_cap,
+                          progress=bar.update if bar.enabled else None)
+    except ValueError as exc:  # a table the rules cannot deal, for one
+        return usage("rate", str(exc))
+    print(json.dumps(report.as_json(), indent=2) if args.format == "json" else render(report))
+    return 0

@@ -1,0 +1,73 @@
+"""Ratings side by side (`compare --rate`): `cheatdsl.rate.rate(...)` once per rulebook, a row per figure.
+
+Each cell is a figure with its 95% interval, as `cheatdsl rate` prints it; a rulebook whose ladder
+could not be played shows "-", and the note says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..model import Rulebook
+from ..rate import Estimate, Rating, rate
+from .grid import Column, Row, Section
+
+TITLE = "Ratings"
+MEANINGS = ("A ladder of bots (random, greedy, honest, counter, search at two efforts) per rulebook; the skill index "
+            "is 2P - 1 for P the chance its strongest bot beats its weakest head to head (0 a coin flip); seats, "
+            "length, completion, balance and decisiveness are measured at a table of the strongest bots "
+            "(see docs/ratings.md). Intervals are 95% bootstrap intervals.")
+
+
+def collect(rulebooks: Sequence[Rulebook], games: int, seed: int, players: Sequence[int],
+            progress: Callable[[int, str], None] | None = None) -> list[Rating | str]:
+    """A ladder's report per rulebook, or the reason it could not be played."""
+    out: list[Rating | str] = []
+    for i, (rb, n) in enumerate(zip(rulebooks, players)):
+        if progress is not None:
+            progress(i, rb.name)
+        if n < 2:
+            out.append(f"{rb.name}: a ladder needs two seats or more")
+            continue
+        try:
+            out.append(rate(rb, n, games, seed))
+        except ValueError as exc:
+            out.append(f"{rb.name}: {exc}")
+    return out
+
+
+def _cell(e: Estimate, fmt: str) -> str:
+    return f"{fmt.format(e.value)} ({fmt.format(e.low)} to {fmt.format(e.high)})"
+
+
+def section(columns: tuple[Column, ...], data: Sequence[Rating | str]) -> Section:
+    """The ratings section: skill index, first player, seats, length and Ludii's figures, then the ladder."""
+    def each(fn: Callable[[Rating], str]) -> tuple[str, ...]:
+        return tuple(fn(d) if isinstance(d, Rating) else "-" for d in data)
+
+    def ladder(d: Rating) -> str:
+        order = sorted(zip(d.entrants, d.ratings), key=lambda be: -be[1].value)
+        return ", ".join(f"{b} {r.value:+.0f}" for b, r in order)
+
+    def seats(d: Rating) -> str:
+        fair = 1.0 / d.players
+        return " ".join(f"{100 * (s.value - fair):+.0f}" for s in d.shares) + " points"
+
+    rows = (
+        Row("skill_index", "skill index", each(lambda d: _cell(d.skill_index, "{:.2f}"))),
+        Row("rating_spread", "rating spread (Elo points)", each(lambda d: _cell(d.spread, "{:.0f}"))),
+        Row("first_player_advantage", "first player's advantage",
+            each(lambda d: _cell(Estimate(*(100 * x for x in (d.first_player_advantage.value,
+                                                              d.first_player_advantage.low,
+                                                              d.first_player_advantage.high))), "{:+.1f}")
+                 + " points")),
+        Row("seat_advantage", "advantage by position", each(seats)),
+        Row("duration", "duration (turns)", each(lambda d: _cell(d.duration, "{:.0f}"))),
+        Row("completion", "completion", each(lambda d: _cell(d.completion, "{:.2f}"))),
+        Row("balance", "balance", each(lambda d: _cell(d.balance, "{:.2f}"))),
+        Row("decisiveness", "decisiveness", each(lambda d: _cell(d.decisiveness, "{:.2f}"))),
+        Row("ladder", "ratings (Elo scale)", each(ladder)),
+    )
+    failures = [d for d in data if isinstance(d, str)]
+    note = MEANINGS + (" Not rated: " + "; ".join(failures) + "." if failures else "")
+    return Section("ratings", TITLE, rows, note, data=tuple(d if isinstance(d, Rating) else None for d in data))

@@ -1,0 +1,144 @@
+"""A ladder: a round robin of bots of increasing strength, a table of the strongest, and the report.
+
+The round robin seats every group of `players` different entrants (every entrant when there are
+fewer) in every rotation, cycling through the groups until its share of the games is played; the
+strong table seats the strongest entrants (`entrants.strong_table`) in every rotation. Ratings and the
+skill index come from every decided game; seats, length, completion, balance and decisiveness from
+the strong table alone, as Ludii measures them between its strong agents. Every interval is a 95%
+percentile bootstrap over the games (ratings: refitted on each resample).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from ..engine import Game
+from ..model import Rulebook
+from .entrants import LADDER, Entrant, strong_table
+from .fit import bootstrap, fit, interval, outcomes
+from .matches import Match, play_match
+from .metrics import TableFigures, figures
+
+DEFAULT_GAMES = 240
+DEFAULT_SAMPLES = 200
+DEFAULT_TURN_CAP = 2000
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95% interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def as_json(self) -> dict[str, float | None]:
+        return {k: (None if v != v else round(v, 4)) for k, v in (("value", self.value), ("low", self.low),
+                                                                    ("high", self.high))}
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A ladder's report."""
+
+    rulebook: str
+    players: int
+    games: int
+    strong_games: int
+    entrants: tuple[str, ...]
+    ratings: tuple[Estimate, ...]
+    skill_index: Estimate
+    spread: Estimate  # Elo points between the strongest and the weakest entrant
+    shares: tuple[Estimate, ...]  # by position from the first player
+    completion: Estimate
+    duration: Estimate
+    balance: Estimate
+    decisiveness: Estimate
+    strong: tuple[str, ...]
+
+    @property
+    def first_player_advantage(self) -> Estimate:
+        fair = 1.0 / self.players
+        s = self.shares[0]
+        return Estimate(s.value - fair, s.low - fair, s.high - fair)
+
+    def as_json(self) -> dict[str, Any]:
+        fair = 1.0 / self.players
+        return {
+            "rulebook": self.rulebook, "players": self.players, "games": self.games,
+            "strong_table": {"bots": list(self.strong), "games": self.strong_games},
+            "fit": "plackett-luce maximum likelihood (first choice), Elo scale",
+            "skill_index": self.skill_index.as_json(),
+            "rating_spread": self.spread.as_json(),
+            "ladder": [{"bot": b, "rating": round(r.value, 1), "low": round(r.low, 1), "high": round(r.high, 1)}
+                       for b, r in zip(self.entrants, self.ratings)],
+            "seat_advantage": [{"position": p, **Estimate(s.value - fair, s.low - fair, s.high - fair).as_json()}
+                               for p, s in enumerate(self.shares)],
+            "first_player_advantage": self.first_player_advantage.as_json(),
+            "completion": self.completion.as_json(),
+            "duration": self.duration.as_json(),
+            "balance": self.balance.as_json(),
+            "decisiveness": self.decisiveness.as_json(),
+        }
+
+
+def schedule(entrants: int, players: int, games: int) -> list[tuple[int, ...]]:
+    """`games` seatings of the round robin: every group of `players` entrants in every rotation, in turn."""
+    k = min(players, entrants)
+    groups = [tuple(g[i % k] for i in range(players)) for g in combinations(range(entrants), k)]
+    rotations = [g[r:] + g[:r] for g in groups for r in range(players)]
+    return [rotations[i % len(rotations)] for i in range(games)]
+
+
+def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int = 0,
+         ladder: Sequence[Entrant] = LADDER, samples: int = DEFAULT_SAMPLES, turn_cap: int | None = None,
+         progress: Callable[[int], None] | None = None) -> Rating:
+    """Play the ladder on `rulebook` at `players` seats (`games` games: two thirds round robin, one third
+    strong table, in whole rotations) and fit it."""
+    ladder = tuple(ladder)
+    game = Game(rulebook, players, turn_cap=turn_cap if turn_cap is not None else DEFAULT_TURN_CAP)
+    strong = strong_table(ladder, players)
+    strong_ids = tuple(ladder.index(e) for e in strong)
+    strong_games = max(players, games // 3 // players * players)
+    seatings = schedule(len(ladder), players, max(1, games - strong_games))
+    seatings += [strong_ids[r:] + strong_ids[:r] for r in range(players)] * (strong_games // players)
+    matches: list[Match] = []
+    for i, seats in enumerate(seatings):
+        matches.append(play_match(game, ladder, seats, seed, i))
+        if progress is not None:
+            progress(1)
+    table = matches[len(seatings) - strong_games:]
+    return summarise(rulebook.name, players, ladder, strong, matches, table, samples, random.Random(seed))
+
+
+def summarise(name: str, players: int, ladder: Sequence[Entrant], strong: Sequence[Entrant], matches: Sequence[Match],
+              table: Sequence[Match], samples: int, rng: random.Random) -> Rating:
+    """The report from the ladder's games and those of its strong table."""
+    games = outcomes(matches)
+    best = fit(games, len(ladder))
+    fits = bootstrap(games, len(ladder), samples, rng)
+    ratings = tuple(_estimate(best.ratings[i], [f.ratings[i] for f in fits]) for i in range(len(ladder)))
+    skill = _estimate(best.skill_index(), [f.skill_index() for f in fits])
+    spread = _estimate(best.spread(), [f.spread() for f in fits])
+    whole = figures(table, players)
+    resampled: list[TableFigures] = []
+    for _ in range(samples):
+        resampled.append(figures([table[rng.randrange(len(table))] for _ in table], players))
+
+    def est(pick: Callable[[TableFigures], float]) -> Estimate:
+        return _estimate(pick(whole), [pick(f) for f in resampled])
+
+    return Rating(
+        name, players, len(matches), len(table), tuple(e.label for e in ladder), ratings, skill, spread,
+        tuple(est(lambda f, p=p: f.shares[p]) for p in range(players)),  # type: ignore[misc]
+        est(lambda f: f.completion), est(lambda f: f.duration), est(lambda f: f.balance),
+        est(lambda f: f.decisiveness), tuple(e.label for e in strong))
+
+
+def _estimate(value: float, resampled: Sequence[float]) -> Estimate:
+    low, high = interval([v for v in resampled if v == v])
+    return Estimate(value, low, high)

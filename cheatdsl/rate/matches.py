@@ -1,0 +1,72 @@
+"""One game between entrants, and what a ladder keeps of it: who sat where, who won or lost, how long,
+and from which turn the hand counts showed the result for good (for decisiveness)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..engine import CHANCE, Game
+from ..simulate import game_seed
+from .entrants import Entrant
+
+
+class Match(NamedTuple):
+    """One game of a ladder; seats are seat numbers, `entrants[s]` the entrant index at seat s."""
+
+    entrants: tuple[int, ...]
+    first: int        # the seat that played first (-1: none)
+    winner: int       # -1 when nobody won (last-holder-loses games, unfinished games)
+    loser: int        # -1 when nobody lost
+    ended: bool       # the game came to its end (not stopped by the turn cap or stuck)
+    turns: int        # plays and passes
+    settled: int      # the turn from which the hand counts agreed with the result for good
+
+    @property
+    def decided(self) -> bool:
+        return self.winner >= 0 or self.loser >= 0
+
+
+def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed: int, index: int) -> Match:
+    """Game `index` of a run seeded `seed`, entrant `ladder[seats[s]]` at seat s."""
+    rng = random.Random(game_seed(seed, index))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcome(rng))
+    first = state.current_player()
+    n = game.players
+    acts = [ladder[e].make(s, random.Random(game_seed(seed, index, s))).act for s, e in enumerate(seats)]
+    views = [state.view(s) for s in range(n)]
+    sizes = state.sizes
+    # For each seat, the last turn at which it did not hold strictly the fewest (most) cards.
+    not_fewest = [0] * n
+    not_most = [0] * n
+    turns = 0
+    while True:
+        seat = state.to_act
+        if seat >= 0:
+            state.apply_action(acts[seat](views[seat]))
+        elif seat == CHANCE:
+            state.apply_action(state.chance_outcome(rng))
+        else:
+            break
+        if state.turns != turns:
+            turns = state.turns
+            live = [sizes[s] if state.is_in(s) else -1 for s in range(n)]
+            held = [k for k in live if k >= 0]
+            low, high = min(held, default=0), max(held, default=0)
+            for s in range(n):
+                if live[s] < 0:
+                    continue
+                if live[s] != low or held.count(low) > 1:
+                    not_fewest[s] = turns
+                if live[s] != high or held.count(high) > 1:
+                    not_most[s] = turns
+    result = state.result()
+    assert result is not None
+    ended = result.ending.finished
+    winner = result.winner if result.winner is not None and ended else -1
+    loser = result.loser if result.loser is not None and ended else -1
+    settled = not_fewest[winner] if winner >= 0 else not_most[loser] if loser >= 0 else state.turns
+    return Match(tuple(seats), first if first >= 0 else -1, winner, loser, ended, state.turns, settled)

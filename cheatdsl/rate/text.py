@@ -1,0 +1,36 @@
+"""A ladder's report as text."""
+
+from __future__ import annotations
+
+from .ladder import Estimate, Rating
+
+
+def _pct(e: Estimate, signed: bool = False) -> str:
+    f = "{:+.1f}" if signed else "{:.1f}"
+    return f"{f.format(100 * e.value)}% (95% {f.format(100 * e.low)}% to {f.format(100 * e.high)}%)"
+
+
+def _num(e: Estimate, digits: int = 2) -> str:
+    return f"{e.value:.{digits}f} (95% {e.low:.{digits}f} to {e.high:.{digits}f})"
+
+
+def render(r: Rating) -> str:
+    """The report: ratings, skill index, seats and the strong table's figures."""
+    fair = 1.0 / r.players
+    lines = [f"{r.rulebook}: ladder of {len(r.entrants)} bots, {r.games} games at {r.players} players "
+             f"({r.strong_games} at the strong table: {', '.join(r.strong)})",
+             "ratings (Plackett-Luce, Elo scale, 95% bootstrap)"]
+    width = max(len(b) for b in r.entrants)
+    for bot, e in sorted(zip(r.entrants, r.ratings), key=lambda be: -be[1].value):
+        lines.append(f"  {bot:<{width}}  {e.value:+7.0f}  ({e.low:+.0f} to {e.high:+.0f})")
+    lines.append(f"skill index         {_num(r.skill_index)}   0 a coin flip, 1 the stronger always wins")
+    lines.append(f"rating spread       {_num(r.spread, 0)} Elo points, strongest less weakest")
+    lines.append(f"first player        {_pct(r.first_player_advantage, signed=True)} against a fair "
+                 f"{100 * fair:.1f}%")
+    for p, s in enumerate(r.shares):
+        lines.append(f"  position {p}        {_pct(Estimate(s.value - fair, s.low - fair, s.high - fair), True)}")
+    lines.append(f"completion          {_pct(r.completion)}")
+    lines.append(f"duration            {_num(r.duration, 1)} turns")
+    lines.append(f"balance             {_num(r.balance)}")
+    lines.append(f"decisiveness        {_num(r.decisiveness)}")
+    return "\n".join(lines)
