@@ -141,7 +141,8 @@ function onPlayers() {
     const select = el("select");
     select.id = id;
     for (const bot of tables.bots) {
-      const option = el("option", bot);
+      // The search bot is the strong opponent: it plays ahead over tables that fit what it has seen.
+      const option = el("option", bot === "search" ? "search (strong)" : bot);
       option.value = bot;
       select.append(option);
     }
