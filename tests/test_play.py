@@ -302,3 +302,21 @@ def test_a_word_that_is_no_card_gets_a_hint_in_the_tables_own_notation(
     which, with examples from the table's own deck."""
     code, out, _ = run_cli(monkeypatch, capsys, [str(RULEBOOKS / f"{name}.yaml"), "--seed", "4"], "banana\nquit\n")
     assert code == 0 and f"`banana` is not a card: {hint}" in out
+
+
+def test_help_at_the_answer_prompt_explains_each_choice_and_shows_the_hand() -> None:
+    """Issue 25: "`help` in `play` explains the options at every prompt and shows the hand"."""
+    g = game("practice-table", 3)
+    hands = ((0, 0, 0, 9), (5, 6, 7), (0, 4))
+    answers = iter(["help", "a"])
+    t, lines = table(g, Position(hands, to_play=2),
+                     lambda prompt, state: next(answers, "quit") if prompt.startswith("Accept") else "quit")
+    assert t.run() == 0
+    text = "\n".join(lines)
+    assert "Alex put down 1 card face down and said “one ace”. Your choices:" in text
+    assert "[a] accept: the claim stands unseen and play goes on." in text
+    assert "[c] call “Cheat!”: the cards are turned up" in text
+    answered = text[text.index("Your choices:"):text.index("Other answers: hand (show your hand)")]
+    shown = text[text.index("Other answers: hand (show your hand)"):]
+    assert "[a] accept" in answered
+    assert re.search(r"^Other answers[^\n]*\nYOUR HAND[^\n]*\n +A  A  A", shown), shown

@@ -10,7 +10,7 @@ from ..engine.notation import NotationError, card_text, parse_action, parse_card
 from ..model import ChallengeTest
 from .console import Console
 from .screen import evidence_line, hand_lines, required_lines, rule, table_line
-from .words import Voices, bluff_reasons, claim_name, display_order, number_word, said
+from .words import Voices, bluff_reasons, claim_name, display_order, number_word, plural, said
 
 if TYPE_CHECKING:
     from ..engine import Game, State
@@ -234,6 +234,18 @@ class HumanSeat:
         c.say("   ".join(f"[{key}] {label}" for key, label, _ in options))
         while True:
             answer = c.ask(f"Accept or challenge {self.v.possessive(seat, False)} claim? ").lower()
+            if answer in ("help", "?", "h", "hand"):
+                if answer != "hand":
+                    c.say(f"{self.v.name(seat)} put down {plural(newest.played, 'card')} face down and said "
+                          f"“{said(g, claim, count)}”. Your choices:")
+                    for key, label, action in options:
+                        c.say(f"  [{key}] {label}: " + ("the claim stands unseen and play goes on."
+                                                        if action is ACCEPT else "the cards are turned up; "
+                                                        "whoever the rules say is wrong collects the pile."))
+                    c.say("Other answers: hand (show your hand), help, quit.")
+                c.say(*hand_lines(g, state.hand_cards(self.seat)))
+                c.say(evidence_line(g, state.hand_cards(self.seat), claim, count))
+                continue
             for key, label, action in options:
                 names = {key, label.lower()}
                 if isinstance(action, Challenge):
@@ -241,7 +253,8 @@ class HumanSeat:
                     names |= {kind.name.lower(), kind.call.lower().strip("!?. “”"), "challenge", "c"}
                 if answer in names:
                     return action
-            c.say("Answer " + " or ".join(f"`{key}`" for key, _, _ in options) + ".")
+            c.say("Answer " + " or ".join(f"`{key}`" for key, _, _ in options) + "; `help` explains each, "
+                  "`hand` shows your hand.")
 
     # -- sets ----------------------------------------------------------------------------------
 
@@ -256,12 +269,18 @@ class HumanSeat:
         c.say("   ".join(f"[{i + 1}] {n}" for i, n in enumerate(names)) + f"   [{len(names) + 1}] keep")
         while True:
             answer = c.ask("Discard> ").lower()
+            if answer in ("help", "?", "h", "hand"):
+                if answer != "hand":
+                    c.say("A complete set may be put out of the game: its cards leave your hand for good. "
+                          "Name a set (its number or rank) to discard it, or `keep` to hold your cards.")
+                c.say(*hand_lines(g, state.hand_cards(self.seat)))
+                continue
             if answer in ("keep", "k", str(len(names) + 1)):
                 return KEEP
             for i, a in enumerate(sets):
                 if answer in (str(i + 1), names[i], rank_words(g, a.rank, 1), g.rank_symbols[a.rank].lower()):
                     return a
-            c.say("Answer with a number, a rank or `keep`.")
+            c.say("Answer with a number, a rank or `keep`; `help` explains.")
 
 
 def _is_position(g: Game, token: str) -> bool:
