@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostics
+from ..files import FileRefused, Refusal, read_text
 from ..profiles import NAME_RULE, is_safe_name
 from ..source import SourceFile, Span
 from ..syntax.limits import MAX_FILE_BYTES
@@ -103,20 +104,15 @@ def read_spec(path: str, d: Diagnostics) -> Spec | None:
     """The spec in `path`, or None after recording why it cannot be read."""
     from ..scenario.reader import plain
     at = Span(path, 1, 1)
-    file = Path(path)
     try:
-        if not file.is_file():
-            d.error(at, "W001", f"no sweep spec at '{path}'")
-            return None
-        if file.stat().st_size > MAX_FILE_BYTES:
+        text = read_text(path, MAX_FILE_BYTES)
+    except FileRefused as refused:
+        if refused.refusal is Refusal.TOO_LARGE:
             d.error(at, "W002", f"the file is larger than {MAX_FILE_BYTES:,} bytes; a sweep spec is a few lines")
-            return None
-        text = file.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        d.error(at, "W002", "the file is not UTF-8 text")
-        return None
-    except OSError as exc:
-        d.error(at, "W001", f"cannot read '{path}': {exc.strerror or exc}")
+        elif refused.refusal is Refusal.NOT_TEXT:
+            d.error(Span(path, refused.line, 1), "W002", "the file is not UTF-8 text")
+        else:
+            d.error(at, "W001", f"no sweep spec at '{path}': {refused.words()}")
         return None
     source = SourceFile(path, text)
     d.sources[path] = source
