@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .arguments import add_format, count, usage
+from .arguments import JOBS, add_format, usage
 
 HELP = """Run a sweep: every cell of a spec (rulebooks x variations x player counts x bot mixes) simulated
 with `simulate` and, where the spec asks, verified with `verify`.
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def add_runner(p: argparse.ArgumentParser, default_out: str) -> None:
     """--out, --jobs and --scheduler, shared with `explore`."""
     p.add_argument("--out", metavar="DIR", help=f"the results folder (default {default_out})")
-    p.add_argument("--jobs", "-j", type=count("a number of jobs", 1), default=1, metavar="J",
+    p.add_argument("--jobs", "-j", type=JOBS, default=1, metavar="J",
                    help="worker processes on this machine (default 1); the results do not depend on it")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the cells on the Dask scheduler at ADDRESS (tcp://HOST:8786) instead")

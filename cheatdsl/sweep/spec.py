@@ -14,6 +14,7 @@ from typing import Any
 from ..diagnostics import Diagnostics
 from ..files import FileRefused, Refusal, read_text
 from ..profiles import NAME_RULE, is_safe_name
+from ..seeds import reduce_seed
 from ..source import SourceFile, Span
 from ..syntax.limits import MAX_FILE_BYTES
 from ..syntax.tree import MapNode
@@ -68,8 +69,9 @@ FIELDS: tuple[Field, ...] = (
           "a mix naming another number of seats than a cell has is skipped there", default=["honest"]),
     Field("games", {"type": "integer", "minimum": 0, "maximum": 10_000_000},
           "games simulated per cell (0: no simulation)", default=100),
-    Field("seed", {"type": "integer", "minimum": 0}, "the sweep's seed; each cell's seed derives from it and the "
-          "cell itself, never from the order cells run in", default=0),
+    Field("seed", {"type": "integer"}, "the sweep's seed, any whole number (taken modulo 2^63, as every command "
+          "takes a seed); each cell's seed derives from it and the cell itself, never from the order cells run in",
+          default=0),
     Field("verify", {"oneOf": [{"type": "boolean"}, {"type": "array", "items": {"enum": "PROPERTY_IDS"},
                                                       "minItems": 1}]},
           "run the verifier in each cell at its player count: `true` (every property), `false`, or a list of "
@@ -176,6 +178,12 @@ def _whole(low: int, high: int | None = None) -> Callable[[Any], Checked]:
     return check
 
 
+def _seed(value: Any) -> Checked:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"expected a whole number, found {value!r}"
+    return (reduce_seed(value),)
+
+
 def _name(value: Any) -> Checked:
     return (value,) if is_safe_name(value) else f"a name is {NAME_RULE}; found {value!r}"
 
@@ -245,7 +253,7 @@ def _rate(value: Any) -> Checked:
 
 CHECKS: dict[str, Callable[[Any], Checked]] = {
     "sweep": _name, "rulebooks": _rulebooks, "variations": _variations, "players": _players, "bots": _bots,
-    "games": _whole(0, 10_000_000), "seed": _whole(0), "verify": _verify, "turn_cap": _whole(1),
+    "games": _whole(0, 10_000_000), "seed": _seed, "verify": _verify, "turn_cap": _whole(1),
     "challenge_rate": _rate,
 }
 
