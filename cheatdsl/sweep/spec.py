@@ -132,6 +132,7 @@ def read_spec(path: str, d: Diagnostics) -> Spec | None:
                     _suggest(entry.key, FIELD_NAMES))
             continue
         raw[entry.key] = plain(entry.value, where, entry.key)
+    file = Path(path)
     return spec_from(raw, file.stem, file.resolve().parent, d, where, tree.span)
 
 
