@@ -119,7 +119,7 @@ def amount(what: str, least: float, most: float) -> Callable[[str], float]:
         except ValueError:
             value = math.nan
         if not least <= value <= most:  # NaN is in no range
-            raise argparse.ArgumentTypeError(f"expected {what} from {least:g} to {most:g}, found {shown_value(text)}")
+            raise argparse.ArgumentTypeError(f"expected {what} from {least:,g} to {most:,g}, found {shown_value(text)}")
         return value
     return parse
 
