@@ -17,7 +17,8 @@ lsp: a stretch of byte stream (good and bad frames, stray bytes, requests about 
 serve: an HTTP request (a method, a path, a body, often malformed) to one `cheatdsl serve` per worker,
   listening on 127.0.0.1 only, each with a --timeout bound.
 
-Input N is the same on every run with the same seed. Each input is one of:
+Input N is the same on every run with the same seed. `python benchmarks/fuzz_campaign.py --table DIR...`
+prints the table of docs/fuzzing.md from campaigns' output folders. Each input is one of:
 
   accepted        read and run (exit 0; a scenario that passed or failed; an HTTP answer under 400;
                   a language-server probe answered)
@@ -270,8 +271,25 @@ def summary(state: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def table(folders: list[str]) -> str:
+    """The Markdown table of docs/fuzzing.md from campaigns' output folders (their state.json)."""
+    lines = ["| surface | inputs | exit codes (or answers) | internal errors | hangs over the timeout | "
+             "peak memory |", "|---|---:|---|---:|---:|---:|"]
+    for folder in folders:
+        state = json.loads((Path(folder) / "state.json").read_text(encoding="utf-8"))
+        totals = state["totals"]
+        exits = ", ".join(f"{k}: {v:,}" for k, v in sorted(state.get("exits", {}).items()))
+        lines.append(f"| {state.get('surface', 'rulebook')} | {sum(totals.values()):,} | {exits} | "
+                     f"{totals['internal error'] + totals.get('unlocated', 0):,} | {totals['timeout']:,} | "
+                     f"{state['peak_mb']:.0f} MB |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     """Run (or go on with) a campaign and print its figures."""
+    if sys.argv[1:2] == ["--table"]:
+        print(table(sys.argv[2:]))
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--surface", choices=SURFACES, default="rulebook", help="what to fuzz (default rulebook)")
     parser.add_argument("--inputs", type=int, default=20_000, help="inputs to try in all (default 20,000)")

@@ -111,9 +111,9 @@ def command_line(number: int, seed: int = 0) -> SurfaceInput:
     for _ in range(rng.randint(0, 4)):
         option = rng.choice(COMMANDS[command] or ["--help"])
         value = rng.choice(NUMBERS + WORDS) if rng.random() < 0.85 else WITHIN.get(option, "1")
-        if option in WITHIN and re.fullmatch(r"[0-9]+", value.strip()) and int(value) > 5:
+        if option in WITHIN and re.fullmatch(r"[0-9]{1,18}", value.strip()) and int(value) > 5:
             value = rng.choice(NUMBERS[:9])  # no long run: out of range, or small
-        if option in ("--simulate", "--games") and value.strip().isdigit():
+        if option in ("--simulate", "--games") and re.fullmatch(r"[0-9]{1,18}", value.strip()):
             value = str(min(int(value), 5))
         argv += [option, value]
     if command in ("simulate", "compare") and "--games" not in argv and "--simulate" not in argv:
