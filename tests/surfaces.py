@@ -61,7 +61,7 @@ def sweep_spec(number: int, seed: int = 0) -> SurfaceInput:
         if action < 0.2:
             fields.pop(key, None)
         elif key == "games":
-            fields[key] = rng.choice(SMALL_GAMES + ["x", -1, None, 2.5])
+            fields[key] = rng.choice(SMALL_GAMES + ["x", -1, 2.5])  # null would mean the default, 100 games
         elif key == "verify":
             fields[key] = rng.choice([False, ["ranks-exist"], ["nonsense"], "yes", 3])
         elif key == "variations" and rng.random() < 0.7:
