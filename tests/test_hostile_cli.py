@@ -35,7 +35,8 @@ OUT_OF_RANGE = [
 ]
 
 
-@pytest.mark.parametrize("args, value, words", OUT_OF_RANGE, ids=[f"{a[0]} {a[-1]} {v[:12]}" for a, v, _ in OUT_OF_RANGE])
+@pytest.mark.parametrize("args, value, words", OUT_OF_RANGE,
+                         ids=[f"{a[0]} {a[-1]} {v[:12]}" for a, v, _ in OUT_OF_RANGE])
 def test_a_value_out_of_range_is_a_usage_error_giving_the_range(args: list[str], value: str, words: str,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 26: every numeric option is checked at parse time; exit 2 with the range, before any work

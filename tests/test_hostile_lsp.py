@@ -43,7 +43,8 @@ def wire() -> Iterator[Wire]:
 @pytest.mark.parametrize("bad", [
     pytest.param(b"Content-Length: -5\r\n\r\n{}", id="negative length"),
     pytest.param(b"Content-Length: abc\r\n\r\n", id="length abc"),
-    pytest.param(b"Content-Length: 5\r\n\r\n" + b'{"jsonrpc": "2.0", "id": 77, "method": "shutdown"}', id="short length"),
+    pytest.param(b"Content-Length: 5\r\n\r\n" + b'{"jsonrpc": "2.0", "id": 77, "method": "shutdown"}',
+                 id="short length"),
     pytest.param(b"\x00\xff stray bytes \r\n\r\n", id="stray bytes"),
     pytest.param(b"Content-Length: 99999999999\r\n\r\n", id="huge length"),
     pytest.param(frame(b"[1, 2"), id="body not json"),
@@ -68,7 +69,8 @@ def test_a_document_not_opened_is_not_read(wire: Wire) -> None:
 def test_hover_past_the_end_of_a_line_that_does_not_parse(wire: Wire) -> None:
     """Issue 26 point 8: hover past the end of a line in a document that does not parse raised IndexError."""
     uri = "file:///tmp/h26-never-written/typing.yaml"
-    wire.send(did_open(uri, "claim:\n  count: exact\n  round_ends: [\n") + hover(60, uri, 1, 500) + hover(61, uri, 90, 3))
+    wire.send(did_open(uri, "claim:\n  count: exact\n  round_ends: [\n") + hover(60, uri, 1, 500)
+              + hover(61, uri, 90, 3))
     assert "error" not in wire.answer(60)
     assert "error" not in wire.answer(61)
 

@@ -66,7 +66,8 @@ def add_runner(p: argparse.ArgumentParser, default_out: str) -> None:
 
 
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]{1,253}):(?P<port>[0-9]{1,5})/?")
+_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?"
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]{1,253}):(?P<port>[0-9]{1,5})/?")
 
 
 def scheduler_address(text: str) -> str:

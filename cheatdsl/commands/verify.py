@@ -62,7 +62,8 @@ Exit status:
   3  internal error: a check raised an exception (its verdict is shown as `error`), a bug to report"""
 
 
-TIME_LIMIT_DEFAULT = 320.0  # verifier.runner.HEAVY_SECONDS, named here so --help does not load Z3 (a test keeps them equal)
+# verifier.runner.HEAVY_SECONDS, named here so that --help does not load Z3 (a test keeps the two equal)
+TIME_LIMIT_DEFAULT = 320.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -36,7 +36,8 @@ class Size:
 
     def words(self, jobs: int = 1) -> str:
         """The size in a line: `16,384 cells (0 games, 16,384 verified): about 1.9 days with 1 job`."""
-        return (f"{self.cells:,} cell{'s' if self.cells != 1 else ''} ({self.games:,} games, {self.verified:,} verified): "
+        cells = f"{self.cells:,} cell{'s' if self.cells != 1 else ''}"
+        return (f"{cells} ({self.games:,} games, {self.verified:,} verified): "
                 f"about {duration(self.seconds(jobs))} with {jobs} job{'s' if jobs != 1 else ''}")
 
     def too_big(self, jobs: int = 1) -> str | None:
