@@ -156,6 +156,9 @@ def run_surface_chunk(job: tuple[int, int, int, float, str, str]) -> dict[str, A
                 else:
                     argv = list(made.argv)
                 outcome, note, _, status = run_command(argv, timeout, plain_exit=True)
+                if outcome == "timeout":  # what the interrupted command started must not run into the next input
+                    for child in multiprocessing.active_children():
+                        child.kill()
                 for leftover in ("sweep-out", "explore-out"):
                     shutil.rmtree(leftover, ignore_errors=True)
                 if surface == "sweep":
