@@ -17,6 +17,9 @@ MAX_MESSAGE_BYTES = 16_000_000
 """The largest body taken: far above any rulebook (1,000,000 bytes) an editor sends as text."""
 MAX_HEADER_BYTES = 8_192
 _HEADER = re.compile(rb"content-length:[ \t]*([^\r\n]*)\r?\n", re.IGNORECASE)
+# A header that cuts short the body before it must start a line or follow the body's closing bracket,
+# so that text inside a JSON string is never taken for one.
+_NEXT_HEADER = re.compile(rb"(?:(?<=[\n}\]]))content-length:[ \t]*([^\r\n]*)\r?\n", re.IGNORECASE)
 _HEADERS_END = re.compile(rb"\r?\n\r?\n")
 _DIGITS = re.compile(rb"[0-9]{1,10}")
 _OTHER_HEADERS = re.compile(rb"(?:[A-Za-z][A-Za-z0-9-]*:[^\r\n]*\r?\n)*\Z")
@@ -102,7 +105,7 @@ class Frames:
         """When another complete header starts inside what the length claims for this body, the
         length was too long: the bytes before that header are this body (a message if they are JSON)."""
         buffer = self._buffer
-        following = _HEADER.search(buffer, body_start, stop)
+        following = _NEXT_HEADER.search(buffer, body_start, stop)
         if following is None or _HEADERS_END.search(buffer, following.end() - 2) is None:
             return None
         body = bytes(buffer[body_start: following.start()])
