@@ -45,8 +45,8 @@ def _players(text: str) -> str | tuple[int, ...]:
         counts = tuple(sorted({int(t) for t in text.split(",")}))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected player counts such as 3,4 or all, found {text!r}") from None
-    if not counts or min(counts) < 1:
-        raise argparse.ArgumentTypeError("a player count is at least 1")
+    if not counts or min(counts) < 1 or max(counts) > 1_000:
+        raise argparse.ArgumentTypeError(f"expected player counts from 1 to 1,000 such as 3,4 or all, found {text!r}")
     return counts
 
 
