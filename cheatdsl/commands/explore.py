@@ -44,7 +44,8 @@ def _players(text: str) -> str | tuple[int, ...]:
     try:
         counts = tuple(sorted({int(t) for t in text.split(",")}))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected player counts such as 3,4 or all, found {shown_value(text)}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected player counts such as 3,4 or all, found {shown_value(text)}") from None
     if not counts or min(counts) < 1 or max(counts) > 1_000:
         raise argparse.ArgumentTypeError("expected player counts from 1 to 1,000 such as 3,4 or all, "
                                          f"found {shown_value(text)}")
