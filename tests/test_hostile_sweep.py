@@ -119,3 +119,13 @@ def test_a_hung_sweep_is_impossible_over_the_limit_without_force_in_a_child(tmp_
                            "--out", str(tmp_path / "o")], capture_output=True, text=True, timeout=120,
                           cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2 and "--force" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_turn_cap_past_the_range_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the sweep campaign: `turn_cap: 1000000000000000000000000000000` on a rulebook whose
+    games need not end ran for ever; the spec's turn cap has `simulate --turn-cap`'s range."""
+    path = tmp_path / "s.yaml"
+    path.write_text("sweep: s\nrulebooks: [mogeln]\nplayers: [4]\ngames: 2\nturn_cap: " + "1" + "0" * 30 + "\n",
+                    encoding="utf-8")
+    assert main(["sweep", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert "s.yaml:5:11" in capsys.readouterr().err

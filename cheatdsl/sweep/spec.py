@@ -76,8 +76,8 @@ FIELDS: tuple[Field, ...] = (
                                                       "minItems": 1}]},
           "run the verifier in each cell at its player count: `true` (every property), `false`, or a list of "
           "property ids", default=False),
-    Field("turn_cap", {"type": "integer", "minimum": 1}, "stop a simulated game after this many turns "
-          "(default 2000, or the rulebook's own cap)"),
+    Field("turn_cap", {"type": "integer", "minimum": 1, "maximum": 10_000_000}, "stop a simulated game after "
+          "this many turns, from 1 to 10,000,000 as `simulate --turn-cap` (default 2000, or the rulebook's own cap)"),
     Field("challenge_rate", {"type": "number", "minimum": 0, "maximum": 1},
           "how often the bots challenge (`simulate --challenge-rate`)", default=0.15),
 )
@@ -254,7 +254,7 @@ def _rate(value: Any) -> Checked:
 
 CHECKS: dict[str, Callable[[Any], Checked]] = {
     "sweep": _name, "rulebooks": _rulebooks, "variations": _variations, "players": _players, "bots": _bots,
-    "games": _whole(0, 10_000_000), "seed": _seed, "verify": _verify, "turn_cap": _whole(1),
+    "games": _whole(0, 10_000_000), "seed": _seed, "verify": _verify, "turn_cap": _whole(1, 10_000_000),
     "challenge_rate": _rate,
 }
 
