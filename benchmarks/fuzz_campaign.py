@@ -18,7 +18,9 @@ serve: an HTTP request (a method, a path, a body, often malformed) to one `cheat
   listening on 127.0.0.1 only, each with a --timeout bound.
 
 Input N is the same on every run with the same seed. `python benchmarks/fuzz_campaign.py --table DIR...`
-prints the table of docs/fuzzing.md from campaigns' output folders. Each input is one of:
+prints the table of docs/fuzzing.md from campaigns' output folders; `--recheck DIR` runs each timeout
+of a campaign again alone (300 s bound) to tell slow work on a loaded machine from a hang. Each input
+is one of:
 
   accepted        read and run (exit 0; a scenario that passed or failed; an HTTP answer under 400;
                   a language-server probe answered)
@@ -288,10 +290,40 @@ def table(folders: list[str]) -> str:
     return "\n".join(lines)
 
 
+def recheck(folder: str, bound: float = 300.0) -> str:
+    """Each timeout of a campaign run again alone, as a process of its own with `bound` seconds: whether
+    it was slow work on a loaded machine (it ends, with its exit status and time) or a hang (it does not)."""
+    import shlex
+    import subprocess
+    state = json.loads((Path(folder) / "state.json").read_text(encoding="utf-8"))
+    lines = []
+    for finding in state["findings"]:
+        if finding["outcome"] != "timeout" or state.get("surface") in ("lsp", "serve"):
+            continue
+        command = finding["command"]
+        with tempfile.TemporaryDirectory(prefix="cheatdsl-recheck-") as tmp:
+            argv = (["sweep", command, "--out", str(Path(tmp) / "out")] if command.endswith(".bin")
+                    else shlex.split(command))
+            argv = [str(Path(tmp) / a) if a in ("explore-out", "sweep-out") else a for a in argv]
+            started = time.monotonic()
+            try:
+                done = subprocess.run([sys.executable, "-m", "cheatdsl", *argv], cwd=tmp, capture_output=True,
+                                      timeout=bound, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                      stdin=subprocess.DEVNULL)
+                result = f"ended with exit status {done.returncode} in {time.monotonic() - started:.1f} s"
+            except subprocess.TimeoutExpired:
+                result = f"still running after {bound:.0f} s: a hang"
+        lines.append(f"input {finding['input']} ({' '.join(argv)[:100]}): {result}")
+    return "\n".join(lines) or "no timeouts"
+
+
 def main() -> None:
     """Run (or go on with) a campaign and print its figures."""
     if sys.argv[1:2] == ["--table"]:
         print(table(sys.argv[2:]))
+        return
+    if sys.argv[1:2] == ["--recheck"]:
+        print(recheck(sys.argv[2]))
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--surface", choices=SURFACES, default="rulebook", help="what to fuzz (default rulebook)")
