@@ -120,6 +120,8 @@ def command_line(number: int, seed: int = 0) -> SurfaceInput:
             value = rng.choice(NUMBERS[:9])  # no long run: out of range, or small
         if option in ("--simulate", "--games") and re.fullmatch(r"[0-9]{1,18}", value.strip()):
             value = str(min(int(value), 5))
+        if option == "--jobs" and re.fullmatch(r"[0-9]{1,18}", value.strip()) and 1 < int(value) <= 1024:
+            value = "1"  # a campaign worker may not start processes of its own
         argv += [option, value]
     if command in ("simulate", "compare") and "--games" not in argv and "--simulate" not in argv:
         argv += ["--games", "2"] if command == "simulate" else []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -99,10 +100,7 @@ def count(what: str, least: int, most: int, grouped: bool = True) -> Callable[[s
     """An argparse type: a whole number of `what` from `least` to `most`; outside, the error (exit 2)
     gives the range (docs/cli.md lists every option's range)."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
+        value = whole_number(text)
         if value is None or not least <= value <= most:
             raise argparse.ArgumentTypeError(
                 f"expected {what} from {least:{',' if grouped else ''}} to {most:{',' if grouped else ''}}, "
@@ -143,11 +141,20 @@ PORT = count("a port", 0, 65_535, grouped=False)
 
 def seed(text: str) -> int:
     """An argparse type: any whole number, reduced by cheatdsl.seeds.reduce_seed (modulo 2**63)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a seed (a whole number), found {text!r}") from None
+    value = whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a seed (a whole number), found {shown_value(text)}")
     return reduce_seed(value)
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]{1,4000}")
+
+
+def whole_number(text: str) -> int | None:
+    """`text` as a whole number written in ASCII digits with an optional sign (not `1_000`, not `٣`),
+    or None."""
+    text = text.strip()
+    return int(text) if _WHOLE.fullmatch(text) else None
 
 
 probability = amount("a probability", 0, 1)  # the challenge rate
