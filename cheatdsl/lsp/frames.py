@@ -45,6 +45,7 @@ class Frames:
     def __init__(self, max_body: int = MAX_MESSAGE_BYTES) -> None:
         self._buffer = bytearray()
         self._max_body = max_body
+        self._looked = 0  # how far a body still arriving was searched for a next header (none found)
 
     def feed(self, data: bytes) -> None:
         """Add bytes read from the client."""
@@ -59,57 +60,63 @@ class Frames:
                 return out
             out.append(item)
 
+    def _drop(self, count: int) -> None:
+        del self._buffer[:count]
+        self._looked = 0
+
     def _next(self) -> Message | BadFrame | None:
         buffer = self._buffer
         header = _HEADER.search(buffer)
         if header is None:
             # Keep only a tail that could still become the start of a header.
-            del buffer[: max(0, len(buffer) - 64)]
+            self._drop(max(0, len(buffer) - 64))
             return None
         before = bytes(buffer[: header.start()])
         stray = before[: _OTHER_HEADERS.search(before).start()].strip()  # a Content-Type first is no stray
         if stray:
-            del buffer[: header.start()]
+            self._drop(header.start())
             return BadFrame(f"{len(stray)} stray bytes before a message were skipped")
         end = _HEADERS_END.search(buffer, header.end() - 2)
         if end is None:
             if len(buffer) > MAX_HEADER_BYTES:
-                del buffer[: header.end()]
+                self._drop(header.end())
                 return BadFrame("a message's headers never ended; skipped")
             return None
         value = header.group(1).strip()
         body_start = end.end()
         if not _DIGITS.fullmatch(value) or int(value) > self._max_body:
-            del buffer[:body_start]
+            self._drop(body_start)
             return BadFrame(f"Content-Length {_shown(value)} is not a length from 0 to {self._max_body:,}")
         length = int(value)
         available = len(buffer) - body_start
         if available < length:
-            early = self._early_end(body_start, len(buffer))
-            if early is None:
-                return None
-            return early
+            return self._early_end(max(body_start, self._looked), len(buffer), body_start)
         body = bytes(buffer[body_start: body_start + length])
         try:
             json.loads(body)
         except (ValueError, RecursionError):
-            early = self._early_end(body_start, body_start + length)
+            early = self._early_end(body_start, body_start + length, body_start)
             if early is not None:
                 return early
-            del buffer[:body_start]  # read on from the body: a next header inside it is found
+            self._drop(body_start)  # read on from the body: a next header inside it is found
             return BadFrame(f"a body of {length} bytes is not JSON")
-        del buffer[: body_start + length]
+        self._drop(body_start + length)
         return Message(body)
 
-    def _early_end(self, body_start: int, stop: int) -> Message | BadFrame | None:
-        """When another complete header starts inside what the length claims for this body, the
-        length was too long: the bytes before that header are this body (a message if they are JSON)."""
+    def _early_end(self, start: int, stop: int, body_start: int) -> Message | BadFrame | None:
+        """When another complete header starts inside what the length claims for this body (searched
+        from `start` to `stop`), the length was too long: the bytes before that header are this body
+        (a message if they are JSON). Each byte of a body still arriving is searched once."""
         buffer = self._buffer
-        following = _NEXT_HEADER.search(buffer, body_start, stop)
-        if following is None or _HEADERS_END.search(buffer, following.end() - 2) is None:
+        following = _NEXT_HEADER.search(buffer, max(body_start, start - MAX_HEADER_BYTES // 128), stop)
+        if following is None:
+            self._looked = stop
+            return None
+        if _HEADERS_END.search(buffer, following.end() - 2, following.end() + MAX_HEADER_BYTES) is None:
+            self._looked = following.start()
             return None
         body = bytes(buffer[body_start: following.start()])
-        del buffer[: following.start()]
+        self._drop(following.start())
         try:
             json.loads(body)
             return Message(body)
