@@ -130,7 +130,7 @@ def test_command_lines_sample(folder: Path, number: int, monkeypatch: pytest.Mon
     """Issue 26, surface cli: awkward option values end in a usage error or a result, never a traceback."""
     from tests.surfaces import classify_exit, command_line
     monkeypatch.chdir(folder)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     status, output = run_main(list(command_line(number).argv))
     assert classify_exit(status, output)[0] in ("accepted", "refused"), output[-2000:]
 
