@@ -235,17 +235,23 @@ def garbage(rng: random.Random) -> FuzzInput:
     return FuzzInput("garbage", suffix, command, bytes(rng.choice(alphabet) for _ in range(size)))
 
 
-def fuzz_input(number: int, campaign_seed: int = 0) -> FuzzInput:
-    """Input `number` of a campaign: the same file every time for the same numbers."""
+def fuzz_input(number: int, campaign_seed: int = 0, command: str | None = None) -> FuzzInput:
+    """Input `number` of a campaign: the same file every time for the same numbers; `command` (check or
+    scenario) keeps to rulebooks or to scenarios."""
     rng = random.Random(f"{campaign_seed}:{number}")
     kind = rng.random()
+    wanted = command
     command = "check" if rng.random() < 0.6 else "scenario"
+    command = wanted or command
     seed = rng.choice([s for s in seeds() if s.command == command])
     if kind < 0.5:
         return structural(seed, rng)
     if kind < 0.9:
         return bytewise(seed, rng)
-    return garbage(rng)
+    made = garbage(rng)
+    if wanted is not None and made.command != wanted:
+        made = FuzzInput(made.how, ".yaml", wanted, made.data)
+    return made
 
 
 def classify(command: str, status: object, output: str) -> tuple[str, str]:

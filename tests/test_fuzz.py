@@ -94,3 +94,77 @@ def test_garbage_bytes(folder: Path, data: bytes, form: tuple[str, str]) -> None
 def test_garbage_punctuation(folder: Path, text: str, form: tuple[str, str]) -> None:
     """Text made of the characters both forms give meaning to: brackets, quotes, anchors, tags, separators."""
     assert_handled(folder, FuzzInput("punctuation", form[0], form[1], text.encode("utf-8")))
+
+
+# --- the surfaces of issue 26: a small sample of each campaign of benchmarks/fuzz_campaign.py --surface ----
+
+SAMPLE = settings(max_examples=8, deadline=None, database=None, derandomize=True,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def run_main(argv: list[str]) -> tuple[object, str]:
+    out = io.StringIO()
+    with mock.patch.dict(os.environ, {"CHEATDSL_DEBUG": "1"}), \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            status: object = main(argv)
+        except SystemExit as exc:  # argparse's usage errors
+            status = exc.code
+    return status, out.getvalue()
+
+
+@SAMPLE
+@given(number=st.integers(min_value=0, max_value=10**6))
+def test_sweep_specs_sample(folder: Path, number: int) -> None:
+    """Issue 26, surface sweep: a mutated spec runs (exit 0), or is refused (1 or 2), never exit 3."""
+    from tests.surfaces import classify_exit, sweep_spec
+    spec = folder / f"spec-{number}.yaml"
+    spec.write_bytes(sweep_spec(number).data)
+    status, output = run_main(["sweep", str(spec), "--out", str(folder / f"out-{number}")])
+    assert classify_exit(status, output)[0] in ("accepted", "refused"), output[-2000:]
+
+
+@SAMPLE
+@given(number=st.integers(min_value=0, max_value=10**6))
+def test_command_lines_sample(folder: Path, number: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26, surface cli: awkward option values end in a usage error or a result, never a traceback."""
+    from tests.surfaces import classify_exit, command_line
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    status, output = run_main(list(command_line(number).argv))
+    assert classify_exit(status, output)[0] in ("accepted", "refused"), output[-2000:]
+
+
+@pytest.fixture(scope="module")
+def lsp_target():  # type: ignore[no-untyped-def]
+    from tests.surfaces import LspTarget
+    target = LspTarget()
+    yield target
+    target.close()
+
+
+@SAMPLE
+@given(number=st.integers(min_value=0, max_value=10**6))
+def test_language_server_streams_sample(lsp_target, number: int) -> None:  # type: ignore[no-untyped-def]
+    """Issue 26, surface lsp: after any stretch of bytes the server still answers a probe."""
+    from tests.surfaces import lsp_bytes
+    outcome, _, note = lsp_target.run(lsp_bytes(number), 30)
+    assert outcome == "accepted", note
+
+
+@pytest.fixture(scope="module")
+def serve_target():  # type: ignore[no-untyped-def]
+    pytest.importorskip("uvicorn")
+    from tests.surfaces import ServeTarget
+    target = ServeTarget()
+    yield target
+    target.close()
+
+
+@SAMPLE
+@given(number=st.integers(min_value=0, max_value=10**6))
+def test_practice_table_requests_sample(serve_target, number: int) -> None:  # type: ignore[no-untyped-def]
+    """Issue 26, surface serve (127.0.0.1 only): a malformed request gets a 4xx, never a 5xx or no answer."""
+    from tests.surfaces import serve_request
+    outcome, status, note = serve_target.run(serve_request(number), 30)
+    assert outcome in ("accepted", "refused"), f"{status}: {note}"

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..diagnostics import Diagnostics
 from ..profiles import RULEBOOK_SUFFIXES
+from ..seeds import reduce_seed
 
 STDIN = "-"
 
@@ -93,28 +96,68 @@ def unknown_variation(path: str, d: Diagnostics) -> str | None:
     return f"{shown} has no variation {unknown}; {offered}"
 
 
-def count(what: str, least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of `what`, at least `least` (`what` names it in the error)."""
+def count(what: str, least: int, most: int, grouped: bool = True) -> Callable[[str], int]:
+    """An argparse type: a whole number of `what` from `least` to `most`; outside, the error (exit 2)
+    gives the range (docs/cli.md lists every option's range)."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, found {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{what} must be at least {least}")
+        value = whole_number(text)
+        if value is None or not least <= value <= most:
+            raise argparse.ArgumentTypeError(
+                f"expected {what} from {least:{',' if grouped else ''}} to {most:{',' if grouped else ''}}, "
+                f"found {shown_value(text)}")
         return value
     return parse
 
 
-def probability(text: str) -> float:
-    """An argparse type: a probability from 0 to 1 (the challenge rate)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a probability, found {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError("the challenge rate is a probability from 0 to 1")
-    return value
+def amount(what: str, least: float, most: float) -> Callable[[str], float]:
+    """An argparse type: a number (not necessarily whole) from `least` to `most`, the range in the error."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not least <= value <= most:  # NaN is in no range
+            raise argparse.ArgumentTypeError(f"expected {what} from {least:,g} to {most:,g}, found {shown_value(text)}")
+        return value
+    return parse
+
+
+def shown_value(text: str) -> str:
+    """A value from the command line as an error quotes it: at most 40 characters."""
+    return repr(text[:40] + "...") if len(text) > 40 else repr(text)
+
+
+# The ranges of the numeric options (docs/cli.md, "Ranges"; a test keeps the two the same).
+PLAYERS = count("a number of players", 1, 1_000)
+SEAT = count("a seat", 0, 999)
+GAMES = count("a number of games", 1, 100_000_000)
+TURN_CAP = count("a turn cap", 1, 10_000_000)
+JOBS = count("a number of jobs", 1, 1_024)
+SEARCHES = count("a number of searches", 0, 1_000)
+SEARCH_EFFORT = amount("a search effort", 0.01, 1_000)
+TIME_LIMIT = amount("a time limit in seconds", 1, 86_400)
+PORT = count("a port", 0, 65_535, grouped=False)
+
+
+def seed(text: str) -> int:
+    """An argparse type: any whole number, reduced by cheatdsl.seeds.reduce_seed (modulo 2**63)."""
+    value = whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a seed (a whole number), found {shown_value(text)}")
+    return reduce_seed(value)
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]{1,4000}")
+
+
+def whole_number(text: str) -> int | None:
+    """`text` as a whole number written in ASCII digits with an optional sign (not `1_000`, not `٣`),
+    or None."""
+    text = text.strip()
+    return int(text) if _WHOLE.fullmatch(text) else None
+
+
+probability = amount("a probability", 0, 1)  # the challenge rate
 
 
 def write_result(command: str, text: str, output: str | None) -> int:

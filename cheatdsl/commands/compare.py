@@ -8,7 +8,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from .arguments import UsageError as ArgumentError
-from .arguments import add_format, add_rulebooks, add_variation, count, rulebook_arguments, usage
+from .arguments import GAMES, PLAYERS, add_format, add_rulebooks, add_variation, rulebook_arguments, seed, usage
 
 HELP = """Compare rulebooks side by side.
 
@@ -49,13 +49,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rulebooks(p)
     add_variation(p, "switch a named variation on in every rulebook that offers it (repeatable)")
-    p.add_argument("--simulate", type=count("a number of games", 1), metavar="G", help="simulate G games per rulebook and compare statistics")
-    p.add_argument("--rate", type=count("a number of games", 1), metavar="G",
+    p.add_argument("--simulate", type=GAMES, metavar="G", help="simulate G games per rulebook and compare statistics")
+    p.add_argument("--rate", type=GAMES, metavar="G",
                    help="play a ladder of G games of bots per rulebook (`cheatdsl rate`) and compare skill index, "
                         "seats and length")
-    p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S",
+    p.add_argument("--seed", "-s", type=seed, default=0, metavar="S",
                    help="with --simulate: the games' seed (default 0)")
-    p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
+    p.add_argument("--players", "-n", type=PLAYERS, metavar="N",
                    help="with --simulate: seat N players at every rulebook (default: a count all allow, nearest 4)")
     add_format(p, ("text", "md", "html", "json"))
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")

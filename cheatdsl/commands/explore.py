@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..properties import PROPERTY_IDS
-from .arguments import add_format, usage
+from .arguments import add_format, shown_value, usage
 from .sweep import add_runner, carry_out
 
 HELP = """Verify every combination of a rulebook's variations: which combinations break which property.
@@ -44,9 +44,11 @@ def _players(text: str) -> str | tuple[int, ...]:
     try:
         counts = tuple(sorted({int(t) for t in text.split(",")}))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected player counts such as 3,4 or all, found {text!r}") from None
-    if not counts or min(counts) < 1:
-        raise argparse.ArgumentTypeError("a player count is at least 1")
+        raise argparse.ArgumentTypeError(
+            f"expected player counts such as 3,4 or all, found {shown_value(text)}") from None
+    if not counts or min(counts) < 1 or max(counts) > 1_000:
+        raise argparse.ArgumentTypeError("expected player counts from 1 to 1,000 such as 3,4 or all, "
+                                         f"found {shown_value(text)}")
     return counts
 
 

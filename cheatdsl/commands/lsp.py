@@ -16,6 +16,11 @@ files with `cheatdsl fmt`'s printer (a file with comments is left as it is), and
 sections as document symbols. YAML files that are not rulebooks (scenario files, say) get
 no diagnostics.
 
+It answers only for documents the editor opened (it never reads a file a request names), and
+survives any bytes on standard input: a malformed message is answered with a parse error and
+skipped, and the next one is served (docs/cli.md, "Limits on input"). Problems are logged to
+standard error one line each, never as a traceback.
+
 It needs the `lsp` extra: pip install 'cheatdsl[lsp]'.
 
 Exit status: 0 when the editor shut the server down, 2 when the extra is not installed or

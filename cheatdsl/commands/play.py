@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .arguments import STDIN, add_variation, count, unknown_variation, usage
+from .arguments import PLAYERS, SEAT, STDIN, TURN_CAP, add_variation, seed, unknown_variation, usage
 
 HELP = """Play a rulebook in the terminal against computer players.
 
@@ -31,17 +31,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("play", help="play a rulebook in the terminal against bots", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file (.yaml, .yml or .cheat) or a shipped profile name")
-    p.add_argument("--players", "-n", type=count("a number of players", 1), default=None, metavar="N",
+    p.add_argument("--players", "-n", type=PLAYERS, default=None, metavar="N",
                    help="players at the table, you included (default: the rulebook's fewest)")
-    p.add_argument("--seat", type=count("a seat", 0), default=None, metavar="S",
+    p.add_argument("--seat", type=SEAT, default=None, metavar="S",
                    help="your seat, 0 to N-1 (default: the seat that plays first)")
     p.add_argument("--bots", "-b", default="honest", metavar="NAME[,NAME...]",
                    help="the computer players' bots, one name for all or one per seat in turn order "
                         "(random, greedy, honest, counter; default honest, the practice table's players)")
-    p.add_argument("--seed", "-s", type=count("a seed", 0), default=None, metavar="S",
+    p.add_argument("--seed", "-s", type=seed, default=None, metavar="S",
                    help="the deal and the bots' choices (default: a fresh seed, shown so you can replay it)")
     add_variation(p)
-    p.add_argument("--turn-cap", type=count("a turn cap", 1), default=2000, metavar="T",
+    p.add_argument("--turn-cap", type=TURN_CAP, default=2000, metavar="T",
                    help="stop a game after T plays and passes (default 2000)")
 
 

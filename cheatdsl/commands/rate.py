@@ -7,12 +7,14 @@ import json
 import sys
 
 from .arguments import (
+    TURN_CAP,
     UsageError,
     add_format,
     add_rulebooks,
     add_variation,
     count,
     rulebook_arguments,
+    seed,
     unknown_variation,
     usage,
 )
@@ -49,14 +51,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("rate", help="rate a ladder of bots on a rulebook: skill, luck, seats, length",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rulebooks(p, many=False, dest="file")
-    p.add_argument("--players", "-n", type=count("a number of players", 2), metavar="N",
+    p.add_argument("--players", "-n", type=count("a number of players", 2, 1_000), metavar="N",
                    help="seats at the table (default: 4 where the rulebook allows it, else its fewest)")
-    p.add_argument("--games", "-g", type=count("a number of games", 1), default=DEFAULT_GAMES, metavar="G",
+    p.add_argument("--games", "-g", type=count("a number of games", 1, 1_000_000), default=DEFAULT_GAMES, metavar="G",
                    help=f"games to play (default {DEFAULT_GAMES}, about half a minute on the Python engine)")
-    p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S", help="the run's seed (default 0)")
-    p.add_argument("--samples", type=count("a number of bootstrap samples", 10), default=200, metavar="B",
+    p.add_argument("--seed", "-s", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
+    p.add_argument("--samples", type=count("a number of bootstrap samples", 10, 100_000), default=200, metavar="B",
                    help="bootstrap resamples for the intervals (default 200)")
-    p.add_argument("--turn-cap", type=count("a turn cap", 1), metavar="T",
+    p.add_argument("--turn-cap", type=TURN_CAP, metavar="T",
                    help="stop a game after T plays and passes (default 2000)")
     add_variation(p)
     add_format(p, ("text", "json"))

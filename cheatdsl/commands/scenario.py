@@ -90,12 +90,13 @@ RULEBOOK_KEYS = ("title", "extends", "deck", "deal", "claim", "challenge", "endi
 def _rulebook_given(path: str) -> ScenarioResult | None:
     """A failed result saying that `path` is a rulebook, not a scenario; None when it is no rulebook."""
     from ..diagnostics import Diagnostics
+    from ..files import FileRefused, read_text
     from ..scenario.runner import ScenarioResult
     from ..source import SourceFile, Span
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
+        text = read_text(path)
+    except FileRefused:
+        return None  # the scenario reader says why
     keys = {line.split(":", 1)[0].strip() for line in text.splitlines()
             if line[:1].isalpha() and ":" in line}
     if "scenario" in keys or not (path.endswith(".cheat") or keys & set(RULEBOOK_KEYS)):

@@ -7,13 +7,17 @@ import json
 import sys
 
 from .arguments import (
+    GAMES,
+    JOBS,
+    PLAYERS,
+    TURN_CAP,
     UsageError,
     add_format,
     add_rulebooks,
     add_variation,
-    count,
     probability,
     rulebook_arguments,
+    seed,
     unknown_variation,
     usage,
 )
@@ -56,16 +60,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("simulate", help="play many games between bots and report statistics", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rulebooks(p, many=False, dest="file")
-    p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
+    p.add_argument("--players", "-n", type=PLAYERS, metavar="N",
                    help="seats at the table (default: the fewest the rulebook allows)")
-    p.add_argument("--games", "-g", type=count("a number of games", 1), default=1000, metavar="G",
+    p.add_argument("--games", "-g", type=GAMES, default=1000, metavar="G",
                    help="games to play (default 1000)")
-    p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S", help="the run's seed (default 0)")
+    p.add_argument("--seed", "-s", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--bots", "-b", default="honest", metavar="A,B,...",
                    help="a bot for every seat, or one per seat in seat order (default honest)")
-    p.add_argument("--turn-cap", type=count("a turn cap", 1), metavar="T",
+    p.add_argument("--turn-cap", type=TURN_CAP, metavar="T",
                    help="stop a game after T plays and passes (default 2000, or the rulebook's own cap)")
-    p.add_argument("--jobs", "-j", type=count("a number of jobs", 1), default=1, metavar="J",
+    p.add_argument("--jobs", "-j", type=JOBS, default=1, metavar="J",
                    help="worker processes (default 1); the numbers do not depend on it")
     add_variation(p)
     p.add_argument("--challenge-rate", type=probability, default=0.15, metavar="R",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from .arguments import add_format, count, usage
+from .arguments import JOBS, add_format, shown_value, usage
 
 HELP = """Run a sweep: every cell of a spec (rulebooks x variations x player counts x bot mixes) simulated
 with `simulate` and, where the spec asks, verified with `verify`.
@@ -55,10 +56,28 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def add_runner(p: argparse.ArgumentParser, default_out: str) -> None:
     """--out, --jobs and --scheduler, shared with `explore`."""
     p.add_argument("--out", metavar="DIR", help=f"the results folder (default {default_out})")
-    p.add_argument("--jobs", "-j", type=count("a number of jobs", 1), default=1, metavar="J",
+    p.add_argument("--jobs", "-j", type=JOBS, default=1, metavar="J",
                    help="worker processes on this machine (default 1); the results do not depend on it")
-    p.add_argument("--scheduler", metavar="ADDRESS",
+    p.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                    help="run the cells on the Dask scheduler at ADDRESS (tcp://HOST:8786) instead")
+    p.add_argument("--force", action="store_true",
+                   help="start even when the work is over 1,000 cells or an estimated hour (the size and the "
+                        "estimate are printed first either way)")
+
+
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?"
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]{1,253}):(?P<port>[0-9]{1,5})/?")
+
+
+def scheduler_address(text: str) -> str:
+    """An argparse type: a Dask scheduler's address, [SCHEME://]HOST:PORT, checked before anything runs."""
+    found = _ADDRESS.fullmatch(text.strip())
+    if found is None or (found["scheme"] or "tcp") not in SCHEMES or not 1 <= int(found["port"]) <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"expected a scheduler address such as tcp://HOST:8786 (schemes {', '.join(SCHEMES)}; "
+            f"port 1 to 65535), found {shown_value(text)}")
+    return text.strip()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,8 +98,18 @@ def carry_out(command: str, spec: Any, out: str, args: argparse.Namespace, title
     """Run the spec into `out` with the runner options; print the cells and the tally."""
     from ..output import OutputError
     from ..sweep import NeedsExtra, SpecError, run_spec
+    from ..sweep.size import size_of
     from .progress import Progress
 
+    try:
+        size = size_of(spec)
+    except SpecError as exc:
+        return usage(command, str(exc))
+    print(f"cheatdsl {command}: {size.words(args.jobs)}", file=sys.stderr)
+    refused = size.too_big(args.jobs)
+    if refused is not None and not args.force:
+        return usage(command, f"not started: {refused}; run it with --force, or ask for less "
+                              "(docs/cli.md, \"Long work\")")
     hook = None
     if explore:
         from ..sweep.explore import save_witnesses

@@ -12,12 +12,15 @@ from ..profiles import shown_path
 from ..properties import PROPERTY_IDS
 from ..scenario.files import is_scenario_file
 from .arguments import (
+    PLAYERS,
+    SEARCHES,
+    SEARCH_EFFORT,
     STDIN,
+    TIME_LIMIT,
     UsageError,
     add_format,
     add_rulebooks,
     add_variation,
-    count,
     rulebook_arguments,
     unknown_variation,
     usage,
@@ -66,13 +69,17 @@ Exit status:
   3  internal error: a check raised an exception (its verdict is shown as `error`), a bug to report"""
 
 
+# verifier.runner.HEAVY_SECONDS, named here so that --help does not load Z3 (a test keeps the two equal)
+TIME_LIMIT_DEFAULT = 320.0
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("verify", help="prove or refute rulebook properties with Z3", description=HELP,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rulebooks(p)
     p.add_argument("--property", "-p", action="append", choices=PROPERTY_IDS, metavar="ID", dest="properties",
                    help="verify only this property (repeatable): " + ", ".join(PROPERTY_IDS))
-    p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
+    p.add_argument("--players", "-n", type=PLAYERS, metavar="N",
                    help="verify at this player count only")
     add_variation(p)
     add_format(p, ("text", "json", "md"), aliases=(("--markdown", "md"),))
@@ -80,11 +87,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="write every counterexample and witness as a scenario file in DIR")
     p.add_argument("--force", action="store_true",
                    help="with --save-witnesses: overwrite scenario files that exist (kept otherwise)")
-    p.add_argument("--searches", type=count("a number of searches", 0), metavar="N",
+    p.add_argument("--searches", type=SEARCHES, metavar="N",
                    help="counterexample searches per property and rulebook, at the smallest player counts that "
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
-    p.add_argument("--search-effort", type=float, metavar="X",
+    p.add_argument("--search-effort", type=SEARCH_EFFORT, metavar="X",
                    help="scale the resource limit of every counterexample search (default 1; 4 searches deeper)")
+    p.add_argument("--time-limit", type=TIME_LIMIT, metavar="SECONDS",
+                   help=f"the wall-clock seconds a rulebook's heavy checks may take together, from 1 to 86400 "
+                        f"(default {TIME_LIMIT_DEFAULT:g}); a property still running then is cut short and "
+                        "reported unknown, saying so")
 
 
 def dropped_note(shown: str, rulebook: Rulebook) -> str:
@@ -143,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
         report.rulebooks.append(RulebookReport(shown, rulebook))
         jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
     with Progress("verifying", 0) as bar:
-        results = verify_all([job for _, job in jobs], progress=bar.update)
+        limit = {} if args.time_limit is None else {"heavy_seconds": args.time_limit}
+        results = verify_all([job for _, job in jobs], progress=bar.update, **limit)
     for (entry, _), timed in zip(jobs, results):
         entry.timed = timed
     if args.save_witnesses:

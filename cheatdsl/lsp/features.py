@@ -120,8 +120,17 @@ def field_markdown(keys: tuple[str, ...], field: Field) -> str:
     return f"{head}\n\n{describe(field)}"
 
 
+def within(text: str, line: int, column: int) -> tuple[int, int]:
+    """The place moved into the text: a line past the last is the last, a column past a line's end
+    is its end (a client may ask anywhere)."""
+    lines = text.split("\n")
+    line = min(max(line, 0), len(lines) - 1)
+    return line, min(max(column, 0), len(lines[line]))
+
+
 def hover(path: str, text: str, line: int, column: int) -> types.Hover | None:
     """The reference text of the field under the cursor (its key or its value)."""
+    line, column = within(text, line, column)
     tree = tree_of(path, text)
     found = find(tree, line + 1, column + 1) if tree is not None else None
     if found is None:
@@ -188,6 +197,7 @@ def _variation_names(path: str, text: str) -> list[str]:
 
 def completion(path: str, text: str, line: int, column: int) -> list[types.CompletionItem]:
     """Section keys and field names where a key is typed, allowed values where a value is."""
+    line, column = within(text, line, column)
     dsl = path.endswith(".cheat")
     typing = _typing_at(path, text, line, column)
     section = section_path(typing.sections)
@@ -240,6 +250,7 @@ def _location(file: str, span: Span | None) -> types.Location:
 
 def definition(path: str, text: str, line: int, column: int) -> types.Location | None:
     """Where the rulebook named by `extends:`, or the variation named by `use:`/`conflicts:`, is defined."""
+    line, column = within(text, line, column)
     tree = tree_of(path, text)
     found = find(tree, line + 1, column + 1) if tree is not None else None
     if found is None or found.on_key:

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import functools
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, BinaryIO, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
@@ -12,8 +22,22 @@ from pygls.workspace.position_codec import ServerTextPosition
 
 from .. import __version__
 from . import features
+from .frames import BadFrame, Frames
 
 server = LanguageServer("cheatdsl", __version__)
+Params = TypeVar("Params")
+Answer = TypeVar("Answer")
+
+
+def _guarded(handler: Callable[[Params], Answer]) -> Callable[[Params], Answer]:
+    """The handler, with any failure answered as a one-line internal error (no traceback is sent)."""
+    @functools.wraps(handler)
+    def guarded(params: Params) -> Answer:
+        try:
+            return handler(params)
+        except Exception as exc:
+            raise JsonRpcInternalError(f"cheatdsl could not answer: {type(exc).__name__}") from None
+    return guarded
 
 
 def _path(document: TextDocument) -> str:
@@ -40,8 +64,15 @@ def _client_range(document: TextDocument, span: types.Range) -> types.Range:
     return types.Range(start=_client_position(document, span.start), end=_client_position(document, span.end))
 
 
+def _opened(uri: str) -> TextDocument | None:
+    """The document the client opened at `uri`; None for any other (its file is never read)."""
+    return server.workspace.text_documents.get(unquote(uri))
+
+
 def _publish(uri: str) -> None:
-    document = server.workspace.get_text_document(uri)
+    document = _opened(uri)
+    if document is None:
+        return
     path, text = _path(document), document.source
     found = features.diagnostics(path, text) if features.is_rulebook(path, text) else []
     for item in found:
@@ -50,29 +81,36 @@ def _publish(uri: str) -> None:
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+@_guarded
 def did_open(params: types.DidOpenTextDocumentParams) -> None:
     _publish(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+@_guarded
 def did_change(params: types.DidChangeTextDocumentParams) -> None:
     _publish(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+@_guarded
 def did_save(params: types.DidSaveTextDocumentParams) -> None:
     _publish(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+@_guarded
 def did_close(params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
+@_guarded
 def hover(params: types.HoverParams) -> types.Hover | None:
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = _opened(params.text_document.uri)
+    if document is None:
+        return None
     answer = features.hover(_path(document), document.source, *_here(document, params.position))
     if answer is not None and answer.range is not None:
         answer.range = _client_range(document, answer.range)
@@ -81,15 +119,21 @@ def hover(params: types.HoverParams) -> types.Hover | None:
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=[":", " ", "[", ","]))
+@_guarded
 def completion(params: types.CompletionParams) -> types.CompletionList:
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = _opened(params.text_document.uri)
+    if document is None:
+        return types.CompletionList(is_incomplete=False, items=[])
     items = features.completion(_path(document), document.source, *_here(document, params.position))
     return types.CompletionList(is_incomplete=False, items=items)
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+@_guarded
 def definition(params: types.DefinitionParams) -> types.Location | None:
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = _opened(params.text_document.uri)
+    if document is None:
+        return None
     path = _path(document)
     found = features.definition(path, document.source, *_here(document, params.position))
     if found is not None and found.uri == params.text_document.uri:
@@ -98,8 +142,11 @@ def definition(params: types.DefinitionParams) -> types.Location | None:
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+@_guarded
 def formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = _opened(params.text_document.uri)
+    if document is None:
+        return None
     path, text = _path(document), document.source
     if not path.endswith(".cheat"):
         return None
@@ -119,8 +166,11 @@ def formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] |
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_guarded
 def document_symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = _opened(params.text_document.uri)
+    if document is None:
+        return []
     found = features.symbols(_path(document), document.source)
     _to_client(document, found)
     return found
@@ -133,6 +183,103 @@ def _to_client(document: TextDocument, found: Sequence[types.DocumentSymbol]) ->
         _to_client(document, symbol.children or [])
 
 
-def serve() -> None:
-    """Answer an editor over standard input and output until it shuts the server down."""
-    server.start_io()
+class _OneLine(logging.Formatter):
+    """A log record as one line on standard error: the message's first line, never a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        first = record.getMessage().splitlines()[:1] or [""]
+        return f"cheatdsl lsp: {record.levelname.lower()}: {first[0][:300]}"
+
+
+def _quiet_logs() -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    for name in ("pygls", "cheatdsl"):
+        log = logging.getLogger(name)
+        log.handlers[:] = [handler]
+        log.setLevel(logging.WARNING)
+        log.propagate = False
+
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
+NOT_INITIALIZED = -32002
+READ_BYTES = 65_536
+
+
+def _answer_error(msg_id: Any, code: int, message: str) -> None:
+    """Send a JSON-RPC error response (id null when the message had none that could be read)."""
+    server.protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
+
+
+@dataclass
+class _Session:
+    """What the reading loop knows of the conversation: whether `initialize` has been asked."""
+
+    initialized: bool = False
+
+
+def _handle(body: bytes, session: _Session) -> None:
+    """Hand one frame's JSON to pygls; whatever it cannot take is answered with an error, not raised."""
+    protocol = server.protocol
+    try:
+        message = json.loads(body, object_hook=protocol.structure_message)
+    except Exception:
+        _answer_error(None, PARSE_ERROR, "the message could not be read")
+        return
+    if not hasattr(message, "jsonrpc"):
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        _answer_error(msg_id if isinstance(msg_id, (int, str)) else None, INVALID_REQUEST,
+                      "not a JSON-RPC 2.0 request, notification or response")
+        return
+    method = getattr(message, "method", None)
+    if method == types.INITIALIZE:
+        session.initialized = True
+    elif not session.initialized and method not in (None, types.EXIT):
+        msg_id = getattr(message, "id", None)
+        if msg_id is not None:
+            _answer_error(msg_id, NOT_INITIALIZED, f"`{method}` before `initialize`: send `initialize` first")
+        return  # a notification before initialize is dropped, as the protocol says
+    try:
+        protocol.handle_message(message)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        msg_id = getattr(message, "id", None)
+        _answer_error(msg_id if isinstance(msg_id, (int, str)) else None, INTERNAL_ERROR,
+                      f"cheatdsl could not answer: {type(exc).__name__}")
+
+
+async def _read_loop(stdin: BinaryIO) -> None:
+    """Read frames from `stdin` until it ends or the client says exit; every frame is answered or skipped."""
+    loop = asyncio.get_running_loop()
+    read = getattr(stdin, "read1", stdin.read)
+    frames = Frames()
+    session = _Session()
+    while True:
+        data = await loop.run_in_executor(None, read, READ_BYTES)
+        if not data:
+            return
+        frames.feed(data)
+        for item in frames.take():
+            if isinstance(item, BadFrame):
+                _answer_error(None, PARSE_ERROR, f"bad frame skipped: {item.reason}")
+            else:
+                _handle(item.body, session)
+            await asyncio.sleep(0)  # let an answer a handler scheduled go out before the next message
+
+
+def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    """Answer an editor over standard input and output until it shuts the server down or input ends.
+
+    Any byte stream is survived: a bad frame is answered with a parse error and skipped, and the next
+    message is served; a problem is logged as one line on standard error, never as a traceback."""
+    _quiet_logs()
+    server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+    try:
+        asyncio.run(_read_loop(stdin or sys.stdin.buffer))
+    except (BrokenPipeError, KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        server.shutdown()

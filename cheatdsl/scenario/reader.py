@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostics, RulebookError
+from ..files import FileRefused, Refusal, read_text
 from ..source import SourceFile, Span
 from ..syntax.limits import MAX_FILE_BYTES
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
@@ -52,20 +52,15 @@ def _seat_or_name(key: str) -> int | str:
 def read_scenario(path: str, d: Diagnostics) -> Scenario | None:
     """The scenario in `path`, or None after recording why it cannot be read."""
     at = Span(path, 1, 1)
-    file = Path(path)
     try:
-        if not file.is_file():
-            d.error(at, "S001", f"no scenario file at '{path}'")
-            return None
-        if file.stat().st_size > MAX_FILE_BYTES:
+        text = read_text(path, MAX_FILE_BYTES)
+    except FileRefused as refused:
+        if refused.refusal is Refusal.TOO_LARGE:
             d.error(at, "S002", f"the file is larger than {MAX_FILE_BYTES:,} bytes; a scenario is a page")
-            return None
-        text = file.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        d.error(at, "S002", "the file is not UTF-8 text")
-        return None
-    except OSError as exc:
-        d.error(at, "S001", f"cannot read '{path}': {exc.strerror or exc}")
+        elif refused.refusal is Refusal.NOT_TEXT:
+            d.error(Span(path, refused.line, 1), "S002", "the file is not UTF-8 text")
+        else:
+            d.error(at, "S001", f"no scenario file at '{path}': {refused.words()}")
         return None
     source = SourceFile(path, text)
     d.sources[path] = source

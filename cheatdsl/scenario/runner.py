@@ -22,6 +22,7 @@ from ..engine.notation import (
     parse_claim,
     seats_text,
 )
+from ..files import FileRefused, read_text
 from ..load import compile_rulebook
 from ..model import Rulebook
 from ..profiles import RULEBOOK_SUFFIXES, shipped_path
@@ -112,8 +113,11 @@ def run(scenario: Scenario) -> ScenarioResult:
 def _run(scenario: Scenario) -> ScenarioResult:
     result = ScenarioResult(scenario.path or "<scenario>", scenario.name)
     d = result.diagnostics
-    if scenario.path and Path(scenario.path).is_file():
-        d.sources[scenario.path] = SourceFile(scenario.path, Path(scenario.path).read_text(encoding="utf-8"))
+    if scenario.path:
+        try:
+            d.sources[scenario.path] = SourceFile(scenario.path, read_text(scenario.path))
+        except FileRefused:
+            pass  # the file changed since it was read: its lines are not quoted
     game = _game(scenario, d)
     if game is None:
         return result

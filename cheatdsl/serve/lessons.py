@@ -14,8 +14,11 @@ import yaml
 
 from ..engine import Action, Game, State
 from ..engine.notation import NotationError, parse_action
+from ..files import FileRefused, read_text
 from ..scenario.model import Scenario
 from ..scenario.runner import _position
+
+LESSON_BYTES = 100_000
 
 
 class LessonError(ValueError):
@@ -57,9 +60,11 @@ def lessons_dir() -> Path:
 
 def read_lesson(path: Path) -> dict[str, Any]:
     """The plain data of a lesson file (YAML read safely: no code, no tags)."""
-    if path.stat().st_size > 100_000:
-        raise LessonError(f"{path.name}: a lesson file is at most 100 kB")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    try:
+        text = read_text(str(path), LESSON_BYTES)
+    except FileRefused as refused:
+        raise LessonError(f"{path.name}: {refused.words()} (a lesson file is at most {LESSON_BYTES:,} bytes)") from None
+    data = yaml.safe_load(text)
     if not isinstance(data, dict):
         raise LessonError(f"{path.name}: a lesson is a mapping with `lesson`, `rulebook`, `position` and `steps`")
     return data

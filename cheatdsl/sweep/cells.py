@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import __version__
 from ..diagnostics import Diagnostics
+from ..files import FileRefused, read_text
 from ..model import Rulebook
 from ..reach import Reached, Refused, resolve_reference
 from .spec import MAX_CELLS, Spec
@@ -114,8 +115,8 @@ def source_of(rulebook: Rulebook) -> Source:
     files = []
     for path in dict.fromkeys((rulebook.path, *rulebook.chain)):
         try:
-            files.append((str(path), Path(path).read_text(encoding="utf-8")))
-        except OSError:
+            files.append((str(path), read_text(str(path))))
+        except FileRefused:
             files.append((str(path), ""))
     digest = blake2b("\x00".join(f"{Path(p).name}\x00{t}" for p, t in files).encode(), digest_size=16).hexdigest()
     return Source(str(rulebook.path), tuple(files), digest)

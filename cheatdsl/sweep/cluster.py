@@ -7,6 +7,7 @@ cells it was running; a cell that raises is retried `RETRIES` times before it is
 
 from __future__ import annotations
 
+import socket
 import uuid
 from typing import Any
 
@@ -16,6 +17,7 @@ from .work import run_cell
 
 RETRIES = 1
 CONNECT_SECONDS = 20
+PROBE_SECONDS = 5
 
 
 def require_dask() -> None:
@@ -26,9 +28,26 @@ def require_dask() -> None:
         raise NeedsExtra(f"--scheduler needs Dask distributed: {EXTRA}") from None
 
 
+def probe(address: str) -> None:
+    """NeedsExtra at once when a tcp:// (or bare HOST:PORT) address cannot be reached: a refused
+    connection or an unknown host is known in milliseconds, where Dask would retry for CONNECT_SECONDS."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port = rest.rstrip("/").rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS):
+            pass
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise NeedsExtra(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+
+
 def client_for(address: Any) -> Any:
     """A Dask client of the scheduler at `address` (or of a cluster object); NeedsExtra without Dask."""
     require_dask()
+    if isinstance(address, str):
+        probe(address)
     from distributed import Client
     try:
         return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)

@@ -37,8 +37,10 @@ def run_spec(spec: Spec, folder: str | Path, jobs: int = 1, scheduler: Any = Non
                                                   dict[str, dict[str, list[str]]]] | None = None) -> Finished:
     """Run the sweep into `folder`; SpecError for a spec that cannot run, OutputError for a folder."""
     if scheduler is not None:
-        from .cluster import require_dask
+        from .cluster import probe, require_dask
         require_dask()
+        if isinstance(scheduler, str):
+            probe(scheduler)  # a refused address is known before any rulebook is compiled
     notes: list[str] = []
     cells = expand(spec, notes)
     store = Store(folder)

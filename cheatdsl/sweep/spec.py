@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostics
+from ..files import FileRefused, Refusal, read_text
 from ..profiles import NAME_RULE, is_safe_name
+from ..seeds import reduce_seed
 from ..source import SourceFile, Span
 from ..syntax.limits import MAX_FILE_BYTES
 from ..syntax.tree import MapNode
@@ -67,14 +69,15 @@ FIELDS: tuple[Field, ...] = (
           "a mix naming another number of seats than a cell has is skipped there", default=["honest"]),
     Field("games", {"type": "integer", "minimum": 0, "maximum": 10_000_000},
           "games simulated per cell (0: no simulation)", default=100),
-    Field("seed", {"type": "integer", "minimum": 0}, "the sweep's seed; each cell's seed derives from it and the "
-          "cell itself, never from the order cells run in", default=0),
+    Field("seed", {"type": "integer"}, "the sweep's seed, any whole number (taken modulo 2^63, as every command "
+          "takes a seed); each cell's seed derives from it and the cell itself, never from the order cells run in",
+          default=0),
     Field("verify", {"oneOf": [{"type": "boolean"}, {"type": "array", "items": {"enum": "PROPERTY_IDS"},
                                                       "minItems": 1}]},
           "run the verifier in each cell at its player count: `true` (every property), `false`, or a list of "
           "property ids", default=False),
-    Field("turn_cap", {"type": "integer", "minimum": 1}, "stop a simulated game after this many turns "
-          "(default 2000, or the rulebook's own cap)"),
+    Field("turn_cap", {"type": "integer", "minimum": 1, "maximum": 10_000_000}, "stop a simulated game after "
+          "this many turns, from 1 to 10,000,000 as `simulate --turn-cap` (default 2000, or the rulebook's own cap)"),
     Field("challenge_rate", {"type": "number", "minimum": 0, "maximum": 1},
           "how often the bots challenge (`simulate --challenge-rate`)", default=0.15),
 )
@@ -103,20 +106,15 @@ def read_spec(path: str, d: Diagnostics) -> Spec | None:
     """The spec in `path`, or None after recording why it cannot be read."""
     from ..scenario.reader import plain
     at = Span(path, 1, 1)
-    file = Path(path)
     try:
-        if not file.is_file():
-            d.error(at, "W001", f"no sweep spec at '{path}'")
-            return None
-        if file.stat().st_size > MAX_FILE_BYTES:
+        text = read_text(path, MAX_FILE_BYTES)
+    except FileRefused as refused:
+        if refused.refusal is Refusal.TOO_LARGE:
             d.error(at, "W002", f"the file is larger than {MAX_FILE_BYTES:,} bytes; a sweep spec is a few lines")
-            return None
-        text = file.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        d.error(at, "W002", "the file is not UTF-8 text")
-        return None
-    except OSError as exc:
-        d.error(at, "W001", f"cannot read '{path}': {exc.strerror or exc}")
+        elif refused.refusal is Refusal.NOT_TEXT:
+            d.error(Span(path, refused.line, 1), "W002", "the file is not UTF-8 text")
+        else:
+            d.error(at, "W001", f"no sweep spec at '{path}': {refused.words()}")
         return None
     source = SourceFile(path, text)
     d.sources[path] = source
@@ -134,6 +132,7 @@ def read_spec(path: str, d: Diagnostics) -> Spec | None:
                     _suggest(entry.key, FIELD_NAMES))
             continue
         raw[entry.key] = plain(entry.value, where, entry.key)
+    file = Path(path)
     return spec_from(raw, file.stem, file.resolve().parent, d, where, tree.span)
 
 
@@ -178,6 +177,12 @@ def _whole(low: int, high: int | None = None) -> Callable[[Any], Checked]:
             return f"expected a whole number from {low}{top}, found {value!r}"
         return (value,)
     return check
+
+
+def _seed(value: Any) -> Checked:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"expected a whole number, found {value!r}"
+    return (reduce_seed(value),)
 
 
 def _name(value: Any) -> Checked:
@@ -249,7 +254,7 @@ def _rate(value: Any) -> Checked:
 
 CHECKS: dict[str, Callable[[Any], Checked]] = {
     "sweep": _name, "rulebooks": _rulebooks, "variations": _variations, "players": _players, "bots": _bots,
-    "games": _whole(0, 10_000_000), "seed": _whole(0), "verify": _verify, "turn_cap": _whole(1),
+    "games": _whole(0, 10_000_000), "seed": _seed, "verify": _verify, "turn_cap": _whole(1, 10_000_000),
     "challenge_rate": _rate,
 }
 

@@ -16,8 +16,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..files import FileRefused, read_text
 from ..output import OutputError, file_in, output_folder
 from .cells import Cell
+
+CELL_BYTES = 64_000_000
+"""The largest cell result read back; a file past it (or no regular file) is no result: the cell runs again."""
 
 
 class Store:
@@ -34,8 +38,8 @@ class Store:
     def load(self, cell: Cell) -> dict[str, Any] | None:
         """The cell's saved result, or None when it is missing, unreadable or another cell's."""
         try:
-            data = json.loads(self.path(cell).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_text(str(self.path(cell)), CELL_BYTES))
+        except (FileRefused, OSError, ValueError, RecursionError):
             return None
         if not isinstance(data, dict) or data.get("key") != cell.key or data.get("status") not in ("done", "clash"):
             return None

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..diagnostics import Diagnostics, shown
 from ..source import SourceFile, Span
 from .limits import MAX_FILE_BYTES
+from ..files import FileRefused, Refusal, read_bytes
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -31,13 +32,13 @@ def looks_like_dsl(text: str) -> bool:
 
 
 def _read_bytes(path: str) -> bytes:
-    """The file's bytes, at most one more than the size limit (standard input is read once)."""
+    """The file's bytes through the one file reader (FileRefused past the size limit or for what is
+    no regular file); standard input is read once, at most one byte past the limit."""
     if path == STDIN:
         if not _stdin_bytes:
             _stdin_bytes.append(sys.stdin.buffer.read(MAX_FILE_BYTES + 1))
         return _stdin_bytes[0]
-    with open(path, "rb") as handle:
-        return handle.read(MAX_FILE_BYTES + 1)
+    return read_bytes(path, MAX_FILE_BYTES)
 
 
 def stdin_bytes() -> bytes:
@@ -53,23 +54,24 @@ def read_source(path: str, diagnostics: Diagnostics, text: str | None = None) ->
     try:
         if text is not None:
             data = text.encode("utf-8", errors="surrogatepass")[: MAX_FILE_BYTES + 1]
-        elif path != STDIN:
-            problem = file_problem(Path(path))
-            if problem is not None:
-                diagnostics.error(at, "E001", f"no rulebook file at '{shown(path, 120)}': it {problem}",
-                                  "name a rulebook file, or a shipped profile (`cheatdsl list`)")
-                return None
-        if text is None:
+        else:
             data = _read_bytes(path)
+    except FileRefused as refused:
+        if refused.refusal is Refusal.TOO_LARGE:
+            _too_large(at, diagnostics)
+        elif refused.refusal is Refusal.UNREACHABLE:
+            diagnostics.error(at, "E001", f"cannot read '{shown(path, 120)}': {refused.detail}")
+            return None
+        else:
+            diagnostics.error(at, "E001", f"no rulebook file at '{shown(path, 120)}': {refused.words()}",
+                              "name a rulebook file, or a shipped profile (`cheatdsl list`)")
+        return None
     except (OSError, ValueError) as exc:
         diagnostics.error(at, "E001", f"cannot read '{shown(path, 120)}': "
                           f"{getattr(exc, 'strerror', None) or exc.__class__.__name__}")
         return None
     if len(data) > MAX_FILE_BYTES:
-        diagnostics.error(
-            at, "E002", f"file is over {MAX_FILE_BYTES:,} bytes, the most a rulebook may be",
-            "a rulebook is a page of rules, not a data set: check that this is the right file",
-        )
+        _too_large(at, diagnostics)
         return None
     if b"\x00" in data:
         diagnostics.error(at, "E003", "file looks binary (it contains NUL bytes), not a rulebook")
@@ -88,6 +90,11 @@ def read_source(path: str, diagnostics: Diagnostics, text: str | None = None) ->
         diagnostics.error(at, "E004", "the file is empty", "start from a shipped rulebook in rulebooks/")
         return None
     return source
+
+
+def _too_large(at: Span, diagnostics: Diagnostics) -> None:
+    diagnostics.error(at, "E002", f"file is over {MAX_FILE_BYTES:,} bytes, the most a rulebook may be",
+                      "a rulebook is a page of rules, not a data set: check that this is the right file")
 
 
 def file_problem(path: Path) -> str | None:

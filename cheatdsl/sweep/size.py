@@ -1,0 +1,87 @@
+"""How big a sweep or an explore is before it starts: its cells, games and verified cells, and a rough time.
+
+Counting compiles each rulebook once (for its variations and player counts), never each combination,
+so a rulebook with 14 variations (16,384 combinations) is sized at once. A spec over the limits below
+runs only with --force (docs/cli.md, "Long work").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cells import SpecError, combinations, locate, player_counts
+from .spec import Spec
+
+GAME_SECONDS = 0.002
+"""One simulated game of a shipped rulebook, in seconds (`cheatdsl simulate standard --games 2000`
+took 4.2 s, start-up included, on a loaded 2-core machine)."""
+VERIFIED_CELL_SECONDS = 10.0
+"""One cell through the verifier (every property at its player counts), in seconds: a rough middle
+(a shipped rulebook takes 1 to 30 s; a cell is cut short at `verify --time-limit`)."""
+UNFORCED_CELLS = 1_000
+UNFORCED_SECONDS = 3_600.0
+
+
+@dataclass(frozen=True)
+class Size:
+    """A sweep's cells (clashing combinations included), the games it simulates and the cells it verifies."""
+
+    cells: int
+    games: int
+    verified: int
+
+    def seconds(self, jobs: int = 1) -> float:
+        """A rough wall-clock estimate with `jobs` cells side by side."""
+        return (self.games * GAME_SECONDS + self.verified * VERIFIED_CELL_SECONDS) / max(jobs, 1)
+
+    def words(self, jobs: int = 1) -> str:
+        """The size in a line: `16,384 cells (0 games, 16,384 verified): about 1.9 days with 1 job`."""
+        cells = f"{self.cells:,} cell{'s' if self.cells != 1 else ''}"
+        return (f"{cells} ({self.games:,} games, {self.verified:,} verified): "
+                f"about {duration(self.seconds(jobs))} with {jobs} job{'s' if jobs != 1 else ''}")
+
+    def too_big(self, jobs: int = 1) -> str | None:
+        """Why the run needs --force (over 1,000 cells or an estimated hour), or None."""
+        if self.cells > UNFORCED_CELLS:
+            return f"it has over {UNFORCED_CELLS:,} cells"
+        if self.seconds(jobs) > UNFORCED_SECONDS:
+            return f"it is estimated at over {duration(UNFORCED_SECONDS)}"
+        return None
+
+
+def duration(seconds: float) -> str:
+    """Seconds in the largest unit that reads well: 40 s, 12 min, 3.5 h, 1.9 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def size_of(spec: Spec) -> Size:
+    """The spec's size, from each rulebook as written (a combination changing the player counts it
+    allows may make the real count differ a little; a bot mix that does not fit is counted all the same).
+    SpecError, as `expand` raises it, for a rulebook that cannot be found or compiled."""
+    from ..load import compile_rulebook
+    cells = games = verified = 0
+    for reference in spec.rulebooks:
+        path = locate(reference, spec.folder)
+        base, d = compile_rulebook(str(path))
+        if base is None:
+            raise SpecError(f"{reference} does not compile ({len(d.errors)} errors; `cheatdsl check {path}`)")
+        offered = tuple(v.name for v in base.variations)
+        if spec.variations == "all":
+            combos = 2 ** len(offered)
+        else:
+            combos = len(combinations(spec.variations, offered))
+        counts = len(player_counts(spec.players, base.players.min, base.players.max)) if spec.players else 1
+        mixes = len(spec.bots) if spec.games and spec.players is not None else 1
+        here = combos * max(counts, 1) * mixes
+        cells += here
+        if spec.games and spec.players is not None:
+            games += here * spec.games
+        if spec.verify:
+            verified += combos * max(counts, 1)
+    return Size(cells, games, verified)
