@@ -8,7 +8,7 @@ import sys
 import threading
 import webbrowser
 
-from .arguments import PORT, UsageError, rulebook_arguments, usage
+from .arguments import UsageError, rulebook_arguments, usage
 
 HELP = """Serve the browser practice table (seed 003) for rulebooks, with lessons, on this machine.
 
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="rulebook files, shipped profile names or folders of rulebooks "
                         "(default: every shipped profile)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=PORT, default=8000, metavar="N",
+    p.add_argument("--port", type=int, default=8000, metavar="N",
                    help="the port to listen on (default 8000; 0 picks a free one)")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
 
