@@ -96,15 +96,14 @@ def unknown_variation(path: str, d: Diagnostics) -> str | None:
     return f"{shown} has no variation {unknown}; {offered}"
 
 
-def count(what: str, least: int, most: int, grouped: bool = True) -> Callable[[str], int]:
+def count(what: str, least: int, most: int) -> Callable[[str], int]:
     """An argparse type: a whole number of `what` from `least` to `most`; outside, the error (exit 2)
     gives the range (docs/cli.md lists every option's range)."""
     def parse(text: str) -> int:
         value = whole_number(text)
         if value is None or not least <= value <= most:
             raise argparse.ArgumentTypeError(
-                f"expected {what} from {least:{',' if grouped else ''}} to {most:{',' if grouped else ''}}, "
-                f"found {shown_value(text)}")
+                f"expected {what} from {least:,} to {most:,}, found {shown_value(text)}")
         return value
     return parse
 
@@ -136,7 +135,6 @@ JOBS = count("a number of jobs", 1, 1_024)
 SEARCHES = count("a number of searches", 0, 1_000)
 SEARCH_EFFORT = amount("a search effort", 0.01, 1_000)
 TIME_LIMIT = amount("a time limit in seconds", 1, 86_400)
-PORT = count("a port", 0, 65_535, grouped=False)
 
 
 def seed(text: str) -> int:

@@ -8,7 +8,11 @@ import sys
 import threading
 import webbrowser
 
+<<<<<<< HEAD
 from .arguments import PORT, UsageError, count, rulebook_arguments, usage
+=======
+from .arguments import UsageError, rulebook_arguments, usage
+>>>>>>> h26
 
 HELP = """Serve the browser practice table (seed 003) for rulebooks, with lessons, on this machine.
 
@@ -32,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="rulebook files, shipped profile names or folders of rulebooks "
                         "(default: every shipped profile)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=PORT, default=8000, metavar="N",
+    p.add_argument("--port", type=int, default=8000, metavar="N",
                    help="the port to listen on (default 8000; 0 picks a free one)")
     p.add_argument("--new-games-per-minute", type=count("a number of games", 1, 1_000_000), default=60, metavar="N",
                    help="new games one client may start a minute (default 60; more are answered 429)")
