@@ -8,11 +8,7 @@ import sys
 import threading
 import webbrowser
 
-<<<<<<< HEAD
-from .arguments import PORT, UsageError, count, rulebook_arguments, usage
-=======
-from .arguments import UsageError, rulebook_arguments, usage
->>>>>>> h26
+from .arguments import UsageError, count, rulebook_arguments, usage
 
 HELP = """Serve the browser practice table (seed 003) for rulebooks, with lessons, on this machine.
 
@@ -26,7 +22,6 @@ The server prints its URL and runs until interrupted (Ctrl-C). It listens on 127
 
 Exit status: 130 when stopped with Ctrl-C, 1 when no rulebook can be played, 2 for a usage
 error (a port that cannot be listened on)."""
-
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
