@@ -311,3 +311,29 @@ def test_a_game_stopped_at_the_turn_cap_says_why(driver: object, tmp_path: Path)
         assert banner.is_displayed()
         assert "12 turns" in banner.text and "cheatdsl verify mogeln --property termination" in banner.text
         _shot(driver, tmp_path / "mogeln-capped-end.png")
+
+
+def test_a_refused_move_is_told_next_to_the_control(server: tuple[str, object], driver: object,
+                                                    tmp_path: Path) -> None:
+    """Issue 24: "a refused move or a lesson hint is written above the viewport, so a wrong click looks like
+    nothing happened": the lesson's hint now sits in the play panel, in view, announced as an alert."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    url, _ = server
+    _open(driver, url)
+    driver.find_element("css selector", "button[data-lesson='make-a-claim']").click()  # type: ignore[attr-defined]
+    WebDriverWait(driver, 10).until(lambda d: _body(d, "phase") == "play")
+    # The lesson wants both aces; play one.
+    aces = [b for b in driver.find_elements("css selector", "#hand button.card")  # type: ignore[attr-defined]
+            if b.text.strip().startswith("A")]
+    aces[0].click()
+    driver.execute_script("document.getElementById('play').scrollIntoView({block: 'end'})")  # type: ignore[attr-defined]
+    driver.find_element("id", "play").click()  # type: ignore[attr-defined]
+    WebDriverWait(driver, 10).until(lambda d: d.find_element("id", "status").text)
+    status = driver.find_element("id", "status")  # type: ignore[attr-defined]
+    assert "two aces" in status.text or "aces" in status.text
+    assert status.get_attribute("role") == "alert"
+    inside, seen = driver.execute_script(  # type: ignore[attr-defined]
+        "const s = document.getElementById('status'); const r = s.getBoundingClientRect();"
+        "return [Boolean(s.closest('#play-panel')), r.top >= 0 && r.bottom <= window.innerHeight];")
+    assert inside and seen
+    _shot(driver, tmp_path / "refused.png")
