@@ -58,8 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_rulebooks(p, many=False, dest="file")
     p.add_argument("--players", "-n", type=count("a number of players", 1), metavar="N",
                    help="seats at the table (default: the fewest the rulebook allows)")
-    p.add_argument("--games", "-g", type=count("a number of games", 1), default=1000, metavar="G",
-                   help="games to play (default 1000)")
+    p.add_argument("--games", "-g", type=_games, default=1000, metavar="G",
+                   help="games to play, 1 to 10^12 (default 1000); memory does not grow with G")
     p.add_argument("--seed", "-s", type=count("a seed", 0), default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--bots", "-b", default="honest", metavar="A,B,...",
                    help="a bot for every seat, or one per seat in seat order (default honest)")
@@ -133,6 +133,15 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def _games(text: str) -> int:
+    """An argparse type: a number of games from 1 to MAX_GAMES, checked before anything is played."""
+    from ..simulate.runner import MAX_GAMES
+    value = count("a number of games", 1)(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"a number of games must be at most {MAX_GAMES:,} (10^12)")
+    return value
 
 
 def _usage(message: str) -> int:

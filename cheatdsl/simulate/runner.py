@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..bots import BOTS
@@ -17,6 +18,8 @@ from .tally import Tally
 Progress = Callable[[int, int], None]
 Recorder = Callable[[int, GameRecord], None]
 DEFAULT_BOTS = ("honest",)
+MAX_GAMES = 10**12  # the most games one run may ask for (`--games`); chunks are made as they are played
+_IN_FLIGHT = 4      # chunks queued per worker: enough to keep it busy, few enough to keep memory flat
 
 _table: Table | None = None  # a worker's table, set once when the worker starts
 
@@ -45,8 +48,8 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
     `turn_cap` None stops a game after DEFAULT_TURN_CAP turns (or the rulebook's own cap, if lower).
     Raises ValueError for settings the table cannot take.
     """
-    if games < 0:
-        raise ValueError(f"the number of games cannot be negative ({games})")
+    if not 0 <= games <= MAX_GAMES:
+        raise ValueError(f"the number of games is from 0 to {MAX_GAMES:,}, not {games:,}")
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
     if turn_cap is not None and turn_cap < 1:
@@ -61,9 +64,15 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
     return summarise(tally, settings, rulebook.ending.style is EndStyle.FIRST_OUT)
 
 
-def _chunks(games: int, jobs: int) -> list[tuple[int, int]]:
-    size = max(1, min(500, -(-games // (jobs * 8)) if games else 1))
-    return [(i, min(games, i + size)) for i in range(0, games, size)]
+def _chunk_size(games: int, jobs: int) -> int:
+    """Games per chunk: about eight chunks a worker, at most 500 games each."""
+    return max(1, min(500, -(-games // (jobs * 8)) if games else 1))
+
+
+def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
+    """The game ranges a run plays, made one at a time as they are asked for."""
+    size = _chunk_size(games, jobs)
+    return ((i, min(games, i + size)) for i in range(0, games, size))
 
 
 def _run(table: Table, rulebook: Rulebook, games: int, jobs: int, progress: Progress | None,
@@ -94,10 +103,19 @@ def _run(table: Table, rulebook: Rulebook, games: int, jobs: int, progress: Prog
         context = multiprocessing.get_context()
         init = (rulebook.path, rulebook.active_variations, table.game.players, table.bots, table.seed,
                 table.game.turn_cap, table.challenge_rate)
+    workers = min(jobs, -(-games // _chunk_size(games, jobs)))
     try:
-        with context.Pool(min(jobs, len(chunks)), initializer=_start_worker, initargs=init) as pool:
-            for (first, _), part in zip(chunks, pool.imap(_play_chunk, chunks)):
-                count(first, part)
+        with context.Pool(workers, initializer=_start_worker, initargs=init) as pool:
+            # Pool.imap would read every chunk range up front; a bounded queue of results keeps memory flat.
+            pending: deque[tuple[int, Any]] = deque()
+            for span in chunks:
+                pending.append((span[0], pool.apply_async(_play_chunk, (span,))))
+                if len(pending) >= workers * _IN_FLIGHT:
+                    first, result = pending.popleft()
+                    count(first, result.get())
+            while pending:
+                first, result = pending.popleft()
+                count(first, result.get())
     finally:
         _table = None
     return tally
