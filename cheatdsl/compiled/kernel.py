@@ -17,7 +17,8 @@ from .cache import load_numba
 njit = load_numba().njit
 u64 = np.uint64
 
-PLAY, ACCEPT, CHALLENGE = 0, 1, 2
+PLAY, ACCEPT, CHALLENGE, CALLER = 0, 1, 2, 3  # CALLER: chance picks who of several callers called first
+NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`)
 # Columns of a game's record row.
 FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
 RECORD_WIDTH = 11
@@ -33,7 +34,7 @@ def draw(rng: np.ndarray) -> float:
     return float(z >> u64(11)) * (1.0 / 9007199254740992.0)
 
 @njit(cache=True)
-def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, in_turn, next_seat,
+def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority, next_seat,
          turn_cap, values, rng, rate, record, pickups, npick, logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
@@ -59,6 +60,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
     first = seat
     claim = first_claim
     turns = actions = plays = forced = challenges = caught_n = picks = 0
+    rows = 0  # log rows: the actions and the chance events among them
     winner = -1
     capped = False
     while True:
@@ -68,7 +70,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
         # The play: greedy (every card of the claim up to the cap, else one random card).
         held = hands[seat, claim]
         lie = False
-        row = actions
+        row = rows
         if logging:
             log[row, :] = -1
             log[row, 0] = PLAY
@@ -101,25 +103,40 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
         turns += 1
         plays += 1
         actions += 1
+        rows += 1
         if logging:
             states[row, 0] = pile_n
             states[row, 1:] = sizes
         # The responses, from the claimant's neighbour round the table.
         challenger = -1
+        callers = 0
         for k in range(1, n):
             responder = (seat + step * k) % n
             calls = draw(rng) < rate
             if logging:
-                log[actions, :] = -1
-                log[actions, 0] = CHALLENGE if calls else ACCEPT
-                log[actions, 1] = responder
-                states[actions, 0] = pile_n
-                states[actions, 1:] = sizes
+                log[rows, :] = -1
+                log[rows, 0] = CHALLENGE if calls else ACCEPT
+                log[rows, 1] = responder
+                states[rows, 0] = pile_n
+                states[rows, 1:] = sizes
             actions += 1
-            if calls and challenger < 0:
-                challenger = responder
-                if in_turn:
-                    break
+            rows += 1
+            if calls:
+                callers += 1
+                if challenger < 0:
+                    challenger = responder
+                    if priority == IN_TURN:
+                        break
+                elif priority == BY_LOT and draw(rng) * callers < 1.0:
+                    challenger = responder  # each of the callers so far equally likely to have called first
+        if priority == BY_LOT and callers > 1:
+            if logging:
+                log[rows, :] = -1
+                log[rows, 0] = CALLER
+                log[rows, 1] = challenger
+                states[rows, 0] = pile_n
+                states[rows, 1:] = sizes
+            rows += 1
         claimant = seat
         if challenger >= 0:
             challenges += 1
@@ -134,8 +151,8 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
             picks += 1
             pile_n = 0
             if logging:
-                states[actions - 1, 0] = 0
-                states[actions - 1, 1:] = sizes
+                states[rows - 1, 0] = 0
+                states[rows - 1, 1:] = sizes
             if sizes[claimant] == 0:
                 winner = claimant
                 break
@@ -158,6 +175,8 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
     record[CHALLENGES] = challenges
     record[CAUGHT] = caught_n
     record[PICKUPS] = picks
+    if logging:
+        record[STUCK] = rows  # the log's length
     return npick + picks
 
 @njit(cache=True)
@@ -168,7 +187,7 @@ def seed_of(seed, index):
     return rng
 
 @njit(cache=True)
-def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, in_turn,
+def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
                next_seat, turn_cap, values, seed, start, count, rate, records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
@@ -179,17 +198,17 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, fol
         if npick + turn_cap > pickups.size:
             return g
         rng = seed_of(seed, start + g)
-        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, in_turn,
+        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
                      next_seat, turn_cap, values, rng, rate, records[g], pickups, npick, False, dummy_h,
                      dummy_l, dummy_l)
     return count
 
 @njit(cache=True)
-def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, in_turn,
+def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
                 next_seat, turn_cap, values, seed, index, rate, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
     rng = seed_of(seed, index)
-    return game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, in_turn,
+    return game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
                 next_seat, turn_cap, values, rng, rate, record, pickups, 0, True, hands0, log, states)
 

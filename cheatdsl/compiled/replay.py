@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import ACCEPT, Challenge, Game, Play, Position
+from ..engine import ACCEPT, ChanceCaller, Challenge, Game, Play, Position
 from ..engine.deal import enter_position
 from .run import CompiledTable
 
@@ -24,16 +24,16 @@ class LoggedGame(NamedTuple):
 
 def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     """Game `index` of `table`'s run, with its action log."""
-    from .kernel import ACTIONS, PICKUPS, RECORD_WIDTH, WINNER, play_logged as kernel_game
+    from .kernel import PICKUPS, RECORD_WIDTH, STUCK, WINNER, play_logged as kernel_game
     t = table.tables
-    rows = t.turn_cap * t.players + 1
+    rows = t.turn_cap * (t.players + 1) + 1
     record = np.zeros(RECORD_WIDTH, dtype=np.int64)
     pickups = np.zeros(t.turn_cap + 1, dtype=np.int64)
     hands = np.zeros((t.players + 1, t.values), dtype=np.int64)
     log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
     states = np.zeros((rows, 1 + t.players), dtype=np.int64)
-    kernel_game(*t, np.uint64(table.seed), index, table.rate, record, pickups, hands, log, states)
-    n = int(record[ACTIONS])
+    kernel_game(*t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.challenge_rate, record, pickups, hands, log, states)
+    n = int(record[STUCK])  # the log's length
     return LoggedGame(int(record[WINNER]), hands, log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))
 
@@ -54,12 +54,14 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
                                    aside=cards[n]))
     kind = Challenge(challenge)
     for i, row in enumerate(logged.log.tolist()):
-        if state.current_player() != row[1]:
-            raise Disagreement(f"action {i}: the kernel's seat {row[1]} acts, the engine's {state.current_player()}")
-        if row[0] == 0:
-            action: object = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])
+        if row[0] == 3:
+            action: object = ChanceCaller(row[1])
+        elif row[0] == 0:
+            action = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])
         else:
             action = ACCEPT if row[0] == 1 else kind
+        if row[0] != 3 and state.current_player() != row[1]:
+            raise Disagreement(f"action {i}: the kernel's seat {row[1]} acts, the engine's {state.current_player()}")
         state.apply_action(action)
         got = [state.pile_size(), *state.hand_sizes()]
         if got != logged.states[i].tolist():

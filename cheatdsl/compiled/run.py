@@ -10,9 +10,21 @@ from ..derived import TableRules
 from ..engine import Game
 from ..simulate.play import GameRecord
 from .support import refusal
-from .tables import KernelTables, build
+from .tables import KernelTables, SeatFormulaReadsDeal, build
 
+_SEED_MASK = (1 << 64) - 1
 _PICKUP_ROOM = 1 << 16  # pickups a batch of games may write before the batch stops early
+
+
+def unsupported(game: Game, bots: Sequence[str]) -> str | None:
+    """Why the kernel cannot play `game` with these bots (a sentence naming --engine python), or None."""
+    why = refusal(TableRules(game.rulebook, game.players), bots)
+    if why is None:
+        try:
+            build(TableRules(game.rulebook, game.players), game)
+        except SeatFormulaReadsDeal as exc:
+            why = f"the compiled engine does not play {exc}: use --engine python"
+    return why
 
 
 class CompiledTable:
@@ -23,9 +35,14 @@ class CompiledTable:
         why = refusal(rules, bots)
         if why is not None:
             raise ValueError(why)
-        self.tables: KernelTables = build(rules, game)
-        self.seed = seed & ((1 << 64) - 1)
-        self.rate = challenge_rate
+        try:
+            self.tables: KernelTables = build(rules, game)
+        except SeatFormulaReadsDeal as exc:
+            raise ValueError(f"the compiled engine does not play {exc}: use --engine python") from None
+        self.game = game
+        self.bots = tuple(bots)
+        self.seed = seed
+        self.challenge_rate = challenge_rate
 
     def play(self, first: int, stop: int) -> list[GameRecord]:
         """Games first..stop-1 of the run, in order."""
@@ -39,7 +56,7 @@ class CompiledTable:
         while first < stop:
             count = stop - first
             rows = np.zeros((count, RECORD_WIDTH), dtype=np.int64)
-            done = play_games(*t, np.uint64(self.seed), first, count, self.rate, rows, pickups)
+            done = play_games(*t, np.uint64(self.seed & _SEED_MASK), first, count, self.challenge_rate, rows, pickups)
             at = 0
             for row in rows[:done].tolist():
                 taken = tuple(pickups[at:at + row[PICKUPS]].tolist())

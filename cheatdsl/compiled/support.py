@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..derived import TableRules
-from ..model import ChallengeTest, Priority
+from ..model import ChallengeTest
 
 KERNEL_BOTS = ("greedy",)  # the bots the kernel plays, deciding by the same rules as the Python bots
 
@@ -28,7 +28,6 @@ def _rule_refusal(r: TableRules) -> str | None:
         (rb.deck.jokers > 0, "jokers"),
         (not r.exact, "a count called other than the number of cards played"),
         (r.min_cards > 1, "a minimum play above one card"),
-        (r.max_cards is None, "plays with no card cap"),
         (r.set_size is not None, "sets"),
         (r.may_pass, "passing"),
         (bool(rb.claim.round_ends), "rounds that end (leads)"),
@@ -37,7 +36,6 @@ def _rule_refusal(r: TableRules) -> str | None:
          "challenge kinds other than one that turns the play over"),
         (not r.reveal_all, "a challenge that turns over only the top card"),
         (not r.take_pile or r.pile_after_discarded, "a penalty other than taking the pile"),
-        (rb.challenge.priority is Priority.FIRST_CALLER, "calls by whoever called first"),
         (not r.first_out or r.at_once, "an ending other than the first out after the challenge window"),
         (r.stock_count > 0, "a stock"),
         (r.turn_start_win is not None, "a win at the start of a turn"),

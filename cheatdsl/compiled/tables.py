@@ -11,6 +11,9 @@ from ..engine import ChanceDealer, ChanceShuffle, Game
 from ..model import Priority
 
 
+_PRIORITY = {Priority.FIRST_CLOCKWISE: 0, Priority.OFFERED_IN_TURN: 1, Priority.FIRST_CALLER: 2}  # kernel codes
+
+
 class SeatFormulaReadsDeal(ValueError):
     """A seat formula asks about the deal, so it cannot be worked out once for the table."""
 
@@ -27,8 +30,8 @@ class KernelTables(NamedTuple):
     first_seat: np.ndarray     # int64[dealer]: the first player
     first_claim: int
     follow: np.ndarray         # int64[claim]: the claim required after each claim
-    max_cards: int
-    in_turn: bool              # responders offered one by one (else all answer, nearest caller heard)
+    max_cards: int             # the card cap (the deck's size where the rules set none)
+    priority: int              # kernel.NEAREST, IN_TURN or BY_LOT: which caller is heard
     next_seat: np.ndarray      # int64[dealer, claimant, challenger, caught]: who plays after a challenge
     turn_cap: int
     values: int                # card values (ranks) the hands count
@@ -70,5 +73,5 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                       dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, int(first_claim), follow,
-                        int(rules.max_cards or 0), rules.rulebook.challenge.priority is Priority.OFFERED_IN_TURN,
+                        int(rules.max_cards if rules.max_cards is not None else len(deck)), _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_cap), rules.values)
