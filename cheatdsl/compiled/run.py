@@ -9,6 +9,7 @@ import numpy as np
 from ..derived import TableRules
 from ..engine import Game
 from ..simulate.play import GameRecord
+from ..simulate.tally import Histogram, Tally
 from .support import refusal
 from .tables import KernelTables, SeatFormulaReadsDeal, build
 
@@ -48,19 +49,50 @@ class CompiledTable:
         """Games first..stop-1 of the run, in order."""
         return list(self.records(first, stop))
 
-    def records(self, first: int, stop: int) -> Iterator[GameRecord]:
-        """Games first..stop-1 of the run, in order, played in batches."""
-        from .kernel import CAPPED, FIRST, PICKUPS, RECORD_WIDTH, WINNER, play_games
+    def tally(self, first: int, stop: int) -> Tally:
+        """The tally of games first..stop-1, counted from the kernel's arrays without a record a game."""
+        from collections import Counter
+
+        from .kernel import ACTIONS, CAPPED, CAUGHT, CHALLENGES, FIRST, FORCED, PLAYS, STUCK, TURNS, WINNER
+        n = self.tables.players
+        tally = Tally(n)
+        for rows, taken in self._batches(first, stop):
+            won = rows[:, WINNER] >= 0
+            winners = rows[won, WINNER]
+            firsts = rows[won, FIRST]
+            part = Tally(n, games=len(rows), capped=int(rows[:, CAPPED].sum()), stuck=int(rows[:, STUCK].sum()),
+                         actions=int(rows[:, ACTIONS].sum()), plays=int(rows[:, PLAYS].sum()),
+                         forced=int(rows[:, FORCED].sum()), challenges=int(rows[:, CHALLENGES].sum()),
+                         caught=int(rows[:, CAUGHT].sum()), decided=int(won.sum()),
+                         first_wins=int((winners == firsts).sum()),
+                         turns=Histogram(Counter(dict(zip(*(a.tolist() for a in np.unique(rows[:, TURNS],
+                                                                                            return_counts=True)))))),
+                         pickups=Histogram(Counter({v: k for v, k in enumerate(np.bincount(taken).tolist()) if k})),
+                         wins=np.bincount(winners, minlength=n).tolist(),
+                         by_position=np.bincount((winners - firsts) % n, minlength=n).tolist())
+            tally.merge(part)
+        return tally
+
+    def _batches(self, first: int, stop: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """The kernel's record rows and pickups for games first..stop-1, a batch at a time."""
+        from .kernel import PICKUPS, RECORD_WIDTH, play_games
         t = self.tables
         pickups = np.zeros(max(_PICKUP_ROOM, 2 * t.turn_cap), dtype=np.int64)
         while first < stop:
-            count = stop - first
-            rows = np.zeros((count, RECORD_WIDTH), dtype=np.int64)
-            done = play_games(*t, np.uint64(self.seed & _SEED_MASK), first, count, self.challenge_rate, rows, pickups)
+            rows = np.zeros((stop - first, RECORD_WIDTH), dtype=np.int64)
+            done = play_games(*t, np.uint64(self.seed & _SEED_MASK), first, stop - first, self.challenge_rate,
+                              rows, pickups)
+            rows = rows[:done]
+            yield rows, pickups[:int(rows[:, PICKUPS].sum())].copy()
+            first += done
+
+    def records(self, first: int, stop: int) -> Iterator[GameRecord]:
+        """Games first..stop-1 of the run, in order, played in batches."""
+        from .kernel import CAPPED, FIRST, PICKUPS, WINNER
+        for rows, pickups in self._batches(first, stop):
             at = 0
-            for row in rows[:done].tolist():
+            for row in rows.tolist():
                 taken = tuple(pickups[at:at + row[PICKUPS]].tolist())
                 at += row[PICKUPS]
                 yield GameRecord(row[FIRST], row[WINNER], -1, bool(row[CAPPED]), False, *row[CAPPED + 2:PICKUPS],
                                  taken)
-            first += done

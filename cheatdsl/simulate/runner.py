@@ -84,18 +84,24 @@ def _run(table: Player, rulebook: Rulebook, games: int, jobs: int, progress: Pro
          record: Recorder | None) -> Tally:
     tally = Tally(table.game.players)
 
-    def count(first: int, part: list[GameRecord]) -> None:
-        for offset, r in enumerate(part):
-            tally.add(r)
-            if record is not None:
-                record(first + offset, r)
+    # An engine that tallies a chunk itself (the compiled one) does so when no per-game record is wanted.
+    summing = record is None and hasattr(table, "tally")
+
+    def count(first: int, part: list[GameRecord] | Tally) -> None:
+        if isinstance(part, Tally):
+            tally.merge(part)
+        else:
+            for offset, r in enumerate(part):
+                tally.add(r)
+                if record is not None:
+                    record(first + offset, r)
         if progress:
             progress(tally.games, games)
 
     chunks = _chunks(games, jobs)
     if jobs == 1 or games <= 1:
-        for first, stop in chunks:
-            count(first, table.play(first, stop))
+        for span in chunks:
+            count(span[0], _play(table, span, summing))
         return tally
     global _table
     methods = multiprocessing.get_all_start_methods()
@@ -115,7 +121,7 @@ def _run(table: Player, rulebook: Rulebook, games: int, jobs: int, progress: Pro
             # Pool.imap would read every chunk range up front; a bounded queue of results keeps memory flat.
             pending: deque[tuple[int, Any]] = deque()
             for span in chunks:
-                pending.append((span[0], pool.apply_async(_play_chunk, (span,))))
+                pending.append((span[0], pool.apply_async(_play_chunk, (span, summing))))
                 if len(pending) >= workers * _IN_FLIGHT:
                     first, result = pending.popleft()
                     count(first, result.get())
@@ -136,6 +142,11 @@ def _start_worker(*init: Any) -> None:
         _table = choose(Engine.COMPILED if compiled else Engine.PYTHON, table, bots, 0)
 
 
-def _play_chunk(span: tuple[int, int]) -> list[GameRecord]:
+def _play(table: Player, span: tuple[int, int], summing: bool) -> list[GameRecord] | Tally:
+    """A chunk's games: their records, or with `summing` their tally (from an engine that has `tally`)."""
+    return table.tally(*span) if summing else table.play(*span)  # type: ignore[attr-defined]
+
+
+def _play_chunk(span: tuple[int, int], summing: bool) -> list[GameRecord] | Tally:
     assert _table is not None
-    return _table.play(*span)
+    return _play(_table, span, summing)
