@@ -22,6 +22,7 @@ NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`
 # Columns of a game's record row.
 FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
 RECORD_WIDTH = 11
+GREEDY, RANDOM = 0, 1  # the play policies (`policies[seat]`); each seat challenges at `rates[seat]`
 
 
 @njit(cache=True)
@@ -35,7 +36,7 @@ def draw(rng: np.ndarray) -> float:
 
 @njit(cache=True)
 def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority, next_seat,
-         turn_cap, values, rng, rate, record, pickups, npick, logging, hands0, log, states):
+         turn_cap, values, rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
     cards = deck.copy()
@@ -67,7 +68,6 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
         if turns >= turn_cap:
             capped = True
             break
-        # The play: greedy (every card of the claim up to the cap, else one random card).
         held = hands[seat, claim]
         lie = False
         row = rows
@@ -76,7 +76,48 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
             log[row, 0] = PLAY
             log[row, 1] = seat
             log[row, 2] = claim
-        if held > 0:
+        if held == 0:
+            forced += 1
+        if policies[seat] == RANDOM:
+            # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand.
+            cap = min(max_cards, sizes[seat])
+            ways = np.zeros((values + 1, cap + 1), dtype=np.float64)
+            ways[values, 0] = 1.0
+            for i in range(values - 1, -1, -1):
+                for k in range(cap + 1):
+                    total = 0.0
+                    for c in range(min(hands[seat, i], k) + 1):
+                        total += ways[i + 1, k - c]
+                    ways[i, k] = total
+            total = 0.0
+            for k in range(1, cap + 1):
+                total += ways[0, k]
+            pick = np.floor(draw(rng) * total)
+            count = 1
+            while pick >= ways[0, count]:
+                pick -= ways[0, count]
+                count += 1
+            left = count
+            at = 4
+            for i in range(values):
+                for c in range(min(hands[seat, i], left) + 1):
+                    if pick < ways[i + 1, left - c]:
+                        if c > 0:
+                            hands[seat, i] -= c
+                            pile[i] += c
+                            if i != claim:
+                                lie = True
+                            if logging:
+                                for _ in range(c):
+                                    log[row, at] = i
+                                    at += 1
+                        left -= c
+                        break
+                    pick -= ways[i + 1, left - c]
+                if left == 0:
+                    break
+        elif held > 0:
+            # Greedy: every card of the claim up to the cap, else one random card.
             count = min(held, max_cards)
             hands[seat, claim] -= count
             pile[claim] += count
@@ -84,7 +125,6 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
                 for c in range(count):
                     log[row, 4 + c] = claim
         else:
-            forced += 1
             pick = int(draw(rng) * sizes[seat])
             card = 0
             while pick >= hands[seat, card]:
@@ -112,7 +152,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
         callers = 0
         for k in range(1, n):
             responder = (seat + step * k) % n
-            calls = draw(rng) < rate
+            calls = draw(rng) < rates[responder]
             if logging:
                 log[rows, :] = -1
                 log[rows, 0] = CHALLENGE if calls else ACCEPT
@@ -188,7 +228,7 @@ def seed_of(seed, index):
 
 @njit(cache=True)
 def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-               next_seat, turn_cap, values, seed, start, count, rate, records, pickups):
+               next_seat, turn_cap, values, seed, start, count, rates, policies, records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
     npick = 0
@@ -199,16 +239,16 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, fol
             return g
         rng = seed_of(seed, start + g)
         npick = game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                     next_seat, turn_cap, values, rng, rate, records[g], pickups, npick, False, dummy_h,
+                     next_seat, turn_cap, values, rng, rates, policies, records[g], pickups, npick, False, dummy_h,
                      dummy_l, dummy_l)
     return count
 
 @njit(cache=True)
 def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                next_seat, turn_cap, values, seed, index, rate, record, pickups, hands0, log, states):
+                next_seat, turn_cap, values, seed, index, rates, policies, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
     rng = seed_of(seed, index)
     return game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                next_seat, turn_cap, values, rng, rate, record, pickups, 0, True, hands0, log, states)
+                next_seat, turn_cap, values, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
 

@@ -13,6 +13,8 @@ from ..simulate.tally import Histogram, Tally
 from .support import refusal
 from .tables import KernelTables, SeatFormulaReadsDeal, build
 
+GREEDY, RANDOM = 0, 1  # kernel.GREEDY, kernel.RANDOM (the kernel module imports numba)
+
 _SEED_MASK = (1 << 64) - 1
 _PICKUP_ROOM = 1 << 16  # pickups a batch of games may write before the batch stops early
 
@@ -44,6 +46,9 @@ class CompiledTable:
         self.bots = tuple(bots)
         self.seed = seed
         self.challenge_rate = challenge_rate
+        # The random bot picks one of its responses (accept, or the one challenge kind) uniformly.
+        self.rates = np.array([challenge_rate if b == "greedy" else 0.5 for b in bots], dtype=np.float64)
+        self.policies = np.array([RANDOM if b == "random" else GREEDY for b in bots], dtype=np.int64)
 
     def play(self, first: int, stop: int) -> list[GameRecord]:
         """Games first..stop-1 of the run, in order."""
@@ -80,7 +85,7 @@ class CompiledTable:
         pickups = np.zeros(max(_PICKUP_ROOM, 2 * t.turn_cap), dtype=np.int64)
         while first < stop:
             rows = np.zeros((stop - first, RECORD_WIDTH), dtype=np.int64)
-            done = play_games(*t, np.uint64(self.seed & _SEED_MASK), first, stop - first, self.challenge_rate,
+            done = play_games(*t, np.uint64(self.seed & _SEED_MASK), first, stop - first, self.rates, self.policies,
                               rows, pickups)
             rows = rows[:done]
             yield rows, pickups[:int(rows[:, PICKUPS].sum())].copy()
