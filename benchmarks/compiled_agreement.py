@@ -1,7 +1,7 @@
 """The compiled engine against the Python engine at scale: action-log replays and statistics.
 
 Part 1, replays: games spread over every shipped rulebook and fixture the kernel plays, at two player
-counts each; each compiled game's action log is replayed by the Python engine, which must reach the same
+counts each, a third with greedy bots, a third random, a third the two alternating by seat; each compiled game's action log is replayed by the Python engine, which must reach the same
 pile and hands after every action and the same end. Prints the games replayed and the disagreements
 (the target is 0).
 Part 2, statistics: for each shipped rulebook the kernel plays (greedy bots, the fewest seats), --stats
@@ -58,14 +58,17 @@ def replays(games: int, seed: int) -> dict[str, Any]:
     wrong: list[str] = []
     started = time.perf_counter()
     for name, game in cases:
-        table = CompiledTable(game, ["greedy"] * game.players, seed, RATE)
+        n = game.players
         kind = sorted(k.name for k in game.rulebook.challenge.kinds)[0]
-        for i in range(per):
-            try:
-                replay(game, play_logged(table, i), kind)
-            except Disagreement as exc:
-                wrong.append(f"{name} game {i}: {exc}")
-            played += 1
+        # A third of each table's games greedy, a third random, a third the two bots alternating by seat.
+        for part, bots in enumerate((["greedy"] * n, ["random"] * n, [("random", "greedy")[s % 2] for s in range(n)])):
+            table = CompiledTable(game, bots, seed, RATE)
+            for i in range(part * per // 3, (part + 1) * per // 3):
+                try:
+                    replay(game, play_logged(table, i), kind)
+                except Disagreement as exc:
+                    wrong.append(f"{name} {','.join(bots)} game {i}: {exc}")
+                played += 1
     return {"tables": len(cases), "games": played, "disagreements": len(wrong), "examples": wrong[:5],
             "seconds": round(time.perf_counter() - started, 1)}
 

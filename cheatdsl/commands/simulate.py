@@ -48,7 +48,7 @@ grow with the number of games.
 
 Engines (--engine): the compiled engine (numba, `pip install cheatdsl[compiled]`) plays the same
 rules and bots as the Python engine with its own random draws, so its numbers agree within their
-intervals, not digit for digit. It plays a subset of the language and the greedy bot for now;
+intervals, not digit for digit. It plays a subset of the language and the greedy and random bots for now;
 `auto` uses it for runs of 2000 games or more when it plays them, and `compiled` says why when it
 cannot. Its kernel is compiled once and kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME).
 
