@@ -1,7 +1,8 @@
 """The compiled engine against the Python engine at scale: action-log replays and statistics.
 
 Part 1, replays: games spread over every shipped rulebook and fixture the kernel plays, at two player
-counts each, a third with greedy bots, a third random, a third the two alternating by seat; each compiled game's action log is replayed by the Python engine, which must reach the same
+counts each, a third with greedy bots, a third random, a third the two alternating by seat; each
+compiled game's action log is replayed by the Python engine, which must reach the same
 pile and hands after every action and the same end. Prints the games replayed and the disagreements
 (the target is 0).
 Part 2, statistics: for each shipped rulebook the kernel plays (greedy bots, the fewest seats), --stats

@@ -308,7 +308,8 @@ def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
             seconds = time.process_time() - started
             return int(rows[:done, ACTIONS].sum()), seconds
         kernel_warm = np.zeros((1, RECORD_WIDTH), dtype=np.int64)
-        play_games(*table.tables, np.uint64(seed), 0, 1, table.rates, table.policies, kernel_warm, np.zeros(1 << 16, dtype=np.int64))
+        play_games(*table.tables, np.uint64(seed), 0, 1, table.rates, table.policies, kernel_warm,
+                   np.zeros(1 << 16, dtype=np.int64))
         return run
 
     english = load_rulebook(str(ENGLISH))

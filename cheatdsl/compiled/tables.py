@@ -73,5 +73,6 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                       dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, int(first_claim), follow,
-                        int(rules.max_cards if rules.max_cards is not None else len(deck)), _PRIORITY[rules.rulebook.challenge.priority],
+                        int(rules.max_cards if rules.max_cards is not None else len(deck)),
+                        _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_cap), rules.values)
