@@ -22,6 +22,14 @@ Part 2, every shipped rulebook (.yaml and .cheat) at three seats (or the allowed
 step by step as interpreter/BOT above, for each bot of --bots: games from one seed until --actions
 actions are reached, the same games in every repeat.
 
+Part 3 (with numba), the compiled engine (cheatdsl/compiled) beside a hand-written numba engine:
+  compiled-kernel/greedy   the kernel alone, English ascending, --compiled-games games (records kept as arrays);
+  compiled-simulate/greedy the same games through `cheatdsl.simulate(engine=COMPILED)`: records and statistics;
+  hand-numba/seat          benchmarks/handcoded_english.py --numba (one game, one policy, hand-written);
+  and every shipped rulebook the kernel plays, kernel alone, with its share of hand-numba/seat.
+  Targets: compiled-simulate/greedy at least 0.5 of hand-numba/seat; every rulebook at least 5 M actions/s.
+  The kernel's compile (or cache load) happens before timing.
+
 Run: python benchmarks/engine_speed.py [--quick] [--repeats R] [--games N] [--actions A] [--bots B,...]
                                        [--json] [--out FILE]
 It writes to standard output, or to FILE with --out (nothing else is written).
@@ -280,6 +288,80 @@ def render(result: dict[str, Any], bots: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
+    """Part 3: the compiled engine's actions/s (process CPU time) beside the hand-written numba engine."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    import numpy as np
+
+    from cheatdsl.compiled.kernel import RECORD_WIDTH, ACTIONS, play_games
+    from cheatdsl.compiled.run import CompiledTable, unsupported
+    from cheatdsl.simulate.engine import Engine
+    hc = handcoded()
+
+    def kernel(table: CompiledTable) -> Run:
+        def run() -> tuple[int, float]:
+            rows = np.zeros((games, RECORD_WIDTH), dtype=np.int64)
+            pickups = np.zeros(max(1 << 16, games * 64), dtype=np.int64)
+            started = time.process_time()
+            done = play_games(*table.tables, np.uint64(seed), 0, games, table.rates, table.policies, rows, pickups)
+            seconds = time.process_time() - started
+            return int(rows[:done, ACTIONS].sum()), seconds
+        kernel_warm = np.zeros((1, RECORD_WIDTH), dtype=np.int64)
+        play_games(*table.tables, np.uint64(seed), 0, 1, table.rates, table.policies, kernel_warm,
+                   np.zeros(1 << 16, dtype=np.int64))
+        return run
+
+    english = load_rulebook(str(ENGLISH))
+    runs: dict[str, Run] = {}
+    runs["compiled-kernel/greedy"] = kernel(CompiledTable(Game(english, PLAYERS, turn_cap=TURN_CAP),
+                                                          ["greedy"] * PLAYERS, seed, RATE))
+
+    def through() -> tuple[int, float]:
+        started = time.process_time()
+        stats = simulate(english, PLAYERS, games, seed, "greedy", turn_cap=TURN_CAP, challenge_rate=RATE,
+                         engine=Engine.COMPILED)
+        return stats.actions, time.process_time() - started
+    runs["compiled-simulate/greedy"] = through
+
+    def numba_yardstick() -> tuple[int, float]:
+        result = hc.numba_run(games, seed, PLAYERS)
+        return int(result["actions"]), float(result["seconds"])
+    runs["hand-numba/seat"] = numba_yardstick
+    books: dict[str, Run] = {}
+    seats: dict[str, int] = {}
+    for path in shipped():
+        rulebook = load_rulebook(str(path))
+        game = Game(rulebook, seats_for(list(rulebook.players.counts())), turn_cap=TURN_CAP)
+        if unsupported(game, ["greedy"]) is None:
+            books[path.name] = kernel(CompiledTable(game, ["greedy"] * game.players, seed, RATE))
+            seats[path.name] = game.players
+    best = best_of(runs, repeats)
+    best_books = best_of(books, repeats)
+    fair = best["hand-numba/seat"][0] / best["hand-numba/seat"][1]
+    return {
+        "games": games,
+        "english_ascending": {k: {"actions": a, "seconds": round(s, 4), "actions_per_second": round(a / s),
+                                  "share_of_hand_numba": round(a / s / fair, 3)} for k, (a, s) in best.items()},
+        "rulebooks": {k: {"players": seats[k], "actions_per_second": round(a / s),
+                          "share_of_hand_numba": round(a / s / fair, 3)} for k, (a, s) in best_books.items()},
+    }
+
+
+def render_compiled(part: dict[str, Any] | None) -> str:
+    if part is None:
+        return "\ncompiled engine: numba is not installed\n"
+    lines = ["", f"compiled engine, English ascending, 3 seats, greedy, {part['games']:,} games a row:"]
+    for name, row in part["english_ascending"].items():
+        lines.append(f"  {name:26} {row['actions_per_second']:>12,} actions/s  {row['share_of_hand_numba']:5.2f} "
+                     f"of hand-numba/seat")
+    lines.append("every shipped rulebook the kernel plays, greedy, kernel alone:")
+    for name, row in part["rulebooks"].items():
+        lines.append(f"  {name:40} {row['players']:>2} seats {row['actions_per_second']:>12,} actions/s  "
+                     f"{row['share_of_hand_numba']:5.2f}")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run: 300 games, 10,000 actions, 1 repeat")
@@ -288,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default="greedy,honest", help="comma-separated bots (default greedy,honest)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, help="runs a row; the fastest counts (default 3)")
+    parser.add_argument("--compiled-games", type=int, help="games a compiled row (default 200,000; --quick 20,000)")
+    parser.add_argument("--only-compiled", action="store_true", help="part 3 alone")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--out", metavar="FILE", help="write the result to FILE instead of standard output")
     args = parser.parse_args(argv)
@@ -298,8 +382,13 @@ def main(argv: list[str] | None = None) -> int:
     games = args.games or (300 if args.quick else 3000)
     budget = args.actions or (10_000 if args.quick else 60_000)
     repeats = args.repeats or (1 if args.quick else 3)
-    result = measure(games, budget, bots, args.seed, repeats)
-    text = json.dumps(result, indent=2) + "\n" if args.json else render(result, bots)
+    compiled_games = args.compiled_games or (20_000 if args.quick else 200_000)
+    result = {} if args.only_compiled else measure(games, budget, bots, args.seed, repeats)
+    result["compiled"] = compiled_rows(compiled_games, args.seed, repeats)
+    if args.json:
+        text = json.dumps(result, indent=2) + "\n"
+    else:
+        text = ("" if args.only_compiled else render(result, bots)) + render_compiled(result["compiled"])
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
     else:

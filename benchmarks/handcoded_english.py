@@ -2,7 +2,9 @@
 
 One card game, one policy (``greedy``), no generality: plain CPython made as
 fast as we could for this game, used to measure how far a generic rules
-interpreter is from the ceiling.  Standard library only; no project imports.
+interpreter is from the ceiling.  Standard library only; no project imports
+(except ``--numba``: the same game hand-written for numba, the compiled
+engine's yardstick, which takes numba through the project's cache folder).
 
 Rules implemented (English ascending Cheat, one 52-card pack, 3..6 seats):
 
@@ -325,6 +327,76 @@ def run(games: int, seed: int, players: int = 3, per_seat: bool = False) -> dict
     }
 
 
+def numba_run(games: int, seed: int, players: int = 3) -> dict[str, float | int]:
+    """The same game and greedy policy hand-written for numba (`--numba`): every response drawn per seat,
+    all responders answer and the nearest caller clockwise is heard, as English ascending says. The
+    compiled engine's yardstick (benchmarks/engine_speed.py). Its compile time is not timed."""
+    import numpy as np
+
+    from cheatdsl.compiled.cache import load_numba  # the user cache folder, as the compiled engine uses
+    njit = load_numba().njit
+
+    @njit(cache=False)
+    def play(games: int, seed: int, n: int, rate: float, cap: int) -> tuple[int, int]:
+        np.random.seed(seed)
+        actions = wins = 0
+        deck = np.repeat(np.arange(RANKS), SUITS)
+        for _ in range(games):
+            np.random.shuffle(deck)
+            hands = np.zeros((n, RANKS), dtype=np.int64)
+            sizes = np.zeros(n, dtype=np.int64)
+            dealer = np.random.randint(n)
+            for k in range(DECK_SIZE):
+                seat = (dealer + 1 + k) % n
+                hands[seat, deck[k]] += 1
+                sizes[seat] += 1
+            pile = np.zeros(RANKS, dtype=np.int64)
+            pile_n = 0
+            seat = (dealer + 1) % n
+            claim = 0
+            for _turn in range(cap):
+                held = hands[seat, claim]
+                lie = held == 0
+                if lie:
+                    pick = int(np.random.random() * sizes[seat])
+                    card = 0
+                    while pick >= hands[seat, card]:
+                        pick -= hands[seat, card]
+                        card += 1
+                    count = 1
+                else:
+                    card = claim
+                    count = min(held, MAX_PLAY)
+                hands[seat, card] -= count
+                pile[card] += count
+                pile_n += count
+                sizes[seat] -= count
+                actions += n
+                challenger = -1
+                for k in range(1, n):
+                    if np.random.random() < rate and challenger < 0:
+                        challenger = (seat + k) % n
+                if challenger >= 0:
+                    loser = seat if lie else challenger
+                    hands[loser] += pile
+                    sizes[loser] += pile_n
+                    pile[:] = 0
+                    pile_n = 0
+                if sizes[seat] == 0:
+                    wins += 1
+                    break
+                seat = (seat + 1) % n
+                claim = (claim + 1) % RANKS
+        return actions, wins
+
+    play(1, seed, players, DEFAULT_CHALLENGE_RATE, DEFAULT_TURN_CAP)  # compile before timing
+    started = time.process_time()
+    actions, wins = play(games, seed, players, DEFAULT_CHALLENGE_RATE, DEFAULT_TURN_CAP)
+    seconds = time.process_time() - started
+    return {"games": games, "actions": actions, "capped": games - wins, "seconds": seconds,
+            "actions_per_second": actions / seconds if seconds > 0 else 0.0}
+
+
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point: run the benchmark and print actions per second."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -333,9 +405,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=3, help="seats, 3..6 (default 3)")
     parser.add_argument("--per-seat", action="store_true",
                         help="draw each response separately, as the generic interpreter decides them")
+    parser.add_argument("--numba", action="store_true",
+                        help="the same game hand-written for numba (needs numba), responses drawn per seat")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     args = parser.parse_args(argv)
-    result = run(args.games, args.seed, args.players, args.per_seat)
+    if args.numba:
+        result = numba_run(args.games, args.seed, args.players)
+    else:
+        result = run(args.games, args.seed, args.players, args.per_seat)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..model import Rulebook
 from ..simulate import Statistics, simulate
+from ..simulate.engine import Engine
 from . import identical, unfinished
 from .grid import Column, Plot, Row, Section
 from .svg import challenge_outcomes, turns_per_game, wins_by_seat
@@ -80,7 +81,7 @@ def collect(rulebooks: list[Rulebook], games: int, seed: int = 0, players: list[
             progress(i, rb.name)
             tick = _ticker(progress, i, rb.name)
         try:
-            out.append(simulate(rb, players=n, games=games, seed=seed, bots=BOTS, progress=tick))
+            out.append(simulate(rb, players=n, games=games, seed=seed, bots=BOTS, progress=tick, engine=Engine.AUTO))
         except ValueError as exc:  # one rulebook the table cannot take leaves its column empty, not the section
             out.append(Failure(f"{type(exc).__name__}: {exc}"))
     return out

@@ -31,8 +31,9 @@ def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None) -> 
     rulebook = _rulebook(cell.source, cell.variations)
     if cell.games and cell.players is not None:
         from ..simulate import simulate
+        from ..simulate.engine import Engine
         stats = simulate(rulebook, cell.players, cell.games, cell.cell_seed, cell.bots, turn_cap=cell.turn_cap,
-                         challenge_rate=cell.challenge_rate, progress=progress)
+                         challenge_rate=cell.challenge_rate, progress=progress, engine=Engine.AUTO)
         # The rulebook as the spec names it, wherever the worker runs.
         out["simulate"] = replace(stats, settings=replace(stats.settings, reference=cell.rulebook)).as_json()
     if cell.verify is not None:

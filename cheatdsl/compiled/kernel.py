@@ -1,0 +1,254 @@
+"""The kernel: games played from `tables.KernelTables` arrays, compiled once by numba for every rulebook.
+
+Importing this module imports numba through `cache.load_numba` (so its disk cache lies under the user's
+cache folder) and raises `cache.NumbaMissing` without it; the functions compile on first call, or load
+from numba's disk cache. Randomness is a splitmix64
+stream per game, seeded from (run seed, game index): no generator is shared between games or threads.
+Action log rows: [kind, seat, claim, count, card...] with kind PLAY, ACCEPT or CHALLENGE; state rows:
+[pile size, hand size of each seat] after the action.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cache import load_numba
+
+njit = load_numba().njit
+u64 = np.uint64
+
+PLAY, ACCEPT, CHALLENGE, CALLER = 0, 1, 2, 3  # CALLER: chance picks who of several callers called first
+NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`)
+# Columns of a game's record row.
+FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
+RECORD_WIDTH = 11
+GREEDY, RANDOM = 0, 1  # the play policies (`policies[seat]`); each seat challenges at `rates[seat]`
+
+
+@njit(cache=True)
+def draw(rng: np.ndarray) -> float:
+    rng[0] += u64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> u64(30))) * u64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> u64(27))) * u64(0x94D049BB133111EB)
+    z = z ^ (z >> u64(31))
+    return float(z >> u64(11)) * (1.0 / 9007199254740992.0)
+
+@njit(cache=True)
+def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority, next_seat,
+         turn_cap, values, rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
+    """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
+    dealer = int(draw(rng) * n) if by_lot else 0
+    cards = deck.copy()
+    for i in range(cards.size - 1, 0, -1):
+        j = int(draw(rng) * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    hands = np.zeros((n, values), dtype=np.int64)
+    sizes = np.zeros(n, dtype=np.int64)
+    for k in range(dealt):
+        seat = (dealer + step * (k % n + 1)) % n
+        hands[seat, cards[aside + k]] += 1
+        sizes[seat] += 1
+    pile = np.zeros(values, dtype=np.int64)
+    pile_n = 0
+    seat = first_seat[dealer]
+    if logging:
+        hands0[:n, :] = hands
+        for k in range(cards.size):
+            if k < aside or k >= aside + dealt:
+                hands0[n, cards[k]] += 1
+        record[WINNER] = dealer  # the log's header: dealer, overwritten below
+    first = seat
+    claim = first_claim
+    turns = actions = plays = forced = challenges = caught_n = picks = 0
+    rows = 0  # log rows: the actions and the chance events among them
+    winner = -1
+    capped = False
+    while True:
+        if turns >= turn_cap:
+            capped = True
+            break
+        held = hands[seat, claim]
+        lie = False
+        row = rows
+        if logging:
+            log[row, :] = -1
+            log[row, 0] = PLAY
+            log[row, 1] = seat
+            log[row, 2] = claim
+        if held == 0:
+            forced += 1
+        if policies[seat] == RANDOM:
+            # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand.
+            cap = min(max_cards, sizes[seat])
+            ways = np.zeros((values + 1, cap + 1), dtype=np.float64)
+            ways[values, 0] = 1.0
+            for i in range(values - 1, -1, -1):
+                for k in range(cap + 1):
+                    total = 0.0
+                    for c in range(min(hands[seat, i], k) + 1):
+                        total += ways[i + 1, k - c]
+                    ways[i, k] = total
+            total = 0.0
+            for k in range(1, cap + 1):
+                total += ways[0, k]
+            pick = np.floor(draw(rng) * total)
+            count = 1
+            while pick >= ways[0, count]:
+                pick -= ways[0, count]
+                count += 1
+            left = count
+            at = 4
+            for i in range(values):
+                for c in range(min(hands[seat, i], left) + 1):
+                    if pick < ways[i + 1, left - c]:
+                        if c > 0:
+                            hands[seat, i] -= c
+                            pile[i] += c
+                            if i != claim:
+                                lie = True
+                            if logging:
+                                for _ in range(c):
+                                    log[row, at] = i
+                                    at += 1
+                        left -= c
+                        break
+                    pick -= ways[i + 1, left - c]
+                if left == 0:
+                    break
+        elif held > 0:
+            # Greedy: every card of the claim up to the cap, else one random card.
+            count = min(held, max_cards)
+            hands[seat, claim] -= count
+            pile[claim] += count
+            if logging:
+                for c in range(count):
+                    log[row, 4 + c] = claim
+        else:
+            pick = int(draw(rng) * sizes[seat])
+            card = 0
+            while pick >= hands[seat, card]:
+                pick -= hands[seat, card]
+                card += 1
+            count = 1
+            hands[seat, card] -= 1
+            pile[card] += 1
+            lie = True
+            if logging:
+                log[row, 4] = card
+        if logging:
+            log[row, 3] = count
+        sizes[seat] -= count
+        pile_n += count
+        turns += 1
+        plays += 1
+        actions += 1
+        rows += 1
+        if logging:
+            states[row, 0] = pile_n
+            states[row, 1:] = sizes
+        # The responses, from the claimant's neighbour round the table.
+        challenger = -1
+        callers = 0
+        for k in range(1, n):
+            responder = (seat + step * k) % n
+            calls = draw(rng) < rates[responder]
+            if logging:
+                log[rows, :] = -1
+                log[rows, 0] = CHALLENGE if calls else ACCEPT
+                log[rows, 1] = responder
+                states[rows, 0] = pile_n
+                states[rows, 1:] = sizes
+            actions += 1
+            rows += 1
+            if calls:
+                callers += 1
+                if challenger < 0:
+                    challenger = responder
+                    if priority == IN_TURN:
+                        break
+                elif priority == BY_LOT and draw(rng) * callers < 1.0:
+                    challenger = responder  # each of the callers so far equally likely to have called first
+        if priority == BY_LOT and callers > 1:
+            if logging:
+                log[rows, :] = -1
+                log[rows, 0] = CALLER
+                log[rows, 1] = challenger
+                states[rows, 0] = pile_n
+                states[rows, 1:] = sizes
+            rows += 1
+        claimant = seat
+        if challenger >= 0:
+            challenges += 1
+            loser = claimant if lie else challenger
+            if lie:
+                caught_n += 1
+            for v in range(values):
+                hands[loser, v] += pile[v]
+                pile[v] = 0
+            sizes[loser] += pile_n
+            pickups[npick + picks] = pile_n
+            picks += 1
+            pile_n = 0
+            if logging:
+                states[rows - 1, 0] = 0
+                states[rows - 1, 1:] = sizes
+            if sizes[claimant] == 0:
+                winner = claimant
+                break
+            seat = next_seat[dealer, claimant, challenger, 1 if lie else 0]
+        else:
+            if sizes[claimant] == 0:
+                winner = claimant
+                break
+            seat = (claimant + step) % n
+        claim = follow[claim]
+    record[FIRST] = first
+    if not logging:
+        record[WINNER] = winner
+    record[CAPPED] = 1 if capped else 0
+    record[STUCK] = 0
+    record[TURNS] = turns
+    record[ACTIONS] = actions
+    record[PLAYS] = plays
+    record[FORCED] = forced
+    record[CHALLENGES] = challenges
+    record[CAUGHT] = caught_n
+    record[PICKUPS] = picks
+    if logging:
+        record[STUCK] = rows  # the log's length
+    return npick + picks
+
+@njit(cache=True)
+def seed_of(seed, index):
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = u64(seed) ^ (u64(index) * u64(0xD1B54A32D192ED03))
+    draw(rng)
+    return rng
+
+@njit(cache=True)
+def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+               next_seat, turn_cap, values, seed, start, count, rates, policies, records, pickups):
+    """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
+    fewer than `count` when `pickups` has no room left for a whole game."""
+    npick = 0
+    dummy_h = np.zeros((1, 1), dtype=np.int64)
+    dummy_l = np.zeros((1, 1), dtype=np.int64)
+    for g in range(count):
+        if npick + turn_cap > pickups.size:
+            return g
+        rng = seed_of(seed, start + g)
+        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+                     next_seat, turn_cap, values, rng, rates, policies, records[g], pickups, npick, False, dummy_h,
+                     dummy_l, dummy_l)
+    return count
+
+@njit(cache=True)
+def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+                next_seat, turn_cap, values, seed, index, rates, policies, record, pickups, hands0, log, states):
+    """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
+    action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
+    rng = seed_of(seed, index)
+    return game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+                next_seat, turn_cap, values, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
+

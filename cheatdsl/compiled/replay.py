@@ -1,0 +1,79 @@
+"""A compiled game's action log replayed by the Python engine, which must agree after every action."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..engine import ACCEPT, ChanceCaller, Challenge, Game, Play, Position
+from ..engine.deal import enter_position
+from .run import CompiledTable
+
+
+class LoggedGame(NamedTuple):
+    """One kernel game: its deal, its actions and the state after each, and its record."""
+
+    dealer: int
+    hands: np.ndarray    # counts by seat, then the cards dealt to nobody
+    log: np.ndarray      # [kind, seat, claim, count, card...] per action
+    states: np.ndarray   # [pile size, hand sizes...] after each action
+    record: np.ndarray
+    pickups: tuple[int, ...]
+
+
+def play_logged(table: CompiledTable, index: int) -> LoggedGame:
+    """Game `index` of `table`'s run, with its action log."""
+    from .kernel import PICKUPS, RECORD_WIDTH, STUCK, WINNER, play_logged as kernel_game
+    t = table.tables
+    rows = t.turn_cap * (t.players + 1) + 1
+    record = np.zeros(RECORD_WIDTH, dtype=np.int64)
+    pickups = np.zeros(t.turn_cap + 1, dtype=np.int64)
+    hands = np.zeros((t.players + 1, t.values), dtype=np.int64)
+    log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
+    states = np.zeros((rows, 1 + t.players), dtype=np.int64)
+    kernel_game(*t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
+                log, states)
+    n = int(record[STUCK])  # the log's length
+    return LoggedGame(int(record[WINNER]), hands, log[:n], states[:n], record,
+                      tuple(pickups[:record[PICKUPS]].tolist()))
+
+
+class Disagreement(AssertionError):
+    """The Python engine reached another state than the kernel; the message says where."""
+
+
+def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, str, int]:
+    """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
+    and the end; returns the Python engine's (winner, ending name, turns). `challenge` is the kind's name."""
+    from .kernel import CAPPED, FIRST, TURNS
+    n = game.players
+    cards = [tuple(int(v) for v in range(logged.hands.shape[1]) for _ in range(int(logged.hands[s, v])))
+             for s in range(n + 1)]
+    state = game.new_initial_state()
+    enter_position(state, Position(hands=tuple(cards[:n]), to_play=int(logged.record[FIRST]), dealer=logged.dealer,
+                                   aside=cards[n]))
+    kind = Challenge(challenge)
+    for i, row in enumerate(logged.log.tolist()):
+        if row[0] == 3:
+            action: object = ChanceCaller(row[1])
+        elif row[0] == 0:
+            action = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])
+        else:
+            action = ACCEPT if row[0] == 1 else kind
+        if row[0] != 3 and state.current_player() != row[1]:
+            raise Disagreement(f"action {i}: the kernel's seat {row[1]} acts, the engine's {state.current_player()}")
+        state.apply_action(action)
+        got = [state.pile_size(), *state.hand_sizes()]
+        if got != logged.states[i].tolist():
+            raise Disagreement(f"action {i} ({action}): the engine has pile and hands {got}, "
+                               f"the kernel {logged.states[i].tolist()}")
+    result = state.result()
+    if result is None:
+        raise Disagreement(f"the kernel's game ended after {len(logged.log)} actions, the engine's goes on")
+    winner = result.winner if not result.capped else None
+    kernel_winner = None if logged.record[CAPPED] else int(np.argmin(logged.states[-1][1:]))
+    if winner != kernel_winner or state.turns != logged.record[TURNS]:
+        raise Disagreement(f"the engine ends with winner {winner} after {state.turns} turns, "
+                           f"the kernel with {kernel_winner} after {logged.record[TURNS]}")
+    return winner, result.ending.name, state.turns

@@ -1,0 +1,78 @@
+"""A rulebook at a table as the flat numpy arrays the kernel reads, all worked out from `derived.TableRules`."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..derived import TableRules
+from ..engine import ChanceDealer, ChanceShuffle, Game
+from ..model import Priority
+
+
+_PRIORITY = {Priority.FIRST_CLOCKWISE: 0, Priority.OFFERED_IN_TURN: 1, Priority.FIRST_CALLER: 2}  # kernel codes
+
+
+class SeatFormulaReadsDeal(ValueError):
+    """A seat formula asks about the deal, so it cannot be worked out once for the table."""
+
+
+class KernelTables(NamedTuple):
+    """The arrays one table of one rulebook becomes; seats and claims are numbers, as in the engine."""
+
+    deck: np.ndarray           # int64[cards]: the value of every card of the deck
+    aside: int                 # cards set aside before the deal (their values stay out of play)
+    dealt: int                 # cards dealt to the hands, round the table from the dealer's left
+    players: int
+    step: int                  # +1 clockwise, -1 anticlockwise
+    by_lot: bool               # the dealer is chosen by lot (else seat 0)
+    first_seat: np.ndarray     # int64[dealer]: the first player
+    first_claim: int
+    follow: np.ndarray         # int64[claim]: the claim required after each claim
+    max_cards: int             # the card cap (the deck's size where the rules set none)
+    priority: int              # kernel.NEAREST, IN_TURN or BY_LOT: which caller is heard
+    next_seat: np.ndarray      # int64[dealer, claimant, challenger, caught]: who plays after a challenge
+    turn_cap: int
+    values: int                # card values (ranks) the hands count
+
+
+def build(rules: TableRules, game: Game) -> KernelTables:
+    """The kernel's arrays for the table `rules` describes; `game` is the Python engine's game, whose seat
+    formulas are asked once for every seat they can name. Assumes `support.refusal(rules, ...)` is None."""
+    n = rules.players
+    deck = np.array([rules.card_value(c) for c in rules.table.deck], dtype=np.int64)
+    dealers = range(n) if rules.dealer_by_lot else range(1)
+    first = np.zeros(n, dtype=np.int64)
+    nxt = np.zeros((n, n, n, 2), dtype=np.int64)
+    for dealer in dealers:
+        state = game.new_initial_state()
+        if rules.dealer_by_lot:
+            state.apply_action(ChanceDealer(dealer))
+        state.apply_action(ChanceShuffle(0))
+        facts = game.facts(state, dealer)
+        seat = game.first_player(facts)
+        if facts.read_deal:
+            raise SeatFormulaReadsDeal("a first player named by the deal")
+        first[dealer] = (seat if seat is not None else 0) % n
+        for claimant in range(n):
+            for challenger in range(n):
+                for caught in (0, 1):
+                    winner, loser = (challenger, claimant) if caught else (claimant, challenger)
+                    facts = game.facts(state, dealer, claimant=claimant, challenger=challenger, winner=winner,
+                                       loser=loser, caught=bool(caught))
+                    seat = game.next_player(facts)
+                    if facts.read_deal:
+                        raise SeatFormulaReadsDeal("a next player named by the deal")
+                    nxt[dealer, claimant, challenger, caught] = claimant if seat is None else seat % n
+    if not rules.dealer_by_lot:
+        first[:] = first[0]
+        nxt[:] = nxt[0]
+    (first_claim,) = rules.first
+    follow = np.array([next(iter(rules.follow[v])) if v in rules.follow else -1 for v in range(rules.values)],
+                      dtype=np.int64)
+    return KernelTables(deck, rules.table.set_aside,
+                        sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, int(first_claim), follow,
+                        int(rules.max_cards if rules.max_cards is not None else len(deck)),
+                        _PRIORITY[rules.rulebook.challenge.priority],
+                        nxt, int(game.turn_cap), rules.values)

@@ -1,0 +1,56 @@
+"""Which engine plays a run's games: the compiled kernel or the Python engine (the reference)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import Protocol
+
+from ..engine import Game
+from .play import GameRecord, Table
+
+AUTO_MIN_GAMES = 2000  # below this a warm start of the kernel (about a second) does not repay itself
+
+
+class Engine(Enum):
+    """`--engine`: `auto` takes the compiled engine when it plays the rules and the run is large enough."""
+
+    AUTO = "auto"
+    COMPILED = "compiled"
+    PYTHON = "python"
+
+
+class Player(Protocol):
+    """What a run needs of an engine: its game, and the records of a range of games."""
+
+    game: Game
+
+    def play(self, first: int, stop: int) -> list[GameRecord]: ...
+
+
+class EngineUnavailable(ValueError):
+    """`--engine compiled` cannot play this run; the message says why and what to do."""
+
+
+def choose(engine: Engine, table: Table, bots: Sequence[str], games: int,
+           notice: Callable[[str], None] | None = None) -> Player:
+    """The engine that plays `table`'s games: `table` itself (Python) or a compiled table.
+
+    `compiled` raises EngineUnavailable when numba is missing or the kernel does not play the rules;
+    `auto` then plays in Python, calling `notice` once when it is numba that is missing."""
+    if engine is Engine.PYTHON or (engine is Engine.AUTO and games < AUTO_MIN_GAMES):
+        return table
+    from ..compiled.cache import INSTALL_HINT, numba_available
+    if not numba_available():
+        if engine is Engine.COMPILED:
+            raise EngineUnavailable(INSTALL_HINT)
+        if notice is not None:
+            notice("numba is not installed: playing with the Python engine (pip install cheatdsl[compiled])")
+        return table
+    from ..compiled.run import CompiledTable, unsupported
+    why = unsupported(table.game, bots)
+    if why is not None:
+        if engine is Engine.COMPILED:
+            raise EngineUnavailable(why)
+        return table
+    return CompiledTable(table.game, bots, table.seed, table.challenge_rate)

@@ -1,0 +1,91 @@
+"""Issue 22: `simulate --engine {auto,compiled,python}`, numba optional, and the same JSON from either engine."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from cheatdsl.cli import main
+from cheatdsl.compiled import cache
+from cheatdsl.load import load_rulebook
+from cheatdsl.simulate import simulate
+from cheatdsl.simulate.engine import Engine, EngineUnavailable, choose
+from cheatdsl.simulate.play import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGLISH = str(ROOT / "rulebooks" / "english-ascending.yaml")
+HAS_NUMBA = importlib.util.find_spec("numba") is not None
+needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
+if HAS_NUMBA:  # numba reads its cache folder once, when first imported (cheatdsl/compiled/cache.py)
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba"))
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["simulate", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_without_numba_compiled_says_how_to_install_and_auto_falls_back(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: numba stays optional; `compiled` names `pip install cheatdsl[compiled]` and `--engine
+    python`, `auto` plays in Python with one line on standard error."""
+    monkeypatch.setattr(cache, "numba_available", lambda: False)
+    code, out, err = _run(capsys, ENGLISH, "--games", "2000", "--bots", "greedy", "--engine", "compiled")
+    assert code == 2 and out == ""
+    assert "pip install cheatdsl[compiled]" in err and "--engine python" in err
+    code, out, err = _run(capsys, ENGLISH, "--games", "2000", "--bots", "greedy", "--engine", "auto", "--json")
+    assert code == 0 and json.loads(out)["games"] == 2000
+    assert len(err.strip().splitlines()) == 1 and "numba is not installed" in err
+
+
+@needs_numba
+def test_compiled_refuses_a_bot_it_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: what the kernel does not play is refused in general terms, pointing at --engine python."""
+    code, _, err = _run(capsys, ENGLISH, "--games", "10", "--bots", "honest", "--engine", "compiled")
+    assert code == 2 and "does not play the `honest` bot" in err and "--engine python" in err
+    assert "Traceback" not in err
+
+
+@needs_numba
+def test_auto_picks_the_compiled_engine_for_large_runs_it_plays() -> None:
+    """Issue 22: `auto` uses the kernel when the run is large enough and the rules and bots are played;
+    the Python engine otherwise (a small run, a bot the kernel does not play)."""
+    rb = load_rulebook(ENGLISH)
+    table = Table(rb, 3, ("greedy",) * 3, 0, None, 0.15)
+    assert choose(Engine.AUTO, table, table.bots, 10_000) is not table
+    assert choose(Engine.AUTO, table, table.bots, 10) is table
+    assert choose(Engine.PYTHON, table, table.bots, 10_000) is table
+    honest = Table(rb, 3, ("honest",) * 3, 0, None, 0.15)
+    assert choose(Engine.AUTO, honest, honest.bots, 10_000) is honest
+    with pytest.raises(EngineUnavailable):
+        choose(Engine.COMPILED, honest, honest.bots, 10_000)
+
+
+@needs_numba
+def test_compiled_statistics_have_the_same_json_and_do_not_depend_on_jobs() -> None:
+    """Issue 22 'Statistics keep flat memory and the same JSON'; game i is seeded from (seed, i) alone,
+    so --jobs 1 and 2 give the same numbers on the compiled engine too."""
+    rb = load_rulebook(ENGLISH)
+    one = simulate(rb, 3, 600, 4, "greedy", jobs=1, engine=Engine.COMPILED)
+    two = simulate(rb, 3, 600, 4, "greedy", jobs=2, engine=Engine.COMPILED)
+    python = simulate(rb, 3, 60, 4, "greedy", engine=Engine.PYTHON)
+    assert one.as_json().keys() == python.as_json().keys()
+    a, b = one.as_json(), two.as_json()
+    a["jobs"] = b["jobs"] = None
+    a.pop("settings", None), b.pop("settings", None)
+    assert json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+    assert one.games == 600
+
+
+def test_the_cache_folder_is_the_users_not_the_installs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: the kernel's disk cache goes under $XDG_CACHE_HOME (or ~/.cache), never site-packages."""
+    monkeypatch.setenv("XDG_CACHE_HOME", "/tmp/h22-somewhere")
+    assert cache.default_folder() == Path("/tmp/h22-somewhere/cheatdsl/numba")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache.default_folder() == Path.home() / ".cache" / "cheatdsl" / "numba"
