@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from verifier.runner import verify
 from cheatdsl.load import load_rulebook
+from verifier.runner import verify
 from verifier.verdict import Verdict
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
