@@ -229,8 +229,12 @@ def _seat_word(offset: int) -> str:
     return f"the {k}{suffix} player"
 
 
-def _drifts(subject: Subject, n: int) -> list[int] | str:
-    """How far a challenge or a pass moves the turn off the claim sequence, as seat offsets mod n."""
+def _drifts(subject: Subject, n: int, *, conditional_pass: bool = True) -> list[int] | str:
+    """How far a challenge or a pass moves the turn off the claim sequence, as seat offsets mod n.
+
+    A pass counts only where passing is allowed, and, where `passing.when` limits it, only when
+    `conditional_pass` is set: a pass under a condition is a play fact not shown to happen (issue 21
+    point 2), so a proof must not rest on it."""
     rb = subject.rb
     step = turn_step(rb)
     table = subject.table(n)
@@ -252,7 +256,7 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
                     if nxt is None:
                         return "who plays after a challenge is not always a seat (see round-rank)"
                     out.add(((nxt - claimant) * step - 1) % n)
-    if rb.passing.allowed:
+    if rb.passing.allowed and (rb.passing.when is None or conditional_pass):
         out.add(1)
     return sorted(out - {0})
 
@@ -308,6 +312,11 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
         return unknown(FAIR, a.reason)
     details = {"seats": n, "cycle": length, "gcd": step, "drifts": drifts}
     if a.unsat:
+        firm = _drifts(subject, n, conditional_pass=False)
+        if subject.rb.passing.when is not None and not isinstance(firm, str) and gcd(n, length, *firm) != 1:
+            return unknown(FAIR, f"every seat meets every claim only by passing, which the rules allow only when "
+                           f"{subject.rb.passing.when.text}: that a pass can happen in play is not shown",
+                           **details)
         return proved(FAIR, f"the cycle of {length} claims and the seats share no factor: every seat meets every claim",
                       **details)
     confirm = _never_meets(n, length, loop, drifts, sv, iv)
