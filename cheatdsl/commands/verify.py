@@ -73,6 +73,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="write every counterexample and witness as a scenario file in DIR")
     p.add_argument("--force", action="store_true",
                    help="with --save-witnesses: overwrite scenario files that exist (kept otherwise)")
+    p.add_argument("--certificates", metavar="DIR",
+                   help="write every property proved by induction as SMT-LIB 2 obligations (each must answer unsat) "
+                        "with a manifest.json in DIR, for a second solver to re-check (docs/soundness.md)")
     p.add_argument("--searches", type=count("a number of searches", 0), metavar="N",
                    help="counterexample searches per property and rulebook, at the smallest player counts that "
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
@@ -100,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         return usage("verify", str(exc))
     report = Report()
     jobs = []
+    certify_at: list[tuple[int, ...]] = []
     for path in files:
         shown = "<stdin>" if path == STDIN else path
         # Only errors are shown here; the warnings that break a game are the report's problems.
@@ -121,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
             counts = (args.players,)
         report.rulebooks.append(RulebookReport(shown, rulebook))
         jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
+        certify_at.append(counts or tuple(rulebook.players.counts()))
     with Progress("verifying", 0) as bar:
         results = verify_all([job for _, job in jobs], progress=bar.update)
     for (entry, _), timed in zip(jobs, results):
@@ -134,6 +139,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(f"{len(written)} witness scenario{'s' if len(written) != 1 else ''} written to {args.save_witnesses}",
               file=sys.stderr)
+    if args.certificates:
+        try:
+            written = _certificates(args.certificates, [entry for entry, _ in jobs], certify_at)
+        except OSError as exc:
+            print(f"cheatdsl verify: cannot write certificates to {args.certificates}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+        print(f"{written} certificate file{'s' if written != 1 else ''} and a manifest written to {args.certificates}",
+              file=sys.stderr)
     if args.format == "md":
         from verifier.docs import markdown
         print(markdown(report))
@@ -143,3 +157,23 @@ def run(args: argparse.Namespace) -> int:
         print(report.render())
         print(report.tally())
     return report.exit_status
+
+
+def _certificates(folder: str, entries: list, counts: list[tuple[int, ...]]) -> int:  # type: ignore[type-arg]
+    """Write the certificates of every property each rulebook had proved, at each player count; the number of
+    files written (the manifest aside)."""
+    import os
+
+    from verifier.certificates import certify, write_manifest
+    from verifier.verdict import Verdict
+
+    os.makedirs(folder, exist_ok=True)
+    manifest = []
+    for entry, at in zip(entries, counts):
+        proved = [t.result.id for t in entry.timed if t.result.verdict is Verdict.PROVED]
+        if not proved or entry.rulebook is None:
+            continue
+        for n in at:
+            manifest.append(certify(entry.rulebook, n, proved, folder, entry.path))
+    write_manifest(folder, manifest)
+    return sum(len(m["files"]) for m in manifest)
