@@ -28,7 +28,8 @@ from typing import Any
 import z3
 
 from .system.invariant import CANDIDATES, STEP_CANDIDATES, ProofParts, Step, houdini
-from .system.spec import Spec, build_spec
+from .solver import fresh_context
+from .system.spec import Spec, SpecError, build_spec
 from .system.transitions import ACCEPT, CHALLENGE, PASS
 from .terms import and_, not_
 
@@ -170,10 +171,15 @@ def certify(rb: Any, n: int, proved: list[str], folder: str, label: str) -> dict
     """Prove the invariants of `rb` at `n` players again, write the certificates of the properties in
     `proved` (ids `verify` proved) that are proved by induction into `folder`, and return the manifest
     entry (files relative to `folder`)."""
-    spec = build_spec(rb, n)
-    recorder = Recorder()
-    houdini(spec, recorder=recorder)
     entry: dict[str, Any] = {"rulebook": label, "players": n, "files": [], "properties": [], "not_certified": {}}
+    try:
+        spec = build_spec(rb, n)
+    except SpecError as exc:
+        entry["not_certified"] = {pid: f"the rules cannot be tabulated: {exc}" for pid in proved}
+        return entry
+    recorder = Recorder()
+    fresh_context()  # the same proof as verify's, whatever ran before in this process
+    houdini(spec, recorder=recorder)
     if not recorder.proofs:
         entry["not_certified"] = {pid: "the induction did not finish" for pid in proved}
         return entry

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from ..properties import PROPERTY_IDS
 from .arguments import (
@@ -19,6 +20,9 @@ from .arguments import (
     usage,
 )
 
+if TYPE_CHECKING:
+    from verifier.report import RulebookReport
+
 HELP = """Prove or refute properties of rulebooks with the Z3 solver.
 
 Each property gets one verdict:
@@ -32,7 +36,9 @@ The properties of the transition system (card-conservation, discards, no-deadloc
 termination, winner, winnability, challenge-resolution) are checked on a Z3 encoding of the game
 generated from the rulebook; their counterexamples and witnesses are plays the interpreter has
 replayed. Each is printed under its property in the game's words; with --save-witnesses DIR each
-is written as a scenario file (run it with `cheatdsl scenario FILE`).
+is written as a scenario file (run it with `cheatdsl scenario FILE`). With --certificates DIR, every
+property proved by induction is written as SMT-LIB 2 obligations (each must answer unsat) with a
+manifest.json, for another solver to re-check (docs/soundness.md).
 
 Output (text, fits 100 columns): per rulebook a heading `PATH: TITLE, MIN..MAX players`, then
 per property a line `PROPERTY  VERDICT  [FAILS ...]` with the summary wrapped under it, and a
@@ -159,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     return report.exit_status
 
 
-def _certificates(folder: str, entries: list, counts: list[tuple[int, ...]]) -> int:  # type: ignore[type-arg]
+def _certificates(folder: str, entries: list[RulebookReport], counts: list[tuple[int, ...]]) -> int:
     """Write the certificates of every property each rulebook had proved, at each player count; the number of
     files written (the manifest aside)."""
     import os
