@@ -179,6 +179,8 @@ def examine(i: int, games: int, turns: int, verify_seconds: float) -> dict[str, 
 
 
 def _child(i: int, games: int, turns: int, verify_seconds: float, conn: Any) -> None:
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         conn.send(examine(i, games, turns, verify_seconds))
     except BaseException as exc:  # noqa: BLE001 - a crash of the campaign's own steps is a finding too
@@ -187,9 +189,15 @@ def _child(i: int, games: int, turns: int, verify_seconds: float, conn: Any) -> 
         conn.close()
 
 
+class Stop(Exception):
+    """SIGTERM: stop the campaign and report what is done."""
+
+
 def campaign(start: int, count: int, workers: int, timeout: float, games: int, turns: int,
-             verify_seconds: float, log: Any = sys.stderr) -> list[dict[str, Any]]:
-    """Examine rulebooks start..start+count-1, `workers` at a time, each in a process of its own."""
+             verify_seconds: float, log: Any = sys.stderr, lines: Any = None) -> list[dict[str, Any]]:
+    """Examine rulebooks start..start+count-1, `workers` at a time, each in a process of its own; each result
+    is also written to `lines` (a file, one JSON line each) as it comes. Stopped early (SIGTERM or ^C), the
+    workers are killed and the results so far are returned."""
     ctx = multiprocessing.get_context("fork")
     todo = list(range(start, start + count))
     running: list[tuple[int, Any, Any, float]] = []
@@ -220,10 +228,13 @@ def campaign(start: int, count: int, workers: int, timeout: float, games: int, t
                 proc.join()
                 parent.close()
                 running.remove(item)
+                if lines is not None:
+                    lines.write(json.dumps(out[-1]) + "\n")
+                    lines.flush()
                 if len(out) % 50 == 0:
                     print(f"{len(out)} of {count} rulebooks", file=log, flush=True)
             time.sleep(0.02)
-    except KeyboardInterrupt:
+    except (Stop, KeyboardInterrupt):
         for _, proc, _, _ in running:
             proc.kill()
             proc.join()
@@ -259,10 +270,18 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=3, help="seeded games per bot and rulebook")
     ap.add_argument("--turns", type=int, default=1500, help="turns per game at most")
     ap.add_argument("--json", metavar="FILE", help="write every rulebook's result as JSON")
+    ap.add_argument("--lines", metavar="FILE", help="append each rulebook's result to FILE as it comes (JSON lines)")
     args = ap.parse_args()
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Stop()
+    signal.signal(signal.SIGTERM, stop)
     t = time.perf_counter()
-    results = campaign(args.start, args.count, args.workers, args.timeout, args.games, args.turns,
-                       args.verify_seconds)
+    with contextlib.ExitStack() as stack:
+        lines = stack.enter_context(open(args.lines, "a", encoding="utf-8")) if args.lines else None
+        results = campaign(args.start, args.count, args.workers, args.timeout, args.games, args.turns,
+                           args.verify_seconds, lines=lines)
     wall = time.perf_counter() - t
     for r in results:
         for c in r.get("contradictions", []):
