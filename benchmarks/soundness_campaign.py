@@ -16,8 +16,9 @@ verified at its smallest player count in a process of its own, killed after --ti
     challenge-resolution  a challenge's loser picks up no card
     termination           a game comes back to a position it was in (a loop the rules allow forever)
   the other proved properties (about the tables, not one game) are counted as proved and not played;
-- every *refuted* verdict's witnesses are written as scenarios and run by `cheatdsl scenario`: each
-  must replay (exit 0) from its deal, or it is a witness failure.
+- where a verdict is *refuted*, every witness of the rulebook (those games, and winnability's) is written
+  as a scenario and run by `cheatdsl scenario`: each must replay (exit 0) from its deal, or it is a
+  witness failure.
 
 It ends with one JSON line: {"rulebooks", "proved", "contradicted", "witnesses_replayed",
 "witness_failures", "unknown", ...}, where proved, contradicted and unknown count verdicts (a property
