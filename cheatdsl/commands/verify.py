@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+<<<<<<< HEAD
 import textwrap
+=======
+from typing import TYPE_CHECKING
+>>>>>>> h21b
 
 from ..model import Rulebook
 from ..profiles import shown_path
@@ -26,6 +30,9 @@ from .arguments import (
     usage,
 )
 
+if TYPE_CHECKING:
+    from verifier.report import RulebookReport
+
 HELP = """Prove or refute properties of rulebooks with the Z3 solver.
 
 Each property gets one verdict:
@@ -39,7 +46,9 @@ The properties of the transition system (card-conservation, discards, no-deadloc
 termination, winner, winnability, challenge-resolution) are checked on a Z3 encoding of the game
 generated from the rulebook; their counterexamples and witnesses are plays the interpreter has
 replayed. Each is printed under its property in the game's words; with --save-witnesses DIR each
-is written as a scenario file (run it with `cheatdsl scenario FILE`).
+is written as a scenario file (run it with `cheatdsl scenario FILE`). With --certificates DIR, every
+property proved by induction is written as SMT-LIB 2 obligations (each must answer unsat) with a
+manifest.json, for another solver to re-check (docs/soundness.md).
 
 Output (text, fits 100 columns): per rulebook a heading `PATH: TITLE, MIN..MAX players`, then
 per property a line `PROPERTY  VERDICT  [FAILS ...]` with the summary wrapped under it, and a
@@ -87,7 +96,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="write every counterexample and witness as a scenario file in DIR")
     p.add_argument("--force", action="store_true",
                    help="with --save-witnesses: overwrite scenario files that exist (kept otherwise)")
+<<<<<<< HEAD
     p.add_argument("--searches", type=SEARCHES, metavar="N",
+=======
+    p.add_argument("--certificates", metavar="DIR",
+                   help="write every property proved by induction as SMT-LIB 2 obligations (each must answer unsat) "
+                        "with a manifest.json in DIR, for a second solver to re-check (docs/soundness.md)")
+    p.add_argument("--searches", type=count("a number of searches", 0), metavar="N",
+>>>>>>> h21b
                    help="counterexample searches per property and rulebook, at the smallest player counts that "
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
     p.add_argument("--search-effort", type=SEARCH_EFFORT, metavar="X",
@@ -127,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         return usage("verify", str(exc))
     report = Report()
     jobs = []
+    certify_at: list[tuple[int, ...]] = []
     for path in files:
         shown = "<stdin>" if path == STDIN else shown_path(path)
         if path != STDIN and is_scenario_file(path):
@@ -153,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
             print(dropped_note(shown, rulebook), file=sys.stderr)
         report.rulebooks.append(RulebookReport(shown, rulebook))
         jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
+        certify_at.append(counts or tuple(rulebook.players.counts()))
     with Progress("verifying", 0) as bar:
         limit = {} if args.time_limit is None else {"heavy_seconds": args.time_limit}
         results = verify_all([job for _, job in jobs], progress=bar.update, **limit)
@@ -167,6 +185,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(f"{len(written)} witness scenario{'s' if len(written) != 1 else ''} written to {args.save_witnesses}",
               file=sys.stderr)
+    if args.certificates:
+        try:
+            written = _certificates(args.certificates, [entry for entry, _ in jobs], certify_at)
+        except OSError as exc:
+            print(f"cheatdsl verify: cannot write certificates to {args.certificates}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+        print(f"{written} certificate file{'s' if written != 1 else ''} and a manifest written to {args.certificates}",
+              file=sys.stderr)
     if args.format == "md":
         from verifier.docs import markdown
         print(markdown(report))
@@ -176,3 +203,23 @@ def run(args: argparse.Namespace) -> int:
         print(report.render())
         print(report.tally())
     return report.exit_status
+
+
+def _certificates(folder: str, entries: list[RulebookReport], counts: list[tuple[int, ...]]) -> int:
+    """Write the certificates of every property each rulebook had proved, at each player count; the number of
+    files written (the manifest aside)."""
+    import os
+
+    from verifier.certificates import certify, write_manifest
+    from verifier.verdict import Verdict
+
+    os.makedirs(folder, exist_ok=True)
+    manifest = []
+    for entry, at in zip(entries, counts):
+        proved = [t.result.id for t in entry.timed if t.result.verdict is Verdict.PROVED]
+        if not proved or entry.rulebook is None:
+            continue
+        for n in at:
+            manifest.append(certify(entry.rulebook, n, proved, folder, entry.path))
+    write_manifest(folder, manifest)
+    return sum(len(m["files"]) for m in manifest)

@@ -206,8 +206,23 @@ def kind_steps(ab: Spec, symmetric: bool) -> Iterator[Step]:
         yield Step(kind, s, a, legal, after, b)
 
 
-def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | None = None) -> Invariants:
-    """The largest inductive subset of the candidate groups, on the merged game of `sp`."""
+@dataclass
+class ProofParts:
+    """What an induction proof is made of, for writing its obligations out (`verifier/certificates.py`):
+    the merged game, the deal's constraints and state, the step of each kind, and the groups proved."""
+
+    spec: Spec
+    deal: list[Term]
+    start: State
+    steps: list[Step]
+    proved: set[str]
+    symmetric: bool
+
+
+def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | None = None,
+            recorder: Callable[[ProofParts], None] | None = None) -> Invariants:
+    """The largest inductive subset of the candidate groups, on the merged game of `sp`; `recorder`, when
+    given, is handed the parts of the proof once it is made."""
     # With jokers, all the groups are proved on one class of cards and conservation of each value apart
     # (smaller queries); otherwise one natural value is kept apart for all of them at once.
     split = sp.joker_index is not None
@@ -303,6 +318,8 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
         if per_value is not None:
             result.proved.discard("card-conservation")
             result.dropped["card-conservation"] = per_value
+    if recorder is not None and not result.unknown:
+        recorder(ProofParts(ab, list(cons), start, steps, set(result.proved), symmetric))
     return result
 
 
