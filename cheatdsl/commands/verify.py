@@ -5,11 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-<<<<<<< HEAD
 import textwrap
-=======
 from typing import TYPE_CHECKING
->>>>>>> h21b
 
 from ..model import Rulebook
 from ..profiles import shown_path
@@ -96,14 +93,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="write every counterexample and witness as a scenario file in DIR")
     p.add_argument("--force", action="store_true",
                    help="with --save-witnesses: overwrite scenario files that exist (kept otherwise)")
-<<<<<<< HEAD
-    p.add_argument("--searches", type=SEARCHES, metavar="N",
-=======
     p.add_argument("--certificates", metavar="DIR",
                    help="write every property proved by induction as SMT-LIB 2 obligations (each must answer unsat) "
                         "with a manifest.json in DIR, for a second solver to re-check (docs/soundness.md)")
-    p.add_argument("--searches", type=count("a number of searches", 0), metavar="N",
->>>>>>> h21b
+    p.add_argument("--searches", type=SEARCHES, metavar="N",
                    help="counterexample searches per property and rulebook, at the smallest player counts that "
                         "need one (default 1); where none is made a failed induction is unknown, never a pass")
     p.add_argument("--search-effort", type=SEARCH_EFFORT, metavar="X",
