@@ -17,13 +17,13 @@ CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 # (command line without the value, the value, the range the error must give)
 OUT_OF_RANGE = [
     (["simulate", "standard", "--games"], "1000000000000", "from 1 to 100,000,000"),  # reproducer 1's parse half
-    (["simulate", "standard", "--games"], str(10**30), "from 1 to 100,000,000"),
-    (["simulate", "standard", "--games"], "0", "from 1 to 100,000,000"),
+    (["simulate", "standard", "--games"], str(10**30), "from 1 to 1,000,000,000,000"),
+    (["simulate", "standard", "--games"], "0", "from 1 to 1,000,000,000,000"),
     (["simulate", "standard", "--players"], "100000", "from 1 to 1,000"),
     (["simulate", "standard", "--turn-cap"], "0", "from 1 to 10,000,000"),
     (["simulate", "standard", "--jobs"], "5000", "from 1 to 1,024"),
     (["simulate", "standard", "--jobs"], "\u0663", "from 1 to 1,024"),  # an Arabic-Indic 3: ASCII digits only
-    (["simulate", "standard", "--games"], "1_000", "from 1 to 100,000,000"),
+    (["simulate", "standard", "--games"], "1_000", "from 1 to 1,000,000,000,000"),
     (["simulate", "standard", "--challenge-rate"], "nan", "from 0 to 1"),
     (["simulate", "standard", "--seed"], "1.5", "expected a seed (a whole number)"),
     (["compare", "standard", "standard", "--simulate"], "-3", "from 1 to 100,000,000"),
