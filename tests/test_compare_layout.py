@@ -200,3 +200,11 @@ def test_sweep_win_shares_number_seats_from_one() -> None:
     sim = played([30, 40, 50])
     drawing = win_shares(["a"], [sim])
     assert "seat 1" in drawing and "seat 0" not in drawing
+
+
+def test_sweep_chart_labels_cut_keep_the_full_name_on_hover() -> None:
+    """Issue 25: 'full labels (... abbreviated with the full name on hover)': a cut cell name has its <title>."""
+    from cheatdsl.sweep.report import win_shares
+    long = "english-ascending+skip-pass+one-card-only 3p greedy,honest,random"
+    drawing = win_shares([long], [played([30, 40, 50])])
+    assert f"<title>{long}</title>" in drawing

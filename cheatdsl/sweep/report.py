@@ -37,6 +37,11 @@ def _text(x: float, y: float, text: str, anchor: str = "start") -> str:
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {svg.FONT}>{escape(text)}</text>'
 
 
+def _label(x: float, y: float, name: str, room: float) -> str:
+    """A row's label ending at x, cut to fit `room` pixels; the full name shows on hover."""
+    return f"<g><title>{escape(name)}</title>{_text(x, y, _short(name, room), 'end')}</g>"
+
+
 def _short(name: str, room: float) -> str:
     most = max(3, int(room // 6))
     return name if len(name) <= most else name[: most - 1] + "…"
@@ -68,7 +73,7 @@ def win_shares(names: Sequence[str], data: Sequence[Statistics | None]) -> str:
         shares = decided[i].win_shares
         seats = max(seats, len(shares))
         y = top + k * row
-        body.append(_text(left - 6, y + row / 2 + 4, _short(names[i], left - 10), "end"))
+        body.append(_label(left - 6, y + row / 2 + 4, names[i], left - 10))
         fair = x(1 / len(shares))
         body.append(f'<line x1="{fair:.1f}" y1="{y + 2:.1f}" x2="{fair:.1f}" y2="{y + row - 2:.1f}" stroke="#333" '
                     'stroke-dasharray="3 2"/>')
@@ -104,7 +109,7 @@ def verdict_grid(names: Sequence[str], verdicts: Sequence[Mapping[str, str]], id
                     f'{svg.FONT}>{escape(pid)}</text>')
     for k, i in enumerate(shown):
         y = top + k * size
-        body.append(_text(left - 6, y + size / 2 + 4, _short(names[i], left - 10), "end"))
+        body.append(_label(left - 6, y + size / 2 + 4, names[i], left - 10))
         for j, pid in enumerate(ids):
             verdict = verdicts[i].get(pid, "")
             fill = VERDICT_COLOURS.get(verdict, "#ffffff")
