@@ -123,3 +123,88 @@ def test_challenge_chart_draws_no_games_that_never_finished() -> None:
     assert "left out, no game finished: capped" in drawing
     assert len(_boxes(drawing)) == 2 + 2  # the one bar's two parts, and the two legend keys
     assert svg.challenge_outcomes(["capped"], [capped]) == ""
+
+
+SWEEP_SPEC = """\
+sweep: layout
+rulebooks: [verish-ne-verish, english-ascending]
+variations: each
+players: [3]
+bots: [honest, "greedy,honest,random"]
+games: 8
+seed: 3
+verify: [ranks-exist, seat-fairness]
+"""
+SWEEP_WIDTHS = (1280, 390)
+
+
+def _fits(page: Path, common: list[str], widths: tuple[int, ...]) -> dict[int, tuple[int, int, int]]:
+    """Per frame width: the page's scroll width, the frame's width, the furthest right edge of any element
+    outside a scrolling box (a table scrolls inside its own box, which must itself fit)."""
+    text = page.read_text(encoding="utf-8")
+    frames = "".join(f'<iframe id="w{w}" width="{w}" height="2000" style="border:0;display:block" '
+                     f'srcdoc="{html.escape(text, quote=True)}"></iframe>' for w in widths)
+    probe = page.with_name("probe.html")
+    probe.write_text(PROBE.replace("d.querySelectorAll(\"body *\")",
+                                   "d.querySelectorAll(\"body *:not(div.scroll *)\")").format(frames=frames),
+                     encoding="utf-8")
+    dom = subprocess.run([*common, "--window-size=1400,4200", "--virtual-time-budget=5000", "--dump-dom",
+                          probe.as_uri()], capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = dict(re.findall(r'id="w(\d+)"[^>]*data-fit="([\d ]+)"', dom.stdout))
+    assert sorted(found) == sorted(str(w) for w in widths), dom.stdout[-500:]
+    return {w: tuple(int(v) for v in found[str(w)].split()) for w in widths}  # type: ignore[misc]
+
+
+@pytest.fixture(scope="module")
+def sweep_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A small sweep's report.html (issue 25: the sweep report readable at 1280 and 390 px)."""
+    browser = chromium()
+    tmp = tmp_path_factory.mktemp("sweep-layout")
+    spec = tmp / "layout.yaml"
+    spec.write_text(SWEEP_SPEC)
+    assert main(["sweep", str(spec), "--out", str(tmp / "out")]) == 0
+    return tmp / "out" / "report.html", [browser, *FLAGS, f"--user-data-dir={tmp / 'profile'}"]
+
+
+def test_sweep_report_fits_1280_px_and_a_phone(sweep_report: tuple[Path, list[str]]) -> None:
+    """Issue 25: at 1280 and 390 px the sweep report never scrolls sideways; its tables scroll in their box."""
+    page, common = sweep_report
+    for width, (scroll, client, right) in _fits(page, common, SWEEP_WIDTHS).items():
+        assert client == width, (width, client)
+        assert scroll <= width, f"at {width} px the sweep report is {scroll} px wide: it scrolls sideways"
+        assert right <= width, f"at {width} px something reaches {right} px, past the right edge"
+
+
+def test_sweep_cells_table_keeps_its_column_names_on_a_phone(sweep_report: tuple[Path, list[str]]) -> None:
+    """Issue 25: 'at 390 px the sweep cells table loses its column names': the header row stays shown."""
+    page, common = sweep_report
+    text = page.read_text(encoding="utf-8")
+    probe = page.with_name("heads.html")
+    probe.write_text(f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" width="390" height="2000" '
+                     f'srcdoc="{html.escape(text, quote=True)}"></iframe><script>window.addEventListener("load",'
+                     '()=>{const d=document.getElementById("f").contentDocument;'
+                     'const h=d.querySelector("#cells thead").getBoundingClientRect().height;'
+                     'document.body.setAttribute("data-head",Math.round(h));});</script></body></html>',
+                     encoding="utf-8")
+    dom = subprocess.run([*common, "--window-size=400,2100", "--virtual-time-budget=5000", "--dump-dom",
+                          probe.as_uri()], capture_output=True, text=True, timeout=120)
+    height = re.search(r'data-head="(\d+)"', dom.stdout)
+    assert height is not None, dom.stdout[-500:]
+    assert int(height.group(1)) > 0, "the cells table's column names are hidden at 390 px"
+
+
+def test_sweep_win_shares_number_seats_from_one() -> None:
+    """Issue 25: 'the docs number seats from 1 while the sweep report numbers them from 0'."""
+    from cheatdsl.sweep.report import win_shares
+    sim = played([30, 40, 50])
+    drawing = win_shares(["a"], [sim])
+    assert "seat 1" in drawing and "seat 0" not in drawing
+
+
+def test_sweep_chart_labels_cut_keep_the_full_name_on_hover() -> None:
+    """Issue 25: 'full labels (... abbreviated with the full name on hover)': a cut cell name has its <title>."""
+    from cheatdsl.sweep.report import win_shares
+    long = "english-ascending+skip-pass+one-card-only 3p greedy,honest,random"
+    drawing = win_shares([long], [played([30, 40, 50])])
+    assert f"<title>{long}</title>" in drawing

@@ -22,11 +22,24 @@ CSS = COMPARE_CSS + """
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.v-proved { background: #ebfbee; } td.v-refuted { background: #fff5f5; }
 ul.clash li { margin: 0.2em 0; } code { font-size: 0.95em; }
+div.scroll { overflow: auto; max-width: 100%; max-height: 80vh; margin: 0.6em 0; }
+div.scroll table { width: auto; min-width: 100%; margin: 0; }
+thead th { overflow-wrap: normal; word-break: normal; hyphens: auto; z-index: 1; }
+@media (max-width: 640px) {
+  div.scroll table { display: table; } div.scroll thead { display: table-header-group; }
+  div.scroll tbody { display: table-row-group; } div.scroll tr { display: table-row; border: 0; padding: 0; }
+  div.scroll th, div.scroll td { display: table-cell; border: 1px solid #ccc; }
+}
 """
 
 
 def _text(x: float, y: float, text: str, anchor: str = "start") -> str:
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {svg.FONT}>{escape(text)}</text>'
+
+
+def _label(x: float, y: float, name: str, room: float) -> str:
+    """A row's label ending at x, cut to fit `room` pixels; the full name shows on hover."""
+    return f"<g><title>{escape(name)}</title>{_text(x, y, _short(name, room), 'end')}</g>"
 
 
 def _short(name: str, room: float) -> str:
@@ -60,14 +73,14 @@ def win_shares(names: Sequence[str], data: Sequence[Statistics | None]) -> str:
         shares = decided[i].win_shares
         seats = max(seats, len(shares))
         y = top + k * row
-        body.append(_text(left - 6, y + row / 2 + 4, _short(names[i], left - 10), "end"))
+        body.append(_label(left - 6, y + row / 2 + 4, names[i], left - 10))
         fair = x(1 / len(shares))
         body.append(f'<line x1="{fair:.1f}" y1="{y + 2:.1f}" x2="{fair:.1f}" y2="{y + row - 2:.1f}" stroke="#333" '
                     'stroke-dasharray="3 2"/>')
         for w in shares:
             seat = w.seat
             mid = y + 4 + (row - 8) * (seat + 0.5) / len(shares)
-            tip = (f"<title>{escape(names[i])}, seat {seat}: {w.count} wins, {w.share:.1%} "
+            tip = (f"<title>{escape(names[i])}, seat {seat + 1}: {w.count} wins, {w.share:.1%} "
                    f"(95% {w.low:.1%} to {w.high:.1%})</title>")
             body.append(f'<g stroke="{svg.colour(seat)}" fill="{svg.colour(seat)}">{tip}'
                         f'<line x1="{x(w.low):.1f}" y1="{mid:.1f}" x2="{x(w.high):.1f}" y2="{mid:.1f}" '
@@ -79,7 +92,7 @@ def win_shares(names: Sequence[str], data: Sequence[Statistics | None]) -> str:
     for seat in range(seats):
         lx = left + 60 * seat
         body.append(f'<rect x="{lx:.1f}" y="{legend_y - 9:.1f}" width="10" height="10" fill="{svg.colour(seat)}"/>')
-        body.append(_text(lx + 14, legend_y, f"seat {seat}"))
+        body.append(_text(lx + 14, legend_y, f"seat {seat + 1}"))
     return _svg(legend_y + 10, "Win share by seat", body)
 
 
@@ -96,7 +109,7 @@ def verdict_grid(names: Sequence[str], verdicts: Sequence[Mapping[str, str]], id
                     f'{svg.FONT}>{escape(pid)}</text>')
     for k, i in enumerate(shown):
         y = top + k * size
-        body.append(_text(left - 6, y + size / 2 + 4, _short(names[i], left - 10), "end"))
+        body.append(_label(left - 6, y + size / 2 + 4, names[i], left - 10))
         for j, pid in enumerate(ids):
             verdict = verdicts[i].get(pid, "")
             fill = VERDICT_COLOURS.get(verdict, "#ffffff")
@@ -104,8 +117,10 @@ def verdict_grid(names: Sequence[str], verdicts: Sequence[Mapping[str, str]], id
                         f'fill="{fill}"><title>{escape(names[i])}: {escape(pid)} {escape(verdict or "-")}</title>'
                         "</rect>")
     y = top + len(shown) * size + 16
-    x = left
+    x = 10.0
     for verdict, fill in VERDICT_COLOURS.items():
+        if x + 24 + 7 * len(verdict) > svg.WIDTH:  # the legend wraps rather than run past the drawing
+            x, y = 10.0, y + 16
         body.append(f'<rect x="{x:.1f}" y="{y - 9:.1f}" width="10" height="10" fill="{fill}" stroke="#999"/>')
         body.append(_text(x + 14, y, verdict))
         x += 24 + 7 * len(verdict)
@@ -138,7 +153,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
            f"<style>\n{CSS}\n</style>", "</head>", "<body>", f"<h1>{escape(title)}</h1>",
            f'<p id="summary">{len(cells)} cells: {done} run, {len(clashes)} clash, '
            f"{len(cells) - done - len(clashes)} missing. {escape(note)}</p>"]
-    out += ['<h2 id="cells-heading">Cells</h2>', '<table id="cells">', "<thead><tr>"]
+    out += ['<h2 id="cells-heading">Cells</h2>', '<div class="scroll" id="cells-box">', '<table id="cells">', "<thead><tr>"]
     heads = ["rulebook", "variations", "players", "bots", "games", "status", "turns (mean, 95%)", "first player wins",
              "challenges caught"]
     out += [f'<th scope="col">{h}</th>' for h in heads] + ["</tr></thead>", '<tbody id="cell-rows">']
@@ -158,9 +173,9 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
         out.append(f'<th scope="row">{escape(cols[0])}</th>' + "".join(
             f"<td{NUM if k in (2, 4) else ''}>{escape(v)}</td>" for k, v in enumerate(cols[1:], 1)))
         out.append("</tr>")
-    out += ["</tbody>", "</table>"]
+    out += ["</tbody>", "</table>", "</div>"]
     if ids:
-        out += ['<h2 id="verdicts-heading">Verdicts</h2>', '<table id="verdicts">', "<thead><tr><th scope=\"col\">cell</th>"]
+        out += ['<h2 id="verdicts-heading">Verdicts</h2>', '<div class="scroll" id="verdicts-box">', '<table id="verdicts">', "<thead><tr><th scope=\"col\">cell</th>"]
         out += [f'<th scope="col">{escape(p)}</th>' for p in ids] + ["</tr></thead>", '<tbody id="verdict-rows">']
         for cell, name, v in zip(cells, names, verdicts):
             if not v:
@@ -172,7 +187,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
                 link = "".join(f' <a href="{escape(f)}">witness</a>' for f in files[:1])
                 out.append(f'<td class="v-{escape(verdict)}">{escape(verdict)}{link}</td>')
             out.append("</tr>")
-        out += ["</tbody>", "</table>"]
+        out += ["</tbody>", "</table>", "</div>"]
     if clashes:
         out += ['<h2 id="clashes">Combinations that clash</h2>', '<ul class="clash">']
         out += [f"<li><strong>{escape(c.label)}</strong>: {escape(why)}</li>" for c, why in clashes]
