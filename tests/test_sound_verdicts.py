@@ -1,0 +1,26 @@
+"""Issue 21 (sound verdicts): a verdict is about the games the rulebook allows from a legal deal, so a
+shortcut may count on a rule only where play shows the rule can fire."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cheatdsl.load import load_rulebook
+from verifier.runner import verify
+from verifier.verdict import Result, Verdict
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _verdicts(name: str, *pids: str) -> dict[str, Result]:
+    return {t.result.id: t.result for t in verify(load_rulebook(str(FIXTURES / f"{name}.yaml")), list(pids))}
+
+
+def test_seat_fairness_counts_no_pass_that_can_never_happen() -> None:
+    """Issue 21 point 2, "a shortcut that assumes a rule can fire": passing is allowed only with an empty
+    hand, which never happens, so the order never shifts and twelve ranks meet four seats in step. The old
+    code counted a pass shift because `passing.allowed` is true and said *proved*."""
+    r = _verdicts("sound-pass-never", "seat-fairness")["seat-fairness"]
+    assert r.verdict is Verdict.REFUTED
+    witness = r.details.get("witness") or next(iter(r.details.get("by_players", {}).values()), {}).get("witness")
+    assert witness, "the refutation is shown by a game from a deal"
