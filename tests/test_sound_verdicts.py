@@ -24,3 +24,13 @@ def test_seat_fairness_counts_no_pass_that_can_never_happen() -> None:
     assert r.verdict is Verdict.REFUTED
     witness = r.details.get("witness") or next(iter(r.details.get("by_players", {}).values()), {}).get("witness")
     assert witness, "the refutation is shown by a game from a deal"
+
+
+def test_claim_threshold_is_bounded_by_what_a_hand_can_hold() -> None:
+    """Issue 21 point 3, "a witness from a position no deal can produce": two cards each, every other card
+    set aside, nothing to draw, so no hand ever holds more than two cards. The old code answered 4 from a
+    position where one seat holds four aces."""
+    r = _verdicts("sound-two-card-hands", "claim-threshold")["claim-threshold"]
+    assert r.verdict is Verdict.PROVED
+    thresholds = {d["threshold"] for d in r.details.get("by_players", {}).values()} or {r.details["threshold"]}
+    assert thresholds == {2}
