@@ -180,7 +180,11 @@ def claim_threshold(subject: Subject) -> Result:
     by: dict[int, Result] = {}
     for n in subject.counts:
         t = subject.table(n)
-        key = (PID, t.packs, t.copies, set_size(subject.rb, n, t.copies), hand_capacity(TableRules(subject.rb, n, t)))
+        # What a hand can hold is part of the key only where it is fewer cards than the claim could hold.
+        held = hand_capacity(TableRules(subject.rb, n, t))[0]
+        wild = subject.rb.deck.jokers if subject.rb.deck.jokers_wild else 0
+        key = (PID, t.packs, t.copies, set_size(subject.rb, n, t.copies),
+               held if held < (t.packs if subject.cards else t.copies) + wild else None)
         if key not in subject.cache:
             # The game showing the claim is played at the smallest count with this threshold, and stands
             # for the counts that share it.
