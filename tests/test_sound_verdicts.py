@@ -1,4 +1,5 @@
-"""Issue 21: sound verdicts. A closed form must not rest on a play fact that is not shown to happen."""
+"""Issue 21 (sound verdicts): a verdict is about the games the rulebook allows from a legal deal, so a
+shortcut may count on a rule only where play shows the rule can fire."""
 
 from __future__ import annotations
 
@@ -6,15 +7,30 @@ from pathlib import Path
 
 from cheatdsl.load import load_rulebook
 from verifier.runner import verify
-from verifier.verdict import Verdict
+from verifier.verdict import Result, Verdict
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def test_seat_fairness_is_not_proved_by_a_pass_that_cannot_fire() -> None:
-    """Issue 21 point 2, "a table where passing is allowed only with an empty hand ... gets seat-fairness
-    proved, because the computation counts a pass shift whenever passing.allowed is true"."""
-    rb = load_rulebook(str(FIXTURES / "sound-pass-empty-hand.yaml"))
-    r = {t.result.id: t.result for t in verify(rb, ["seat-fairness"])}["seat-fairness"]
-    assert r.verdict is not Verdict.PROVED
-    assert "hand == 0" in r.summary
+def _verdicts(name: str, *pids: str) -> dict[str, Result]:
+    return {t.result.id: t.result for t in verify(load_rulebook(str(FIXTURES / f"{name}.yaml")), list(pids))}
+
+
+def test_seat_fairness_counts_no_pass_that_can_never_happen() -> None:
+    """Issue 21 point 2, "a shortcut that assumes a rule can fire": passing is allowed only with an empty
+    hand, which never happens, so the order never shifts and twelve ranks meet four seats in step. The old
+    code counted a pass shift because `passing.allowed` is true and said *proved*."""
+    r = _verdicts("sound-pass-never", "seat-fairness")["seat-fairness"]
+    assert r.verdict is Verdict.REFUTED
+    witness = r.details.get("witness") or next(iter(r.details.get("by_players", {}).values()), {}).get("witness")
+    assert witness, "the refutation is shown by a game from a deal"
+
+
+def test_claim_threshold_is_bounded_by_what_a_hand_can_hold() -> None:
+    """Issue 21 point 3, "a witness from a position no deal can produce": two cards each, every other card
+    set aside, nothing to draw, so no hand ever holds more than two cards. The old code answered 4 from a
+    position where one seat holds four aces."""
+    r = _verdicts("sound-two-card-hands", "claim-threshold")["claim-threshold"]
+    assert r.verdict is Verdict.PROVED
+    thresholds = {d["threshold"] for d in r.details.get("by_players", {}).values()} or {r.details["threshold"]}
+    assert thresholds == {2}

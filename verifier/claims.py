@@ -229,12 +229,8 @@ def _seat_word(offset: int) -> str:
     return f"the {k}{suffix} player"
 
 
-def _drifts(subject: Subject, n: int, *, conditional_pass: bool = True) -> list[int] | str:
-    """How far a challenge or a pass moves the turn off the claim sequence, as seat offsets mod n.
-
-    A pass counts only where passing is allowed, and, where `passing.when` limits it, only when
-    `conditional_pass` is set: a pass under a condition is a play fact not shown to happen (issue 21
-    point 2), so a proof must not rest on it."""
+def _drifts(subject: Subject, n: int) -> list[int] | str:
+    """How far a challenge or a pass moves the turn off the claim sequence, as seat offsets mod n."""
     rb = subject.rb
     step = turn_step(rb)
     table = subject.table(n)
@@ -256,9 +252,24 @@ def _drifts(subject: Subject, n: int, *, conditional_pass: bool = True) -> list[
                     if nxt is None:
                         return "who plays after a challenge is not always a seat (see round-rank)"
                     out.add(((nxt - claimant) * step - 1) % n)
-    if rb.passing.allowed and (rb.passing.when is None or conditional_pass):
+    # A pass under a condition shifts the turn only if the condition can hold in play (issue 21, point 2):
+    # `_fair_at` counts that shift once a game from a legal deal shows such a pass.
+    if rb.passing.allowed and rb.passing.when is None:
         out.add(1)
     return sorted(out - {0})
+
+
+def _conditional_pass(subject: Subject) -> bool:
+    """Whether passing is allowed only under a condition (`passing.when`)."""
+    return subject.rb.passing.allowed and subject.rb.passing.when is not None
+
+
+def _pass_can_happen(subject: Subject, n: int) -> bool:
+    """Whether a seat may pass at some turn of a game from a legal deal at `n` seats (seeded bot games)."""
+    from cheatdsl.engine import Game
+
+    from .system.games import pass_met
+    return pass_met(Game(subject.rb, n))
 
 
 class _Meets:
@@ -304,6 +315,9 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
     cycle = seq[loop:]
     length = len(cycle)
     step = gcd(n, length, *drifts)
+    if step != 1 and _conditional_pass(subject) and _pass_can_happen(subject, n):
+        drifts = sorted({*drifts, 1})
+        step = 1
     # Seat offset s (from the first player) is asked for cycle claim i at play t when t = s (mod n) and
     # t - loop = i (mod L), up to drifts; by the Chinese remainder theorem that has a solution exactly
     # when s - loop - i is a multiple of gcd(n, L, drifts).
@@ -312,11 +326,6 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
         return unknown(FAIR, a.reason)
     details = {"seats": n, "cycle": length, "gcd": step, "drifts": drifts}
     if a.unsat:
-        firm = _drifts(subject, n, conditional_pass=False)
-        if subject.rb.passing.when is not None and not isinstance(firm, str) and gcd(n, length, *firm) != 1:
-            return unknown(FAIR, f"every seat meets every claim only by passing, which the rules allow only when "
-                           f"{subject.rb.passing.when.text}: that a pass can happen in play is not shown",
-                           **details)
         return proved(FAIR, f"the cycle of {length} claims and the seats share no factor: every seat meets every claim",
                       **details)
     confirm = _never_meets(n, length, loop, drifts, sv, iv)
@@ -327,6 +336,9 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
     first = never[_seat_word(sv)]
     while_in = f" while all {n} seats are in" if subject.rb.ending.style is EndStyle.LAST_HOLDER_LOSES else ""
     shown = _fair_game(subject, n, sv, first, loop + length * n // step)
+    if not shown and _conditional_pass(subject):
+        return unknown(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step} unless a pass "
+                       "shifts the turn: no pass was met in play, and no game shows the seat never asked")
     return refuted(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}: "
                    f"{_seat_word(sv)} is never asked for {', '.join(first[:12])}{' ...' if len(first) > 12 else ''}"
                    f"{while_in}", seat=_seat_word(sv), never_asked=never, **details, **shown)

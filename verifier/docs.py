@@ -31,11 +31,14 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
     "seat-fairness": (
         "With a fixed claim sequence every seat is asked for every claim.",
         "When the number of seats and the length of the cycle share a factor, a seat only ever claims some ranks.",
-        "A closed form (the gcd of seats, cycle and drifts) found by Z3 and confirmed by a direct check."),
+        "A closed form (the gcd of seats, cycle and drifts) found by Z3 and confirmed by a direct check; a pass "
+        "allowed only under `passing.when` counts as a drift once a seeded game meets a turn where a seat may pass, "
+        "and a refutation resting on no pass needs a game from a deal that shows it (otherwise unknown)."),
     "claim-threshold": (
         "The largest count of one claim that can be true; one more is a certain lie.",
         "Players call bluffs by counting: the threshold says when a call is sure to win.",
-        "Z3 finds the largest true claim over copies, wild cards, the cap per play and forced discards (asking "
+        "Z3 finds the largest true claim over copies, wild cards, the cap per play, forced discards and the most "
+        "cards one hand can hold (asking "
         "for a larger one until none is left); the claim one higher is shown impossible, and leaving out each rule "
         "in turn names the rules that bind. The interpreter then plays a game "
         "in which the largest claim is made and a challenge shows it true (`--save-witnesses` writes it as a "
@@ -137,17 +140,24 @@ def markdown(report: Report) -> str:
         "",
         "## What a verdict means",
         "",
-        "A property is a statement about every game that can happen under the rulebook from a legal deal.",
-        "**proved**: it holds in all of them, by a proof over the reachable states or by a closed form whose",
-        "assumptions about play are themselves shown of reachable play. **refuted**: a game from a deal, replayed",
-        "by the interpreter, shows it false. Anything else is **unknown** or **bounded**, never a guess.",
-        "`ranks-exist` and `deal` are table-level facts: they are about the deck and the dealing, not about play.",
+        "A property about play is a statement about every game that can happen under the rulebook from a",
+        "legal deal (a deal its `deal` and `setup` can produce, then actions the interpreter accepts).",
         "",
-        "A closed form says the play facts it relies on. `seat-fairness` counts a pass as moving the turn",
-        "only where passing is allowed without a `passing.when` condition; when every seat meets every claim",
-        "only thanks to a conditional pass, the verdict is **unknown** with the condition named, because a pass",
-        "under that condition is not shown to happen in play. Other closed forms (claim threshold, rank cycle,",
-        "round rank, priority) do not yet check their play facts against the reachable system (issue 21).",
+        "- **proved**: it holds in all of them: a proof over the reachable states, or a closed form whose",
+        "  assumptions about play are themselves shown of reachable play. A closed form never counts on a",
+        "  rule firing unless play shows it can: seat-fairness counts the shift a pass makes under",
+        "  `passing.when` only once a seeded game from a deal meets a turn where a seat may pass, and",
+        "  claim-threshold bounds a true claim by what one hand can hold (its dealt size where no card can",
+        "  ever enter a hand: no pile is taken and the stock is empty).",
+        "- **refuted**: a game from a deal, replayed by the interpreter, shows it false (the witness).",
+        "- **bounded** / **unknown**: anything else: no counterexample up to a depth, or a search or an",
+        "  assumption that could not be settled. Neither is a guess in either direction.",
+        "",
+        "*Table-level facts.* `rank-cycle`, `ranks-exist` and `deal` are about the rule and deck tables (the",
+        "claim graph, the deck, the hands dealt), not about play; `claim-threshold` is a bound over the cards",
+        "(copies, wild jokers, the cap per play, forced sets, what a hand can hold) and its witness game",
+        "still starts from a dealt position in which the claimant is handed the cards of the claim, not from",
+        "a deal alone.",
         "",
         "## How the transition system is built",
         "",

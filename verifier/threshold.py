@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import z3
 
-from cheatdsl.derived import set_size
+from cheatdsl.derived import TableRules, set_size
 from cheatdsl.model import SetMode
 
 from .registry import register
@@ -42,6 +42,8 @@ def _rules(subject: Subject, n: int, naturals: z3.ArithRef, jokers: z3.ArithRef,
     }
     if rb.claim.max_cards is not None:
         rules[f"cards per play: at most {rb.claim.max_cards} ({rb.claim.span})"] = le(k, rb.claim.max_cards)
+    held, why = hand_capacity(TableRules(rb, n, t))
+    rules[f"hands: a seat never holds more than {held} cards ({why})"] = le(plus(naturals, jokers), held)
     sets = rb.sets
     if sets is not None and sets.mode is SetMode.FORCED:
         size = set_size(rb, n, t.copies) or 0
@@ -49,6 +51,16 @@ def _rules(subject: Subject, n: int, naturals: z3.ArithRef, jokers: z3.ArithRef,
         rules[f"forced sets: {size} {'natural ' if sets.naturals_only else ''}cards of a rank leave at once "
               f"({sets.size.span})"] = le(held, size - 1)
     return rules
+
+
+def hand_capacity(tr: TableRules) -> tuple[int, str]:
+    """The most cards one hand can ever hold in play, and why (a play fact the threshold relies on): the
+    largest dealt hand where no card can ever enter a hand (no pile to take, an empty stock, a short stock
+    that takes nothing), otherwise every card in play."""
+    in_play = sum(tr.hand_sizes) + tr.stock_count
+    if not tr.take_pile and not tr.short_stock_takes_pile and tr.stock_count == 0:
+        return max(tr.hand_sizes, default=0), "no card ever enters a hand: the stock is empty and no pile is taken"
+    return in_play, "every card in play"
 
 
 def _largest(s: z3.Solver, term: z3.ArithRef, found: z3.ModelRef, guess: int, *assumptions: z3.BoolRef
@@ -122,7 +134,7 @@ def _at(subject: Subject, n: int) -> Result:
     binding = [names[i] for i in kept]
     # Without the rules on cards per play, top is still a true claim; the copies may allow more.
     s.push()
-    s.add(*[labels[i] for i, name in enumerate(names) if not name.startswith("cards per play")])
+    s.add(*[labels[i] for i, name in enumerate(names) if not name.startswith(("cards per play", "hands:"))])
     copies_bound, _, a3 = _largest(s, k, m, copies + wild)
     s.pop()
     if a3.unknown:
@@ -132,6 +144,9 @@ def _at(subject: Subject, n: int) -> Result:
     if jok:
         parts.append(f"{jok} joker" + ("" if jok == 1 else "s"))
     reasons = f"copies allow {copies_bound}" + (f", a play holds at most {cap}" if cap is not None else ", no cap per play")
+    held = hand_capacity(TableRules(subject.rb, n, t))[0]
+    if held < copies_bound:
+        reasons += f", a hand never holds more than {held}"
     return proved(PID, f"{top} ({' + '.join(parts)}) is the largest true claim; a claim of {top + 1} is a certain "
                   f"lie ({reasons})", threshold=top, certain_lie_from=top + 1, copies_bound=copies_bound, cap=cap,
                   true_claim=f"{word}: {' and '.join(parts)}", naturals=nat, jokers=jok, binding_rules=binding)
@@ -165,7 +180,11 @@ def claim_threshold(subject: Subject) -> Result:
     by: dict[int, Result] = {}
     for n in subject.counts:
         t = subject.table(n)
-        key = (PID, t.packs, t.copies, set_size(subject.rb, n, t.copies))
+        # What a hand can hold is part of the key only where it is fewer cards than the claim could hold.
+        held = hand_capacity(TableRules(subject.rb, n, t))[0]
+        wild = subject.rb.deck.jokers if subject.rb.deck.jokers_wild else 0
+        key = (PID, t.packs, t.copies, set_size(subject.rb, n, t.copies),
+               held if held < (t.packs if subject.cards else t.copies) + wild else None)
         if key not in subject.cache:
             # The game showing the claim is played at the smallest count with this threshold, and stands
             # for the counts that share it.

@@ -277,3 +277,18 @@ def fairness_game(game: Game, offset: int, never: list[str], turns: int, seed: i
                                                        f"{' ...' if len(asked) > 13 else ''}",
                                                        f"and never for {shown}"],
                    f"a game with no challenge: seat {seat} plays {len(asked)} turns and is never asked for {shown}")
+
+
+def pass_met(game: Game, games: int = 8, turns: int = 400) -> bool:
+    """Whether a seat may pass at some turn of a few seeded games played by bots (a play fact that
+    shortcuts about passing rely on). False says only that no such turn was met, not that none exists."""
+    for i in range(games):
+        names, rate = LINEUPS[i % len(LINEUPS)]
+        seed = i // len(LINEUPS)
+        run = _Run(game, seed, seed % game.players if game.dealer_by_lot else 0, names, rate)
+        st = run.state
+        while st.phase is not _TERMINAL and st.turns < turns:
+            if st.phase is _PLAY and st.can_pass():
+                return True
+            run.act()
+    return False
