@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -27,6 +28,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -118,6 +120,27 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+@contextlib.contextmanager
+def serving(profile: str, port: int, *options: str) -> Iterator[subprocess.Popen | None]:
+    """`cheatdsl serve PROFILE` on 127.0.0.1:PORT while the caller runs; None when it did not start."""
+    server = subprocess.Popen([sys.executable, "-m", "cheatdsl", "serve", profile, "--host", "127.0.0.1",
+                               "--port", str(port), *options], stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        if "http://127.0.0.1" not in line:
+            print(f"the server did not start: {line}", file=sys.stderr)
+            yield None
+        else:
+            yield server
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
 def memory_mib(pid: int) -> tuple[float, float]:
     """A process's resident memory now and at its peak, in MiB (Linux /proc), or zeros."""
     try:
@@ -164,27 +187,14 @@ def run_hostile(profile: str) -> int:
     """Two servers: one with the default cap, one with it lifted; each flooded by one client."""
     for capped in (True, False):
         port = free_port()
-        command = [sys.executable, "-m", "cheatdsl", "serve", profile, "--host", "127.0.0.1", "--port", str(port)]
-        if not capped:
-            command += ["--new-games-per-minute", "1000000"]
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT,
-                                  env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        try:
-            line = server.stdout.readline() if server.stdout else ""
-            if "http://127.0.0.1" not in line:
-                print(f"the server did not start: {line}", file=sys.stderr)
+        with serving(profile, port, *([] if capped else ["--new-games-per-minute", "1000000"])) as server:
+            if server is None:
                 return 1
             rss, _ = memory_mib(server.pid)
             print(f"server started: RSS {rss:.0f} MiB")
             for row in asyncio.run(asyncio.wait_for(hostile(f"http://127.0.0.1:{port}", server.pid, capped),
                                                     MOST_SECONDS)):
                 print(row)
-        finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
     return 0
 
 
@@ -205,26 +215,14 @@ def main() -> int:
     args.profile = args.profile or "practice-table"
     games = max(1, min(args.games, 1000))
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "cheatdsl", "serve", args.profile, "--host", "127.0.0.1",
-                               "--port", str(port), "--new-games-per-minute", "1000000"],
-                              stdout=subprocess.PIPE, text=True,
-                              cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    try:
-        line = server.stdout.readline() if server.stdout else ""
-        if "http://127.0.0.1" not in line:
-            print(f"the server did not start: {line}", file=sys.stderr)
+    with serving(args.profile, port, "--new-games-per-minute", "1000000") as server:
+        if server is None:
             return 1
         server_cpu = cpu_seconds(server.pid)
         client_cpu = time.process_time()
         finished, latencies, opening, problems, elapsed = asyncio.run(run(games, f"http://127.0.0.1:{port}"))
         server_cpu = cpu_seconds(server.pid) - server_cpu
         client_cpu = time.process_time() - client_cpu
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
     print(f"{games} games at once over loopback ({args.profile}), one uvicorn worker")
     print(f"finished: {finished}/{games}; problems: {len(problems)}")
     for p in problems[:10]:
