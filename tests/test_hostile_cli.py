@@ -16,7 +16,7 @@ CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 
 # (command line without the value, the value, the range the error must give)
 OUT_OF_RANGE = [
-    (["simulate", "standard", "--games"], "1000000000000", "from 1 to 100,000,000"),  # reproducer 1's parse half
+    (["simulate", "standard", "--games"], "1000000000001", "from 1 to 1,000,000,000,000"),  # past reproducer 1: 10^12 is played in chunks
     (["simulate", "standard", "--games"], str(10**30), "from 1 to 1,000,000,000,000"),
     (["simulate", "standard", "--games"], "0", "from 1 to 1,000,000,000,000"),
     (["simulate", "standard", "--players"], "100000", "from 1 to 1,000"),
