@@ -110,6 +110,16 @@ def locate(reference: str, folder: Path) -> Path:
     return reached.path
 
 
+def compiled_base(reference: str, folder: Path) -> tuple[Path, Rulebook]:
+    """A spec's rulebook, found and compiled as written; SpecError when it cannot be."""
+    from ..load import compile_rulebook
+    path = locate(reference, folder)
+    base, d = compile_rulebook(str(path))
+    if base is None:
+        raise SpecError(f"{reference} does not compile ({len(d.errors)} errors; `cheatdsl check {path}`)")
+    return path, base
+
+
 def source_of(rulebook: Rulebook) -> Source:
     """The rulebook's files and their hash."""
     files = []
@@ -155,10 +165,7 @@ def expand(spec: Spec, skipped: list[str] | None = None) -> list[Cell]:
     notes = skipped if skipped is not None else []
     cells: list[Cell] = []
     for reference in spec.rulebooks:
-        path = locate(reference, spec.folder)
-        base, d = compile_rulebook(str(path))
-        if base is None:
-            raise SpecError(f"{reference} does not compile ({len(d.errors)} errors; `cheatdsl check {path}`)")
+        path, base = compiled_base(reference, spec.folder)
         offered = tuple(v.name for v in base.variations)
         if spec.variations == "all" and 2 ** len(offered) > MAX_CELLS:
             raise SpecError(f"{reference} has {len(offered)} variations: every combination is over "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cells import SpecError, combinations, locate, player_counts
+from .cells import combinations, compiled_base, player_counts
 from .spec import Spec
 
 GAME_SECONDS = 0.002
@@ -64,13 +64,9 @@ def size_of(spec: Spec) -> Size:
     """The spec's size, from each rulebook as written (a combination changing the player counts it
     allows may make the real count differ a little; a bot mix that does not fit is counted all the same).
     SpecError, as `expand` raises it, for a rulebook that cannot be found or compiled."""
-    from ..load import compile_rulebook
     cells = games = verified = 0
     for reference in spec.rulebooks:
-        path = locate(reference, spec.folder)
-        base, d = compile_rulebook(str(path))
-        if base is None:
-            raise SpecError(f"{reference} does not compile ({len(d.errors)} errors; `cheatdsl check {path}`)")
+        _, base = compiled_base(reference, spec.folder)
         offered = tuple(v.name for v in base.variations)
         if spec.variations == "all":
             combos = 2 ** len(offered)
