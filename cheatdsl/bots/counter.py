@@ -141,13 +141,18 @@ class CounterBot(HonestBot):
         super().__init__(seat, rng, challenge_rate, **options)
         self.memory: Memory | None = None
 
-    def act(self, view: View) -> Action:
+    def _remember(self, view: View) -> Memory:
+        """The memory, brought up to what `view` shows (a new one for a new game)."""
         if view.hand is not self._hand:
             self._meet(view)
         memory = self.memory
         if memory is None or memory.game is not view.game:
             memory = self.memory = Memory(view.game, self.seat, view.hand_sizes)
         memory.catch_up(view)
+        return memory
+
+    def act(self, view: View) -> Action:
+        memory = self._remember(view)
         if view.phase is _RESPOND:
             return self._respond(view)
         action = super().act(view)

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..engine import ACCEPT, PASS, Action, Phase, Play, View
 from .base import bluff_play, count_to_call, discard_or_keep, pad_to_minimum, play_of
-from .counter import CounterBot, Memory
+from .counter import CounterBot
 from .search_belief import determinize, table_behind
 from .search_playout import Playouts, PythonPlayouts
 
@@ -81,12 +81,7 @@ class SearchBot(CounterBot):
         self._own_top: Play | None = None  # its last play: the cards it knows are on top of the pile
 
     def act(self, view: View) -> Action:
-        if view.hand is not self._hand:
-            self._meet(view)
-        memory = self.memory
-        if memory is None or memory.game is not view.game:
-            memory = self.memory = Memory(view.game, self.seat, view.hand_sizes)
-        memory.catch_up(view)
+        memory = self._remember(view)
         phase = view.phase
         if phase is _RESPOND:
             choices, lie = self._responses(view)
