@@ -71,7 +71,7 @@ def test_local_cluster_gives_the_results_of_one_job(cluster: Any, reference: tup
 
 
 def test_a_killed_worker_costs_only_its_cells(cluster: Any, reference: tuple[Path, str, dict[str, Any]],
-                                              tmp_path: Path) -> None:
+                                              tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """Rule: a Dask worker killed mid-cell (SIGKILL) loses that cell only; the sweep completes, results unchanged."""
     spec, table, cells = reference
     watch = distributed.Client(cluster.scheduler_address, set_as_default=False)
@@ -98,5 +98,49 @@ def test_a_killed_worker_costs_only_its_cells(cluster: Any, reference: tuple[Pat
         watch.close()
     assert killed, "no worker was busy to be killed"
     assert code == 0
+    err = capfd.readouterr().err
+    assert "cheatdsl sweep: note: Dask reported a lost worker" in err, err
+    for line in err.splitlines():  # Dask's own lines ("Restarting worker") are summarised, not printed
+        assert line.startswith(("cheatdsl sweep", "wrote ")), line
     assert (tmp_path / "out" / "results.csv").read_text() == table
     assert cell_files(tmp_path / "out") == cells
+
+
+def test_dask_messages_are_kept_and_summarised_in_the_tools_words(capfd: pytest.CaptureFixture[str]) -> None:
+    """Issue 25: "third-party warnings captured and summarised in the tool's own words". Dask's log lines
+    while cells run ("Couldn't gather 1 keys, rescheduling ...") do not reach the terminal; one sentence
+    per kind says what they meant, and the logging set-up is the same afterwards."""
+    import logging
+    import warnings
+
+    from cheatdsl.sweep.cluster import dask_messages
+
+    logger = logging.getLogger("distributed")
+    before = (list(logger.handlers), logger.propagate)
+    with dask_messages() as kept:
+        logging.getLogger("distributed.client").warning("Couldn't gather %s keys, rescheduling %s", 1, "{'x': ()}")
+        logging.getLogger("distributed.client").warning("Couldn't gather %s keys, rescheduling %s", 2, "{'y': ()}")
+        logging.getLogger("distributed.scheduler").warning("Removing worker 'tcp://127.0.0.1:1' caused the cluster to lose scattered data")
+        logging.getLogger("distributed.comm").error("Some\n   other   message")
+        logging.getLogger("distributed.client").info("an information line is not kept")
+        warnings.warn("a deprecation from Dask", DeprecationWarning)
+    assert (list(logger.handlers), logger.propagate) == before
+    err = capfd.readouterr().err
+    assert "Couldn't gather" not in err and "Removing worker" not in err
+    said = kept.summary()
+    assert said[0].startswith("Dask could not fetch a finished cell's result twice")
+    assert said[1] == "Dask reported a lost worker once; its cells were run on another worker"
+    assert said[2] == "Dask gave 2 other warnings, the first: «Some other message»"
+
+
+def test_a_sweep_on_a_cluster_prints_no_raw_dask_lines(cluster: Any, reference: tuple[Path, str, dict[str, Any]],
+                                                       tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Issue 25: Dask's own warnings do not reach the user's terminal during a sweep: whatever the client
+    logs is summarised as `note:` lines (none when Dask said nothing)."""
+    spec, table, _ = reference
+    capfd.readouterr()
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address]) == 0
+    err = capfd.readouterr().err
+    assert (tmp_path / "out" / "results.csv").read_text() == table
+    for line in err.splitlines():
+        assert line.startswith(("cheatdsl sweep", "wrote ")), line

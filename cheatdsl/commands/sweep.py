@@ -148,6 +148,8 @@ def carry_out(command: str, spec: Any, out: str, args: argparse.Namespace, title
           file=sys.stderr if args.format == "json" else sys.stdout)
     for key, why in outcome.failed.items():
         print(f"cheatdsl {command}: cell {key} failed: {why}", file=sys.stderr)
+    for note in outcome.notes:
+        print(f"cheatdsl {command}: note: {note}", file=sys.stderr)
     print(f"wrote {', '.join(str(p) for p in finished.written)}", file=sys.stderr)
     return 0 if finished.complete else 1
 

@@ -39,6 +39,7 @@ class Outcome:
     reused: int = 0
     ran: int = 0
     failed: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what the cluster said, in the tool's words
 
 
 class Tally:
@@ -102,7 +103,7 @@ def run_sweep(cells: list[Cell], store: Store, jobs: int = 1, scheduler: str | N
 
     if scheduler is not None:
         from .cluster import run_on_dask
-        run_on_dask(todo, scheduler, done, failed)
+        outcome.notes.extend(run_on_dask(todo, scheduler, done, failed))
     elif jobs <= 1:
         for cell in todo:
             def step(n: int, _total: int, c: Cell = cell) -> None:
