@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from .arguments import UsageError as ArgumentError
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from ..compare import page, statistics, text, verdicts
     from ..compare.grid import Comparison, as_json, columns_for, rules_section
     from ..compare.inputs import UsageError, load
-    from .progress import Progress
+    from .progress import REFRESH_SECONDS, Progress
 
     try:
         files = rulebook_arguments(args.files)
@@ -83,26 +85,34 @@ def run(args: argparse.Namespace) -> int:
         return usage("compare", str(exc))
     columns = columns_for(rulebooks, loaded.requested)
     sections = [rules_section(rulebooks)]
-    steps = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0) + (len(rulebooks) if args.rate else 0)
+    # The bar counts games (simulated, then rated) and one step for the verifier's verdicts.
+    steps = (0 if args.no_verify else 1) + ((args.simulate or 0) + (args.rate or 0)) * len(rulebooks)
     with Progress("comparing", steps) as bar, ThreadPoolExecutor(max_workers=1) as pool:
         # The verifier works in child processes, so the games are played here meanwhile.
         verifying = None if args.no_verify else pool.submit(verdicts.collect, files, loaded.requested)
+
+        def games_done(before: int, games: int, doing: str) -> Callable[[int, str, int], None]:
+            def update(i: int, name: str, done: int) -> None:
+                bar.update(before + i * games + min(done, games), label=f"{doing} {name}")
+            return update
+
         stats = None
         if args.simulate:
-            done = 0 if args.no_verify else 1
             stats = statistics.collect(rulebooks, args.simulate, args.seed, seats,
-                                       progress=lambda i, name: bar.update(done + i, label=f"simulating {name}"))
+                                       progress=games_done(0, args.simulate, "simulating"))
         rated = None
         if args.rate:
             from ..compare import ratings
-            done = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0)
             rated = ratings.collect(rulebooks, args.rate, args.seed, seats,
-                                    progress=lambda i, name: bar.update(done + i, label=f"rating {name}"))
+                                    progress=games_done((args.simulate or 0) * len(rulebooks), args.rate, "rating"))
         if verifying is None:
             sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
         else:
-            bar.update(steps - 1, label="verifying")
+            while not verifying.done():  # the clock keeps moving while the verifier finishes
+                bar.update(steps - 1, label="verifying")
+                time.sleep(REFRESH_SECONDS)
             data, note = verifying.result()
+            bar.update(steps, label="verified")
             sections.append(verdicts.section(data, note))
         if stats is not None:
             sections.append(statistics.section(columns, stats))

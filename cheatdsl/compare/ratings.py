@@ -20,20 +20,33 @@ MEANINGS = ("A ladder of bots (random, greedy, honest, counter, search at two ef
 
 
 def collect(rulebooks: Sequence[Rulebook], games: int, seed: int, players: Sequence[int],
-            progress: Callable[[int, str], None] | None = None) -> list[Rating | str]:
-    """A ladder's report per rulebook, or the reason it could not be played."""
+            progress: Callable[[int, str, int], None] | None = None) -> list[Rating | str]:
+    """A ladder's report per rulebook, or the reason it could not be played; `progress(i, name, games done)`
+    is called as rulebook i starts and as each of its games finishes."""
     out: list[Rating | str] = []
     for i, (rb, n) in enumerate(zip(rulebooks, players)):
+        tick = None
         if progress is not None:
-            progress(i, rb.name)
+            progress(i, rb.name, 0)
+            tick = _counter(progress, i, rb.name)
         if n < 2:
             out.append(f"{rb.name}: a ladder needs two seats or more")
             continue
         try:
-            out.append(rate(rb, n, games, seed))
+            out.append(rate(rb, n, games, seed, progress=tick))
         except ValueError as exc:
             out.append(f"{rb.name}: {exc}")
     return out
+
+
+def _counter(progress: Callable[[int, str, int], None], i: int, name: str) -> Callable[[int], None]:
+    """The ladder's progress (one game more) as the comparison's: games done in rulebook i."""
+    done = [0]
+
+    def tick(games: int) -> None:
+        done[0] += games
+        progress(i, name, done[0])
+    return tick
 
 
 def _cell(e: Estimate, fmt: str) -> str:

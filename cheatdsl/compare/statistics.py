@@ -67,18 +67,18 @@ def seats_for(rulebooks: list[Rulebook], players: int | None) -> list[int]:
 
 
 def collect(rulebooks: list[Rulebook], games: int, seed: int = 0, players: list[int] | None = None,
-            progress: Callable[[int, str], None] | None = None) -> list[Statistics | Failure]:
+            progress: Callable[[int, str, int], None] | None = None) -> list[Statistics | Failure]:
     """Statistics of `games` games per rulebook between honest bots; a rulebook the simulator refuses is a Failure.
 
-    `players[i]` seats rulebook i (default: `table_size`). `progress(i, name)` is called as rulebook i is
-    simulated, and as its games finish.
+    `players[i]` seats rulebook i (default: `table_size`). `progress(i, name, games done)` is called as
+    rulebook i starts, and as each batch of its games finishes.
     """
     seats = players if players is not None else table_size(rulebooks)
     out: list[Statistics | Failure] = []
     for i, (rb, n) in enumerate(zip(rulebooks, seats)):
         tick = None
         if progress is not None:
-            progress(i, rb.name)
+            progress(i, rb.name, 0)
             tick = _ticker(progress, i, rb.name)
         try:
             out.append(simulate(rb, players=n, games=games, seed=seed, bots=BOTS, progress=tick, engine=Engine.AUTO))
@@ -87,10 +87,10 @@ def collect(rulebooks: list[Rulebook], games: int, seed: int = 0, players: list[
     return out
 
 
-def _ticker(progress: Callable[[int, str], None], i: int, name: str) -> Callable[[int, int], None]:
+def _ticker(progress: Callable[[int, str, int], None], i: int, name: str) -> Callable[[int, int], None]:
     """`simulate`'s progress (games done, of all) as the comparison's: rulebook i is being simulated."""
     def tick(done: int, total: int) -> None:
-        progress(i, name)
+        progress(i, name, done)
     return tick
 
 
