@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cheatdsl.bots import make_bot
-from cheatdsl.compiler.table import SECTIONS, Kind
+from cheatdsl.syntax.table import SECTIONS, Kind
 from cheatdsl.engine import Ending, Game, Phase
 from cheatdsl.engine import State as EngineState
 from cheatdsl.model import Rulebook

@@ -30,7 +30,7 @@ from agreement import (
     values_used,
 )
 
-from cheatdsl.compiler.table import SECTIONS, Kind
+from cheatdsl.syntax.table import SECTIONS, Kind
 from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook

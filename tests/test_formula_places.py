@@ -20,7 +20,7 @@ import pytest
 
 from cheatdsl.compiler.fields import make_formula
 from cheatdsl.compiler.scopes import PLACE_FACTS, PLACES, place_fields, scope_for
-from cheatdsl.compiler.table import SECTIONS
+from cheatdsl.syntax.table import SECTIONS
 from cheatdsl.derived import TableRules
 from cheatdsl.diagnostics import Diagnostics
 from cheatdsl.engine import ACCEPT, PASS, Game, Phase

@@ -13,7 +13,7 @@ from ..expr import Scope, Type, check_expression, compile_expression, parse_expr
 from ..model import Formula
 from ..source import Span
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
-from .table import Field, fields_at
+from ..syntax.table import Field, fields_at
 
 E = TypeVar("E", bound=Enum)
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d*)\s*)?$")
@@ -42,7 +42,7 @@ def suggest(word: str, choices: list[str]) -> str:
 
 
 class Section:
-    """One mapping of the rulebook, read field by field as cheatdsl/compiler/table.py describes each one;
+    """One mapping of the rulebook, read field by field as cheatdsl/syntax/table.py describes each one;
     keys the table does not list are reported at the end."""
 
     def __init__(self, node: MapNode, path: str, diagnostics: Diagnostics) -> None:
@@ -56,7 +56,7 @@ class Section:
         """The table's entry for `key`; a key the compiler reads must be in the table."""
         found = self.fields.get(key)
         if found is None:
-            raise LookupError(f"`{self.where(key)}` is not in the field table (cheatdsl/compiler/table.py)")
+            raise LookupError(f"`{self.where(key)}` is not in the field table (cheatdsl/syntax/table.py)")
         return found
 
     def where(self, key: str) -> str:

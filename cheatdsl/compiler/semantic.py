@@ -7,7 +7,7 @@ from ..derived import set_size
 from ..diagnostics import Diagnostics
 from ..expr import ClaimFacts, TableFacts
 from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
-from ..syntax.limits import MAX_DECK_CARDS
+from ..limits import MAX_DECK_CARDS
 
 
 def check_rulebook(rb: Rulebook, d: Diagnostics, lints: bool = True) -> None:

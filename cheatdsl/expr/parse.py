@@ -10,7 +10,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from ..diagnostics import Diagnostics
 from ..source import Span
-from ..syntax.limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
+from ..limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
 from . import ast
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..compiler.table import SECTIONS, VERDICTS, Field, Kind
+from ..syntax.table import SECTIONS, VERDICTS, Field, Kind
 from ..diagnostics import Diagnostic, Diagnostics, Severity
 from ..profiles import shipped_names
 from ..properties import PROPERTY_IDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..compiler.table import META, SECTIONS, Field
+from ..syntax.table import META, SECTIONS, Field
 from ..source import Span
 from ..syntax.tree import Entry, ListNode, MapNode, Node
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..compiler.scopes import PLACES
 from ..compiler.loader import INHERIT
-from ..compiler.table import META, SECTIONS, VERDICTS, Field, Kind
+from ..syntax.table import META, SECTIONS, VERDICTS, Field, Kind
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 FILE_NAME = "rulebook.schema.json"

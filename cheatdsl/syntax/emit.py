@@ -10,7 +10,7 @@ import re
 
 import yaml
 
-from ..compiler.table import SECTIONS, Kind
+from .table import SECTIONS, Kind
 from .tree import ListNode, MapNode, Node, ScalarNode, to_plain
 
 WIDTH = 100

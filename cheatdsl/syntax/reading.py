@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostics, shown
 from ..source import SourceFile, Span
-from .limits import MAX_FILE_BYTES
+from ..limits import MAX_FILE_BYTES
 from ..files import FileRefused, Refusal, read_bytes
 
 STDIN = "-"

@@ -22,7 +22,7 @@ from yaml.events import (
 
 from ..diagnostics import Diagnostics
 from ..source import SourceFile, Span
-from .limits import (
+from ..limits import (
     MAX_DEPTH,
     MAX_NODES,
     MAX_SCALAR_CHARS,
