@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .compiler.build import Builder
 from .compiler.blame import blame_house_rule
-from .compiler.loader import Loaded, load_tree
+from .syntax.loader import Loaded, load_tree
 from .compiler.semantic import check_rulebook
 from .diagnostics import Diagnostics, RulebookError
 from .model import Rulebook

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cheatdsl.cli import main
-from cheatdsl.compiler.loader import read_tree
+from cheatdsl.syntax.loader import read_tree
 from cheatdsl.diagnostics import Diagnostics
 from cheatdsl.load import compile_rulebook
 from cheatdsl.source import SourceFile, Span

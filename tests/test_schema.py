@@ -15,7 +15,7 @@ import yaml
 
 from cheatdsl.cli import main
 from cheatdsl.compiler import fields as compiler_fields
-from cheatdsl.compiler.loader import META_KEYS
+from cheatdsl.syntax.loader import META_KEYS
 from cheatdsl.syntax.table import META, SECTIONS, Kind, table_path
 from cheatdsl.load import compile_rulebook
 from cheatdsl.schema import schema_text, shipped_schema_text

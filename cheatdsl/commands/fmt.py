@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..compiler.fields import kind_of
-from ..compiler.loader import read_tree
+from ..syntax.tree import kind_of
+from ..syntax.loader import read_tree
 from ..diagnostics import Diagnostics
 from ..profiles import locate
 from ..source import SourceFile, Span

@@ -44,9 +44,10 @@ from ..model import (
 )
 from ..profiles import NAME_RULE, is_safe_name
 from ..properties import PROPERTY_IDS
-from ..syntax.tree import ListNode, MapNode
+from ..syntax.tree import ListNode, MapNode, kind_of
 from ..syntax.cards import STANDARD_RANK_ORDER, STANDARD_RANKS, STANDARD_SUIT_ORDER, STANDARD_SUITS
-from .fields import Section, kind_of, suggest
+from ..syntax.hints import suggest
+from .fields import Section
 from .scopes import scope_for
 from ..syntax.table import SECTIONS, VERDICTS
 

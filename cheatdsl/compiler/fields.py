@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from enum import Enum
@@ -12,33 +11,12 @@ from ..diagnostics import Diagnostics
 from ..expr import Scope, Type, check_expression, compile_expression, parse_expression
 from ..model import Formula
 from ..source import Span
-from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
+from ..syntax.hints import suggest
+from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, kind_of
 from ..syntax.table import Field, fields_at
 
 E = TypeVar("E", bound=Enum)
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d*)\s*)?$")
-
-
-def kind_of(node: Node) -> str:
-    """A card player's word for what kind of value a node holds."""
-    if isinstance(node, MapNode):
-        return "a section"
-    if isinstance(node, ListNode):
-        return "a list"
-    value = node.value
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a number"
-    if value is None:
-        return "nothing"
-    return f"'{value}'"
-
-
-def suggest(word: str, choices: list[str]) -> str:
-    """A did-you-mean hint, or ''."""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f"did you mean `{close[0]}`?" if close else ""
 
 
 class Section:

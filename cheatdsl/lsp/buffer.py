@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..compiler import loader
+from ..syntax import loader
 from ..diagnostics import Diagnostics
 from ..load import compile_rulebook
 from ..model import Rulebook

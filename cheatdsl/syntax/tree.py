@@ -66,6 +66,22 @@ class MapNode:
 Node = ScalarNode | ListNode | MapNode
 
 
+def kind_of(node: Node) -> str:
+    """A card player's word for what kind of value a node holds."""
+    if isinstance(node, MapNode):
+        return "a section"
+    if isinstance(node, ListNode):
+        return "a list"
+    value = node.value
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a number"
+    if value is None:
+        return "nothing"
+    return f"'{value}'"
+
+
 def to_plain(node: Node) -> object:
     """The tree as plain Python values (dicts, lists, scalars), spans dropped."""
     if isinstance(node, ScalarNode):
