@@ -15,12 +15,12 @@ import yaml
 
 from cheatdsl.cli import main
 from cheatdsl.compiler import fields as compiler_fields
-from cheatdsl.syntax.loader import META_KEYS
-from cheatdsl.syntax.table import META, SECTIONS, Kind, table_path
 from cheatdsl.load import compile_rulebook
 from cheatdsl.schema import schema_text, shipped_schema_text
 from cheatdsl.schema.__main__ import main as regenerate
 from cheatdsl.syntax.emit import FORMULA_FIELDS
+from cheatdsl.syntax.loader import META_KEYS
+from cheatdsl.syntax.table import META, SECTIONS, Kind, table_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "rulebooks").glob("*.yaml"))

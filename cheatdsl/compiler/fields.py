@@ -12,8 +12,8 @@ from ..expr import Scope, Type, check_expression, compile_expression, parse_expr
 from ..model import Formula
 from ..source import Span
 from ..syntax.hints import suggest
-from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, kind_of
 from ..syntax.table import Field, fields_at
+from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, kind_of
 
 E = TypeVar("E", bound=Enum)
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d*)\s*)?$")

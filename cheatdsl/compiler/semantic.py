@@ -6,8 +6,8 @@ from ..cards import ClaimSpace, Table, as_claims
 from ..derived import set_size
 from ..diagnostics import Diagnostics
 from ..expr import ClaimFacts, TableFacts
-from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
 from ..limits import MAX_DECK_CARDS
+from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
 
 
 def check_rulebook(rb: Rulebook, d: Diagnostics, lints: bool = True) -> None:

@@ -9,8 +9,8 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..diagnostics import Diagnostics
-from ..source import Span
 from ..limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
+from ..source import Span
 from . import ast
 
 
