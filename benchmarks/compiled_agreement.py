@@ -30,7 +30,8 @@ from cheatdsl.compiled.replay import Disagreement, play_logged, replay  # noqa: 
 from cheatdsl.compiled.run import CompiledTable, unsupported  # noqa: E402
 from cheatdsl.engine import Game  # noqa: E402
 from cheatdsl.load import load_rulebook  # noqa: E402
-from cheatdsl.simulate.play import GameRecord, Table  # noqa: E402
+from cheatdsl.simulate.play import Table  # noqa: E402
+from cheatdsl.tally import GameRecord  # noqa: E402
 
 TURN_CAP = 2000
 RATE = 0.15

@@ -12,7 +12,7 @@ import enum
 import os
 import stat
 
-from .syntax.limits import MAX_FILE_BYTES
+from .limits import MAX_FILE_BYTES
 
 
 class Refusal(enum.Enum):

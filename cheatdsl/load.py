@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from .compiler.build import Builder
 from .compiler.blame import blame_house_rule
-from .compiler.loader import Loaded, load_tree
+from .compiler.build import Builder
 from .compiler.semantic import check_rulebook
 from .diagnostics import Diagnostics, RulebookError
 from .model import Rulebook
 from .profiles import locate
 from .source import Span
+from .syntax.loader import Loaded, load_tree
 
 
 def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from cheatdsl.bots import make_bot
-from cheatdsl.compiler.table import SECTIONS, Kind
 from cheatdsl.engine import Ending, Game, Phase
 from cheatdsl.engine import State as EngineState
 from cheatdsl.model import Rulebook
+from cheatdsl.syntax.table import SECTIONS, Kind
 from verifier.system.engine_state import Steps, play_turn, read, replay_move
 from verifier.system.spec import Spec, build_spec
 

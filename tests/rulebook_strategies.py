@@ -231,7 +231,7 @@ def _sections(rb: Any) -> tuple[Any, ...]:
 
 def round_trips(path: Path) -> str:
     """'' when the rulebook reads back the same through `fmt --to cheat` and `--to yaml`, else what differs."""
-    from cheatdsl.compiler.loader import read_tree
+    from cheatdsl.syntax.loader import read_tree
     from cheatdsl.diagnostics import Diagnostics
     from cheatdsl.load import compile_rulebook
     from cheatdsl.syntax.emit import same_tree, to_dsl, to_yaml

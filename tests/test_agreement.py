@@ -30,10 +30,10 @@ from agreement import (
     values_used,
 )
 
-from cheatdsl.compiler.table import SECTIONS, Kind
 from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
+from cheatdsl.syntax.table import SECTIONS, Kind
 from verifier.system import transitions
 from verifier.system.engine_state import Steps, read
 from verifier.system.state import true

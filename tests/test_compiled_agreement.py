@@ -26,7 +26,8 @@ from cheatdsl.compiled.replay import Disagreement, play_logged, replay  # noqa: 
 from cheatdsl.compiled.run import CompiledTable, unsupported  # noqa: E402
 from cheatdsl.engine import Game  # noqa: E402
 from cheatdsl.load import load_rulebook  # noqa: E402
-from cheatdsl.simulate.play import GameRecord, Table  # noqa: E402
+from cheatdsl.simulate.play import Table  # noqa: E402
+from cheatdsl.tally import GameRecord  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = sorted([*ROOT.glob("rulebooks/*.yaml"), *ROOT.glob("tests/fixtures/*.yaml")])

@@ -2,7 +2,7 @@
 YAML, every known mistake gives a located diagnostic, and no input, however hostile, gives a traceback.
 
 The rules checked come from docs/language.md ("both read into the same tree and compile to the same
-model") and cheatdsl/syntax/limits.py.
+model") and cheatdsl/limits.py.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from cheatdsl.compiler.loader import read_tree
 from cheatdsl.diagnostics import Diagnostics
+from cheatdsl.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from cheatdsl.load import compile_rulebook
 from cheatdsl.source import SourceFile
 from cheatdsl.syntax.dsl_reader import KNOWN_BAD, BadInput, read_dsl
 from cheatdsl.syntax.emit import same_tree
-from cheatdsl.syntax.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
+from cheatdsl.syntax.loader import read_tree
 from cheatdsl.syntax.tree import ListNode, MapNode, Node, ScalarNode, to_plain
 from cheatdsl.syntax.yaml_reader import read_yaml
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from cheatdsl.cli import main
-from cheatdsl.compiler.loader import read_tree
 from cheatdsl.diagnostics import Diagnostics
 from cheatdsl.load import compile_rulebook
 from cheatdsl.source import SourceFile, Span
 from cheatdsl.syntax.dsl_reader import read_dsl
 from cheatdsl.syntax.emit import EmitError, same_tree, to_dsl, to_yaml
+from cheatdsl.syntax.loader import read_tree
 from cheatdsl.syntax.tree import Entry, ListNode, MapNode, Node, ScalarNode, to_plain
 from cheatdsl.syntax.yaml_reader import read_yaml
 

@@ -20,7 +20,6 @@ import pytest
 
 from cheatdsl.compiler.fields import make_formula
 from cheatdsl.compiler.scopes import PLACE_FACTS, PLACES, place_fields, scope_for
-from cheatdsl.compiler.table import SECTIONS
 from cheatdsl.derived import TableRules
 from cheatdsl.diagnostics import Diagnostics
 from cheatdsl.engine import ACCEPT, PASS, Game, Phase
@@ -30,6 +29,7 @@ from cheatdsl.expr.types import CONSTANT_READS, FUNCTIONS, builtins_answered
 from cheatdsl.load import compile_rulebook
 from cheatdsl.model import Formula, Rulebook
 from cheatdsl.source import NOWHERE
+from cheatdsl.syntax.table import SECTIONS
 from verifier.challenges import _outcomes
 from verifier.claims import _drifts
 from verifier.dealing import _leaders

@@ -13,9 +13,9 @@ import pytest
 
 from cheatdsl.diagnostics import Diagnostics
 from cheatdsl.files import FileRefused, Refusal, read_bytes, read_text
+from cheatdsl.limits import MAX_FILE_BYTES
 from cheatdsl.scenario.reader import read_scenario
 from cheatdsl.sweep.spec import read_spec
-from cheatdsl.syntax.limits import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE_GB = 1 << 30

@@ -49,7 +49,7 @@ def needs_the_field(base: str, field: str) -> bool:
 
 
 def rulebook_tree(base: str) -> object:
-    from cheatdsl.compiler.loader import load_tree
+    from cheatdsl.syntax.loader import load_tree
     from cheatdsl.syntax.tree import to_plain
     loaded = load_tree(str(shipped_path(base)), Diagnostics())
     assert loaded is not None

@@ -1,6 +1,6 @@
 """Bounded reading: the readers refuse a file at the first value past a limit.
 
-The limits are in cheatdsl/syntax/limits.py; what the hostile files cost in time and memory is measured
+The limits are in cheatdsl/limits.py; what the hostile files cost in time and memory is measured
 by benchmarks/input_cost.py, never here. These tests check what each file gets: the code, the place,
 and that reading stopped at the limit rather than after reading the whole file.
 """
@@ -15,12 +15,12 @@ import yaml
 
 from cheatdsl.cli import main
 from cheatdsl.diagnostics import Diagnostics
+from cheatdsl.limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, MAX_TEXT_CHARS
 from cheatdsl.load import compile_rulebook
 from cheatdsl.scenario.reader import ScenarioError, read_scenario
 from cheatdsl.source import SourceFile
 from cheatdsl.syntax import yaml_reader
 from cheatdsl.syntax.dsl_reader import read_dsl
-from cheatdsl.syntax.limits import MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, MAX_TEXT_CHARS
 from cheatdsl.syntax.yaml_reader import read_yaml
 from tests.hostile import CASES, ENGLISH, ENGLISH_DSL, SCENARIO_HEAD, Hostile
 

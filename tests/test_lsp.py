@@ -15,8 +15,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from cheatdsl.cli import main
 from cheatdsl.commands.fmt import convert
-from cheatdsl.compiler.loader import read_tree
 from cheatdsl.diagnostics import Diagnostics
+from cheatdsl.syntax.loader import read_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 STANDARD = ROOT / "rulebooks" / "standard.yaml"

@@ -15,12 +15,12 @@ import yaml
 
 from cheatdsl.cli import main
 from cheatdsl.compiler import fields as compiler_fields
-from cheatdsl.compiler.loader import META_KEYS
-from cheatdsl.compiler.table import META, SECTIONS, Kind, table_path
 from cheatdsl.load import compile_rulebook
 from cheatdsl.schema import schema_text, shipped_schema_text
 from cheatdsl.schema.__main__ import main as regenerate
 from cheatdsl.syntax.emit import FORMULA_FIELDS
+from cheatdsl.syntax.loader import META_KEYS
+from cheatdsl.syntax.table import META, SECTIONS, Kind, table_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "rulebooks").glob("*.yaml"))
@@ -182,7 +182,7 @@ def test_every_row_of_the_language_reference_is_the_tables_text() -> None:
     tables = {(path, f.name): f.doc for path, fields in SECTIONS.items() for f in fields}
     tables.update({("", f.name): f.doc for f in META})
     for key, text in rows.items():
-        assert key in tables, f"{key} is in docs/language.md but not in cheatdsl/compiler/table.py"
+        assert key in tables, f"{key} is in docs/language.md but not in cheatdsl/syntax/table.py"
         assert tables[key].replace("|", "\\|") == text, key
     documented = {"deck", "deal", "setup", "claim", "passing", "challenge", "sets", "ending"}
     missing = [key for key in tables if key[0] in documented and key not in rows]

@@ -18,7 +18,7 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.load import load_rulebook
 from cheatdsl.simulate import Statistics, game_seed, seat_bots, simulate, wilson
-from cheatdsl.simulate.tally import Histogram
+from cheatdsl.tally import Histogram
 
 ROOT = Path(__file__).resolve().parents[1]
 RULEBOOKS = ROOT / "rulebooks"

@@ -6,15 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..compiler.fields import kind_of
-from ..compiler.loader import read_tree
 from ..diagnostics import Diagnostics
 from ..profiles import locate
 from ..source import SourceFile, Span
 from ..syntax.dsl_reader import read_dsl
 from ..syntax.emit import EmitError, same_tree, to_dsl, to_yaml
+from ..syntax.loader import read_tree
 from ..syntax.reading import STDIN, looks_like_dsl
-from ..syntax.tree import MapNode, Node
+from ..syntax.tree import MapNode, Node, kind_of
 from ..syntax.yaml_reader import read_yaml
 from .arguments import add_rulebooks, usage, write_result
 

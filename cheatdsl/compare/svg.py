@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from html import escape
 
 from ..simulate import Statistics
-from ..simulate.stats import Spread
+from ..tally import Spread
 
 COLOURS = ("#1f6feb", "#d9480f", "#2f9e44", "#9c36b5", "#e8590c", "#0c8599", "#c2255c", "#5c940d", "#495057")
 # Challenge outcomes in greys, so that they are never mistaken for a rulebook's own colour.

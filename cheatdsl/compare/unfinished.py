@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..simulate import Statistics
-from ..simulate.stats import Spread
-from ..simulate.tally import Histogram
+from ..tally import Histogram, Spread
 
 
 def finished_turns(d: Statistics) -> Spread | None:

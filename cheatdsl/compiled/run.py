@@ -8,8 +8,7 @@ import numpy as np
 
 from ..derived import TableRules
 from ..engine import Game
-from ..simulate.play import GameRecord
-from ..simulate.tally import Histogram, Tally
+from ..tally import GameRecord, Histogram, Tally
 from .support import refusal
 from .tables import KernelTables, SeatFormulaReadsDeal, build
 

@@ -1,1 +1,2 @@
-"""The compiler: node tree (from either surface form) to the frozen model, collecting every problem."""
+"""The compiler: a merged node tree (from the front end, cheatdsl/syntax) to the frozen model, collecting every
+problem."""

@@ -44,11 +44,12 @@ from ..model import (
 )
 from ..profiles import NAME_RULE, is_safe_name
 from ..properties import PROPERTY_IDS
-from ..syntax.tree import ListNode, MapNode
-from .cards import STANDARD_RANK_ORDER, STANDARD_RANKS, STANDARD_SUIT_ORDER, STANDARD_SUITS
-from .fields import Section, kind_of, suggest
+from ..syntax.cards import STANDARD_RANK_ORDER, STANDARD_RANKS, STANDARD_SUIT_ORDER, STANDARD_SUITS
+from ..syntax.hints import suggest
+from ..syntax.table import SECTIONS, VERDICTS
+from ..syntax.tree import ListNode, MapNode, kind_of
+from .fields import Section
 from .scopes import scope_for
-from .table import SECTIONS, VERDICTS
 
 TOP_LEVEL = tuple(f.name for f in SECTIONS[""])
 

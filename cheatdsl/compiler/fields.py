@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from enum import Enum
@@ -12,37 +11,16 @@ from ..diagnostics import Diagnostics
 from ..expr import Scope, Type, check_expression, compile_expression, parse_expression
 from ..model import Formula
 from ..source import Span
-from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
-from .table import Field, fields_at
+from ..syntax.hints import suggest
+from ..syntax.table import Field, fields_at
+from ..syntax.tree import ListNode, MapNode, Node, ScalarNode, kind_of
 
 E = TypeVar("E", bound=Enum)
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d*)\s*)?$")
 
 
-def kind_of(node: Node) -> str:
-    """A card player's word for what kind of value a node holds."""
-    if isinstance(node, MapNode):
-        return "a section"
-    if isinstance(node, ListNode):
-        return "a list"
-    value = node.value
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a number"
-    if value is None:
-        return "nothing"
-    return f"'{value}'"
-
-
-def suggest(word: str, choices: list[str]) -> str:
-    """A did-you-mean hint, or ''."""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f"did you mean `{close[0]}`?" if close else ""
-
-
 class Section:
-    """One mapping of the rulebook, read field by field as cheatdsl/compiler/table.py describes each one;
+    """One mapping of the rulebook, read field by field as cheatdsl/syntax/table.py describes each one;
     keys the table does not list are reported at the end."""
 
     def __init__(self, node: MapNode, path: str, diagnostics: Diagnostics) -> None:
@@ -56,7 +34,7 @@ class Section:
         """The table's entry for `key`; a key the compiler reads must be in the table."""
         found = self.fields.get(key)
         if found is None:
-            raise LookupError(f"`{self.where(key)}` is not in the field table (cheatdsl/compiler/table.py)")
+            raise LookupError(f"`{self.where(key)}` is not in the field table (cheatdsl/syntax/table.py)")
         return found
 
     def where(self, key: str) -> str:

@@ -139,7 +139,7 @@ def _variations(rb: Rulebook, d: Diagnostics) -> None:
     from ..source import Span
     from ..syntax.reading import display_name
     from .build import Builder
-    from .loader import apply_variations, load_tree
+    from ..syntax.loader import apply_variations, load_tree
     source = d.sources.get(display_name(rb.path))
     quiet = Diagnostics()
     nowhere = Span("<lint>", 0, 0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..expr import Scope, Type
 from ..expr.context import Fact
 from ..model import Rank, Suit
-from .table import SECTIONS
+from ..syntax.table import SECTIONS
 
 N, B, C, S = Type.NUMBER, Type.BOOL, Type.CLAIM, Type.SEAT
 

@@ -6,8 +6,8 @@ from ..cards import ClaimSpace, Table, as_claims
 from ..derived import set_size
 from ..diagnostics import Diagnostics
 from ..expr import ClaimFacts, TableFacts
+from ..limits import MAX_DECK_CARDS
 from ..model import ClaimKind, CountRule, PenaltyKind, RoundEnd, Rulebook, Surplus
-from ..syntax.limits import MAX_DECK_CARDS
 
 
 def check_rulebook(rb: Rulebook, d: Diagnostics, lints: bool = True) -> None:

@@ -9,8 +9,8 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..diagnostics import Diagnostics
+from ..limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
 from ..source import Span
-from ..syntax.limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_DEPTH
 from . import ast
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..compiler import loader
 from ..diagnostics import Diagnostics
 from ..load import compile_rulebook
 from ..model import Rulebook
+from ..syntax import loader
 from ..syntax.tree import Node
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ..compiler.table import SECTIONS, VERDICTS, Field, Kind
 from ..diagnostics import Diagnostic, Diagnostics, Severity
 from ..profiles import shipped_names
 from ..properties import PROPERTY_IDS
@@ -20,6 +19,7 @@ from ..schema import describe
 from ..source import SourceFile, Span
 from ..syntax.dsl_reader import read_dsl
 from ..syntax.emit import EmitError, same_tree, to_dsl
+from ..syntax.table import SECTIONS, VERDICTS, Field, Kind
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
 from .buffer import compile_text, merged_tree, read_text
 from .places import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..compiler.table import META, SECTIONS, Field
 from ..source import Span
+from ..syntax.table import META, SECTIONS, Field
 from ..syntax.tree import Entry, ListNode, MapNode, Node
 
 ITEM = "[]"  # a list entry in a key chain, as in ("challenge", "kinds", "[]", "name")

@@ -8,8 +8,8 @@ from typing import Any
 
 from ..diagnostics import Diagnostics, RulebookError
 from ..files import FileRefused, Refusal, read_text
+from ..limits import MAX_FILE_BYTES
 from ..source import SourceFile, Span
-from ..syntax.limits import MAX_FILE_BYTES
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
 from ..syntax.yaml_reader import read_yaml
 from .expect import CHECKS

@@ -8,7 +8,8 @@ their shares, the first player's advantage, and in a last-holder-loses game the 
 the run's settings. `Statistics.as_json()` is the JSON `cheatdsl simulate --format json` prints.
 """
 
-from .play import DEFAULT_TURN_CAP, GameRecord, game_seed, play_game
+from ..tally import GameRecord
+from .play import DEFAULT_TURN_CAP, game_seed, play_game
 from .runner import DEFAULT_BOTS, seat_bots, simulate
 from .stats import Settings, Statistics
 from .summary import wilson

@@ -7,7 +7,8 @@ from enum import Enum
 from typing import Protocol
 
 from ..engine import Game
-from .play import GameRecord, Table
+from ..tally import GameRecord
+from .play import Table
 
 AUTO_MIN_GAMES = 2000  # below this a warm start of the kernel (about a second) does not repay itself
 

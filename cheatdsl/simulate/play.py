@@ -9,30 +9,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from hashlib import blake2b
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..bots import BOTS, make_bot
 from ..engine import CHANCE, Ending, Game, Play
 from ..model import Rulebook
+from ..tally import GameRecord
 
 DEFAULT_TURN_CAP = 2000
-
-
-class GameRecord(NamedTuple):
-    """One finished game, as the statistics count it (seats are seat numbers)."""
-
-    first: int            # the seat that played first (-1 when the rules named none)
-    winner: int           # -1 when nobody won
-    loser: int            # -1 when nobody lost (first-out games, unfinished games)
-    capped: bool          # stopped by the turn cap
-    stuck: bool           # stopped otherwise: a seat with no legal action, no first player
-    turns: int            # plays and passes
-    actions: int          # every decision: plays, passes, responses, set discards
-    plays: int
-    forced: int           # plays by a seat holding nothing that passes as any claim allowed
-    challenges: int
-    caught: int           # challenges that caught a lie
-    pickups: tuple[int, ...]  # cards the loser of each challenge took
 
 
 def game_seed(seed: int, index: int, seat: int | None = None) -> int:

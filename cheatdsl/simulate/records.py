@@ -8,7 +8,8 @@ from types import TracebackType
 from typing import IO
 
 from ..output import open_new
-from .play import GameRecord, game_seed
+from ..tally import GameRecord
+from .play import game_seed
 
 
 def record_json(index: int, seed: int, r: GameRecord) -> dict[str, object]:

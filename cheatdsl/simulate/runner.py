@@ -10,11 +10,11 @@ from typing import Any
 from ..bots import BOTS
 from ..model import EndStyle, Rulebook
 from ..profiles import command_name
+from ..tally import GameRecord, Tally
 from .engine import Engine, Player, choose
-from .play import GameRecord, Table
+from .play import Table
 from .stats import Settings, Statistics
 from .summary import summarise
-from .tally import Tally
 
 Progress = Callable[[int, int], None]
 Recorder = Callable[[int, GameRecord], None]

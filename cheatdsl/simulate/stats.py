@@ -10,32 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-Json = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Spread:
-    """Whole numbers (turns a game, cards at a pickup) summed up: mean, median, quartiles, 95th percentile,
-    least and most; every one 0 when there were none."""
-
-    mean: float
-    median: float
-    q1: float
-    q3: float
-    p95: int
-    least: int
-    most: int
-
-    def as_json(self) -> Json:
-        return {"mean": self.mean, "median": self.median, "q1": self.q1, "q3": self.q3, "p95": self.p95,
-                "min": self.least, "max": self.most}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Spread:
-        return cls(data["mean"], data["median"], data["q1"], data["q3"], data["p95"], data["min"], data["max"])
-
-
-EMPTY = Spread(0.0, 0.0, 0.0, 0.0, 0, 0, 0)
+from ..tally import EMPTY, Json, Spread
 
 
 @dataclass(frozen=True)

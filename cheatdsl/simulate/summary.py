@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .play import GameRecord
+from ..tally import GameRecord, Tally
 from .stats import Challenges, FirstPlayer, ForcedBluffs, Losers, Pickups, Settings, Share, Statistics
-from .tally import Tally
 
 Z95 = 1.959963984540054
 

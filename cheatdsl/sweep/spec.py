@@ -13,10 +13,10 @@ from typing import Any
 
 from ..diagnostics import Diagnostics
 from ..files import FileRefused, Refusal, read_text
+from ..limits import MAX_FILE_BYTES
 from ..profiles import NAME_RULE, is_safe_name
 from ..seeds import reduce_seed
 from ..source import SourceFile, Span
-from ..syntax.limits import MAX_FILE_BYTES
 from ..syntax.tree import MapNode
 from ..syntax.yaml_reader import read_yaml
 

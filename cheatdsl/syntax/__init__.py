@@ -1,1 +1,3 @@
-"""Front ends: YAML and the text DSL, both read into one span-carrying node tree."""
+"""The front end: YAML and the text DSL read into one span-carrying node tree, the field table both the
+front end and the compiler read, and `extends`, `drop` and variations merged on those trees (loader.py),
+so that the compiler is given one merged tree."""

@@ -10,8 +10,8 @@ import re
 
 import yaml
 
-from ..compiler.table import SECTIONS, Kind
-from .tree import ListNode, MapNode, Node, ScalarNode, to_plain
+from .table import SECTIONS, Kind
+from .tree import ListNode, MapNode, Node, ScalarNode, fold
 
 WIDTH = 100
 INDENT = "  "
@@ -53,12 +53,11 @@ _Dumper.add_representer(
 
 
 def _yaml_value(node: Node) -> object:
-    if isinstance(node, ScalarNode):
-        return node.value
-    if isinstance(node, ListNode):
-        items = [_yaml_value(i) for i in node.items]
-        return _FlowList(items) if all(isinstance(i, ScalarNode) for i in node.items) else items
-    return {e.key: _yaml_value(e.value) for e in node.entries}
+    return fold(node, lambda leaf: leaf.value, _yaml_list, lambda m, values: dict(zip(m.keys(), values)))
+
+
+def _yaml_list(node: ListNode, items: list[object]) -> object:
+    return _FlowList(items) if all(isinstance(i, ScalarNode) for i in node.items) else items
 
 
 def to_yaml(node: Node) -> str:
@@ -190,13 +189,11 @@ def _quote(text: str) -> str:
 
 def same_tree(a: Node, b: Node) -> bool:
     """Whether two trees hold the same values in the same order, spans aside (and 1 is not True)."""
-    return _typed(to_plain(a)) == _typed(to_plain(b))
+    return _typed(a) == _typed(b)
 
 
-def _typed(value: object) -> object:
-    """Plain values with their types made explicit and mappings as ordered pairs."""
-    if isinstance(value, dict):
-        return [(k, _typed(v)) for k, v in value.items()]
-    if isinstance(value, list):
-        return [_typed(v) for v in value]
-    return (type(value).__name__, value)
+def _typed(node: Node) -> object:
+    """The tree's values with their types made explicit and mappings as ordered pairs (a key written
+    twice counts once, at its first place, with its last value)."""
+    return fold(node, lambda leaf: (type(leaf.value).__name__, leaf.value), lambda _, items: items,
+                lambda m, values: list(dict(zip(m.keys(), values)).items()))

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from ..diagnostics import Diagnostics, shown
-from ..source import SourceFile, Span
-from .limits import MAX_FILE_BYTES
 from ..files import FileRefused, Refusal, read_bytes
+from ..limits import MAX_FILE_BYTES
+from ..source import SourceFile, Span
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"

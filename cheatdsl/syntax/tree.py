@@ -5,11 +5,14 @@ The compiler turns this tree into the model; nothing after the compiler sees it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..source import Span
 
 Scalar = str | int | float | bool | None
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -66,13 +69,40 @@ class MapNode:
 Node = ScalarNode | ListNode | MapNode
 
 
+def kind_of(node: Node) -> str:
+    """A card player's word for what kind of value a node holds."""
+    if isinstance(node, MapNode):
+        return "a section"
+    if isinstance(node, ListNode):
+        return "a list"
+    value = node.value
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a number"
+    if value is None:
+        return "nothing"
+    return f"'{value}'"
+
+
+def fold(node: Node, scalar: Callable[[ScalarNode], T], sequence: Callable[[ListNode, list[T]], T],
+         mapping: Callable[[MapNode, list[T]], T]) -> T:
+    """`node` folded from the leaves up: each scalar by `scalar`, each list by `sequence` given its items
+    folded, each mapping by `mapping` given its entries' values folded, in entry order.
+
+    The one walk over a whole tree (to_plain, and emit.py's YAML values and tree comparison); the readers
+    bound a tree's depth (MAX_DEPTH), so the recursion is shallow.
+    """
+    if isinstance(node, ScalarNode):
+        return scalar(node)
+    if isinstance(node, ListNode):
+        return sequence(node, [fold(item, scalar, sequence, mapping) for item in node.items])
+    return mapping(node, [fold(e.value, scalar, sequence, mapping) for e in node.entries])
+
+
 def to_plain(node: Node) -> object:
     """The tree as plain Python values (dicts, lists, scalars), spans dropped."""
-    if isinstance(node, ScalarNode):
-        return node.value
-    if isinstance(node, ListNode):
-        return [to_plain(item) for item in node.items]
-    return {e.key: to_plain(e.value) for e in node.entries}
+    return fold(node, lambda leaf: leaf.value, lambda _, items: items, lambda m, values: dict(zip(m.keys(), values)))
 
 
 def merge(base: Node, patch: Node) -> Node:

@@ -21,8 +21,7 @@ from yaml.events import (
 )
 
 from ..diagnostics import Diagnostics
-from ..source import SourceFile, Span
-from .limits import (
+from ..limits import (
     MAX_DEPTH,
     MAX_NODES,
     MAX_SCALAR_CHARS,
@@ -31,6 +30,7 @@ from .limits import (
     TOO_MANY_VALUES_HINT,
     TOO_MUCH_TEXT,
 )
+from ..source import SourceFile, Span
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
 _CORE = "tag:yaml.org,2002:"

@@ -1,4 +1,5 @@
-"""Loading a rulebook file: its surface form, the chain of bases it extends, and its variations."""
+"""Loading a rulebook file: its surface form, the chain of bases it extends, and its variations, merged on
+node trees; the compiler is given the merged tree."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from ..diagnostics import Diagnostics
 from ..profiles import RULEBOOK_SUFFIXES, shipped_names
 from ..reach import Refused, Unknown, real_path, resolve_reference
 from ..source import Span
-from ..syntax.reading import STDIN, file_problem, looks_like_dsl, read_source
-from ..syntax.tree import Entry, ListNode, MapNode, Node, ScalarNode, drop_path, merge
-from .fields import kind_of, suggest
+from .hints import suggest
+from .reading import STDIN, file_problem, looks_like_dsl, read_source
+from .tree import Entry, ListNode, MapNode, Node, ScalarNode, drop_path, kind_of, merge
 
 META_KEYS = ("extends", "drop", "use")
 MAX_CHAIN = 16
@@ -23,10 +24,10 @@ def read_tree(path: str, d: Diagnostics, text: str | None = None) -> Node | None
     if source is None:
         return None
     if path.endswith(".cheat") or (path == STDIN and looks_like_dsl(source.text)):
-        from ..syntax.dsl_reader import read_dsl
+        from .dsl_reader import read_dsl
 
         return read_dsl(source, d)
-    from ..syntax.yaml_reader import read_yaml
+    from .yaml_reader import read_yaml
 
     return read_yaml(source, d)
 

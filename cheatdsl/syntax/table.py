@@ -1,7 +1,8 @@
 """Every section and field of a rulebook: kind, allowed values, bounds, whether required, reference text.
 
-The compiler reads this table (cheatdsl/compiler/fields.py looks each field up by its section's path),
-and so do the JSON Schema (cheatdsl/schema.py) and the language server, so they cannot drift apart.
+It belongs to the front end, below the compiler: the compiler reads it (cheatdsl/compiler/fields.py looks
+each field up by its section's path), and so do the writer (emit.py), the JSON Schema (cheatdsl/schema)
+and the language server, so they cannot drift apart.
 The reference text is docs/language.md's, row by row (tests/test_schema.py compares them).
 """
 

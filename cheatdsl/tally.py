@@ -1,4 +1,6 @@
-"""A run's statistics counted game by game in memory that does not grow with the number of games.
+"""A run's games as counted: one record a game, and their tally in memory that does not grow with the
+number of games. Both engines (the Python one in cheatdsl/simulate, the compiled one in cheatdsl/compiled)
+write these, so they sit below both.
 
 Turns per game and cards per pickup are small whole numbers (at most the turn cap and the deck), so
 they are kept as histograms: their means, medians, quartiles and percentiles come out exact, and two
@@ -9,11 +11,53 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from .play import GameRecord
-from .stats import EMPTY, Spread
+Json = dict[str, Any]
+
+
+class GameRecord(NamedTuple):
+    """One finished game, as the statistics count it (seats are seat numbers)."""
+
+    first: int            # the seat that played first (-1 when the rules named none)
+    winner: int           # -1 when nobody won
+    loser: int            # -1 when nobody lost (first-out games, unfinished games)
+    capped: bool          # stopped by the turn cap
+    stuck: bool           # stopped otherwise: a seat with no legal action, no first player
+    turns: int            # plays and passes
+    actions: int          # every decision: plays, passes, responses, set discards
+    plays: int
+    forced: int           # plays by a seat holding nothing that passes as any claim allowed
+    challenges: int
+    caught: int           # challenges that caught a lie
+    pickups: tuple[int, ...]  # cards the loser of each challenge took
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Whole numbers (turns a game, cards at a pickup) summed up: mean, median, quartiles, 95th percentile,
+    least and most; every one 0 when there were none."""
+
+    mean: float
+    median: float
+    q1: float
+    q3: float
+    p95: int
+    least: int
+    most: int
+
+    def as_json(self) -> Json:
+        return {"mean": self.mean, "median": self.median, "q1": self.q1, "q3": self.q3, "p95": self.p95,
+                "min": self.least, "max": self.most}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Spread:
+        return cls(data["mean"], data["median"], data["q1"], data["q3"], data["p95"], data["min"], data["max"])
+
+
+EMPTY = Spread(0.0, 0.0, 0.0, 0.0, 0, 0, 0)
 
 
 @dataclass
