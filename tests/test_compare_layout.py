@@ -318,3 +318,55 @@ def test_sweep_chart_labels_cut_keep_the_full_name_on_hover() -> None:
     long = "english-ascending+skip-pass+one-card-only 3p greedy,honest,random"
     drawing = win_shares([long], [played([30, 40, 50])])
     assert f"<title>{long}</title>" in drawing
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+LONG = "english-ascending+skip-pass+one-card-only+show-the-pile+count-of-three 4p greedy,honest,random,search"
+
+
+def _words(drawing: str) -> str:
+    """All the text a chart draws, in order."""
+    return " ".join(t.text or "" for t in ET.fromstring(drawing).iter(f"{SVG}text"))
+
+
+@pytest.mark.parametrize("draw", [svg.turns_per_game, svg.wins_by_seat, svg.challenge_outcomes])
+def test_compare_chart_labels_cut_keep_the_full_name_on_hover_and_in_a_key(draw: Any) -> None:
+    """Issue 25: 'chart labels cut until four rows read the same': a name too long for the chart's width is cut
+    with its full name in a <title> and spelled out whole, over as many lines as it needs, in a key under it;
+    names that fit are written whole and no key is drawn."""
+    sims = [played([30, 40, 50], caught=3, failed=2, wins=[0, 1, 1])] * 2
+    cut = draw([LONG, LONG.replace("english", "scottish")], sims)
+    assert f"<title>{LONG}</title>" in cut
+    words = _words(cut)
+    assert "names in full:" in words
+    assert LONG.replace(" ", "") in words.replace(" ", "")
+    fits = draw(["standard", "english-ascending"], sims)
+    assert "names in full" not in fits and "…" not in fits
+    assert "standard" in _words(fits) and "english-ascending" in _words(fits)
+
+
+def test_compare_win_shares_carry_their_wilson_intervals_drawn_and_in_words() -> None:
+    """Issue 25: 'win-share bars have no intervals': each seat's share of the won games is a dot on a line from
+    the low to the high end of its 95% Wilson interval, and the numbers are written beside it."""
+    from cheatdsl.simulate import wilson
+    sim = played([30] * 10, players=3, wins=[0, 0, 0, 0, 0, 1, 1, 1, 2, 2])
+    drawing = svg.wins_by_seat(["three seats"], [sim])
+    words = _words(drawing)
+    assert "95% Wilson interval" in words
+    for seat, won in enumerate((5, 3, 2)):
+        low, high = wilson(won, 10)
+        assert f"seat {seat + 1}" in words
+        assert f"{won / 10:.0%} ({low:.0%}–{high:.0%})" in words, words
+        assert f"seat {seat + 1}: {won} of 10 won, {won / 10:.1%} (95% {low:.1%} to {high:.1%})" in drawing
+    assert "seat 0" not in drawing
+    tree = ET.fromstring(drawing)
+    assert len(list(tree.iter(f"{SVG}circle"))) == 3
+
+
+def test_challenge_chart_states_the_interval_of_the_share_caught() -> None:
+    """Issue 25: 'intervals on every share': the share of challenges that caught a lie carries its 95% interval."""
+    from cheatdsl.simulate import wilson
+    drawing = svg.challenge_outcomes(["some"], [played([30, 40], caught=6, failed=14)])
+    low, high = wilson(6, 20)
+    assert f"caught 30% ({low:.0%}–{high:.0%})" in _words(drawing)
+    assert f"95% interval of the share caught: {low:.1%} to {high:.1%}" in drawing
