@@ -133,8 +133,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Pages:
     assert done.returncode == 0, done.stdout + done.stderr
     gallery = sorted((site / "gallery").glob("*/index.html"))
     assert len(gallery) >= 20
-    return {"compare": [compare], "sweep": [tmp / "sweep" / "report.html"], "explore": [tmp / "explore" / "report.html"],
-            "gallery": [site / "gallery" / "index.html", *gallery]}
+    return {"compare": [compare], "sweep": [tmp / "sweep" / "report.html"],
+            "explore": [tmp / "explore" / "report.html"], "gallery": [site / "gallery" / "index.html", *gallery]}
 
 
 @pytest.fixture(scope="module")

@@ -40,6 +40,7 @@ def colour(i: int) -> str:
 
 
 def drawing(height: float, title: str, body: list[str]) -> str:
+    """The `<svg>` element: the chart's width, `height`, its title for screen readers, then `body`."""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{WIDTH}" height="{int(height)}" '
             f'viewBox="0 0 {WIDTH} {int(height)}"><title>{escape(title)}</title>' + "".join(body) + "</svg>")
 
