@@ -101,7 +101,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
     """The whole page as text."""
     failed = failed or {}
     witnesses = witnesses or {}
-    names = [c.label for c in cells]
+    names = _names(cells)
     got = [results.get(c.key) or {} for c in cells]
     sims = [Statistics.from_json(r["simulate"]) if "simulate" in r else None for r in got]
     verdicts = [{v["id"]: v["verdict"] for v in r.get("verify", [])} for r in got]
@@ -136,6 +136,16 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
         out.append("</div>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def _names(cells: Sequence[Cell]) -> list[str]:
+    """Each cell's name in the verdict table and the charts; when every cell plays one rulebook (an explore
+    always does) the name leaves the rulebook out, since the title and the cells table give it."""
+    if len({c.name for c in cells}) != 1:
+        return [c.label for c in cells]
+    return [" ".join(p for p in ("+".join(c.variations) or "(as written)",
+                                 "" if c.players is None else f"{c.players}p", c.bots if c.games else "") if p)
+            for c in cells]
 
 
 CELL_HEADS = ("rulebook", "variations", "players", "bots", "games", "status", "turns (mean, 95%)",
