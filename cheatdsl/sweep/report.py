@@ -28,8 +28,9 @@ thead th { overflow-wrap: normal; word-break: normal; z-index: 2; }
 div.scroll tbody th { position: sticky; left: 0; background: #fff; z-index: 1; }
 div.scroll thead th:first-child { left: 0; z-index: 3; }
 #verdicts th.property { vertical-align: bottom; padding: 0.4em 0.25em; }
-#verdicts th.property span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; }
+#verdicts.upright th.property span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; }
 #verdicts td { padding: 0.3em 0.4em; }
+#cells td { white-space: nowrap; }
 @media (max-width: 640px) {
   div.scroll table { display: table; } div.scroll thead { display: table-header-group; }
   div.scroll tbody { display: table-row-group; } div.scroll tr { display: table-row; border: 0; padding: 0; }
@@ -148,6 +149,7 @@ def _names(cells: Sequence[Cell]) -> list[str]:
             for c in cells]
 
 
+UPRIGHT, UPRIGHT_FROM = ' class="upright"', 6
 CELL_HEADS = ("rulebook", "variations", "players", "bots", "games", "status", "turns (mean, 95%)",
               "first player wins (95%)", "challenges caught")
 
@@ -185,10 +187,10 @@ def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: 
 
 def _verdicts_table(cells: Sequence[Cell], names: Sequence[str], verdicts: Sequence[Mapping[str, str]],
                     ids: Sequence[str], witnesses: Mapping[str, Mapping[str, list[str]]]) -> list[str]:
-    """The verdict matrix as a table: a row per cell verified, a column per property, its name written upwards
-    so that sixteen properties fit 1280 pixels without breaking a word."""
+    """The verdict matrix as a table: a row per cell verified, a column per property; past a few properties their
+    names are written upwards, so that sixteen fit 1280 pixels without breaking a word."""
     out = ['<h2 id="verdicts-heading">Verdicts</h2>', '<div class="scroll" id="verdicts-box">',
-           '<table id="verdicts">', '<thead><tr><th scope="col">cell</th>']
+           f'<table id="verdicts"{UPRIGHT if len(ids) > UPRIGHT_FROM else ""}>', '<thead><tr><th scope="col">cell</th>']
     out += [f'<th scope="col" class="property" title="{escape(p)}"><span>{escape(p)}</span></th>' for p in ids]
     out += ["</tr></thead>", '<tbody id="verdict-rows">']
     for cell, name, v in zip(cells, names, verdicts):
