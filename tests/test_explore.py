@@ -4,6 +4,7 @@ witnesses, clashing combinations listed with the checker's reason, resumable lik
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,16 @@ def test_report_holds_the_verdict_matrix_with_witness_links(explored: tuple[Path
     assert 'href="witnesses/verish-ne-verish-termination-2p.yaml"' in page
     assert '<figure id="plot-verdicts">' in page
 
+
+
+def test_report_leaves_out_the_columns_an_explore_has_no_value_in(explored: tuple[Path, str]) -> None:
+    """Issue 25: 'explore report: sweep-only columns sit empty': an explore plays no games, so its cells table
+    has no bots, games or game statistics columns; each verdict column names its property whole, upwards."""
+    page = (explored[0] / "report.html").read_text()
+    cells = page.split('<table id="cells">', 1)[1].split("</thead>", 1)[0]
+    assert re.findall(r'<th scope="col">([^<]*)</th>', cells) == ["rulebook", "variations", "players", "status"]
+    verdicts = page.split('<table id="verdicts">', 1)[1].split("</thead>", 1)[0]
+    assert '<th scope="col" class="property" title="termination"><span>termination</span></th>' in verdicts
 
 def test_explore_resumes(explored: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
     """Rule: explore run again into the same folder reuses every finished combination."""

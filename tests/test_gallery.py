@@ -166,3 +166,18 @@ def test_house_rules_that_play_alike_are_flagged(built: dict[str, str]) -> None:
     assert "> **Finding.** standard-big-table and standard played identical games here" in big
     assert "`deck.packs` differs only at other player counts" in big
     assert "played identical games" not in built["standard-one-card-only.md"]
+
+
+def test_win_share_charts_draw_and_state_each_seats_interval(built: dict[str, str]) -> None:
+    """Issue 25: 'gallery ... win-share bars have no intervals': every wins chart draws each seat's share as a
+    dot on its 95% Wilson interval and writes both beside it, seats numbered from 1 as the docs number them."""
+    svg = "{http://www.w3.org/2000/svg}"
+    charts = [n for n in built if n.endswith("-wins.svg")]
+    assert charts
+    for name in charts:
+        tree = ET.fromstring(built[name])
+        words = " ".join(t.text or "" for t in tree.iter(f"{svg}text"))
+        shown = re.findall(r"(\d+)% \((\d+)%–(\d+)%\)", words)
+        assert shown and all(int(low) <= int(share) <= int(high) for share, low, high in shown), name
+        assert len(list(tree.iter(f"{svg}circle"))) == len(shown), name
+        assert "95% Wilson interval" in words and "seat 1" in words and "seat 0" not in words, name

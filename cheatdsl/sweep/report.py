@@ -24,7 +24,13 @@ td.v-proved { background: #ebfbee; } td.v-refuted { background: #fff5f5; }
 ul.clash li { margin: 0.2em 0; } code { font-size: 0.95em; }
 div.scroll { overflow: auto; max-width: 100%; max-height: 80vh; margin: 0.6em 0; }
 div.scroll table { width: auto; min-width: 100%; margin: 0; }
-thead th { overflow-wrap: normal; word-break: normal; hyphens: auto; z-index: 1; }
+thead th { overflow-wrap: normal; word-break: normal; z-index: 2; }
+div.scroll tbody th { position: sticky; left: 0; background: #fff; z-index: 1; }
+div.scroll thead th:first-child { left: 0; z-index: 3; }
+#verdicts th.property { vertical-align: bottom; padding: 0.4em 0.25em; }
+#verdicts.upright th.property span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; }
+#verdicts td { padding: 0.3em 0.4em; }
+#cells td { white-space: nowrap; }
 @media (max-width: 640px) {
   div.scroll table { display: table; } div.scroll thead { display: table-header-group; }
   div.scroll tbody { display: table-row-group; } div.scroll tr { display: table-row; border: 0; padding: 0; }
@@ -37,94 +43,49 @@ def _text(x: float, y: float, text: str, anchor: str = "start") -> str:
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {svg.FONT}>{escape(text)}</text>'
 
 
-def _label(x: float, y: float, name: str, room: float) -> str:
-    """A row's label ending at x, cut to fit `room` pixels; the full name shows on hover."""
-    return f"<g><title>{escape(name)}</title>{_text(x, y, _short(name, room), 'end')}</g>"
-
-
-def _short(name: str, room: float) -> str:
-    most = max(3, int(room // 6))
-    return name if len(name) <= most else name[: most - 1] + "…"
-
-
-def _svg(height: float, title: str, body: list[str]) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{svg.WIDTH}" height="{int(height)}" '
-            f'viewBox="0 0 {svg.WIDTH} {int(height)}"><title>{escape(title)}</title>' + "".join(body) + "</svg>")
-
-
 def win_shares(names: Sequence[str], data: Sequence[Statistics | None]) -> str:
-    """Per cell a row: each seat's win share as a dot on its 95% interval, the fair share dashed."""
-    decided = {i: d for i, d in enumerate(data) if d is not None and d.decided}
-    shown = list(decided)
-    if not shown:
-        return ""
-    left, right, row, top = 200.0, svg.WIDTH - 20.0, 24.0, 10.0
-    bottom = top + row * len(shown)
-
-    def x(v: float) -> float:
-        return left + (right - left) * v
-
-    body = []
-    for tick in (0, 0.25, 0.5, 0.75, 1):
-        body.append(f'<line x1="{x(tick):.1f}" y1="{top}" x2="{x(tick):.1f}" y2="{bottom:.1f}" stroke="#e3e3e3"/>')
-        body.append(_text(x(tick), bottom + 14, f"{round(tick * 100)}%", "middle"))
-    seats = 0
-    for k, i in enumerate(shown):
-        shares = decided[i].win_shares
-        seats = max(seats, len(shares))
-        y = top + k * row
-        body.append(_label(left - 6, y + row / 2 + 4, names[i], left - 10))
-        fair = x(1 / len(shares))
-        body.append(f'<line x1="{fair:.1f}" y1="{y + 2:.1f}" x2="{fair:.1f}" y2="{y + row - 2:.1f}" stroke="#333" '
-                    'stroke-dasharray="3 2"/>')
-        for w in shares:
-            seat = w.seat
-            mid = y + 4 + (row - 8) * (seat + 0.5) / len(shares)
-            tip = (f"<title>{escape(names[i])}, seat {seat + 1}: {w.count} wins, {w.share:.1%} "
-                   f"(95% {w.low:.1%} to {w.high:.1%})</title>")
-            body.append(f'<g stroke="{svg.colour(seat)}" fill="{svg.colour(seat)}">{tip}'
-                        f'<line x1="{x(w.low):.1f}" y1="{mid:.1f}" x2="{x(w.high):.1f}" y2="{mid:.1f}" '
-                        'stroke-width="2"/>'
-                        f'<circle cx="{x(w.share):.1f}" cy="{mid:.1f}" r="3"/></g>')
-    body.append(_text((left + right) / 2, bottom + 28, "share of decided games won, with its 95% interval; "
-                                                       "dashed: an equal share", "middle"))
-    legend_y = bottom + 46
-    for seat in range(seats):
-        lx = left + 60 * seat
-        body.append(f'<rect x="{lx:.1f}" y="{legend_y - 9:.1f}" width="10" height="10" fill="{svg.colour(seat)}"/>')
-        body.append(_text(lx + 14, legend_y, f"seat {seat + 1}"))
-    return _svg(legend_y + 10, "Win share by seat", body)
+    """Per cell a line per seat: its win share as a dot on its 95% interval, the fair share dashed."""
+    return svg.share_rows(names, [d.win_shares if d is not None and d.decided else None for d in data],
+                          "Win share by seat", "decided games", by_seat=True)
 
 
 def verdict_grid(names: Sequence[str], verdicts: Sequence[Mapping[str, str]], ids: Sequence[str]) -> str:
-    """A square per cell and property, coloured by the verdict."""
+    """A square per cell and property, coloured by the verdict; each cell's name on a line above its squares."""
     shown = [i for i, v in enumerate(verdicts) if v]
     if not shown or not ids:
         return ""
-    left, top, size = 200.0, 110.0, min(22.0, (svg.WIDTH - 210.0) / len(ids))
+    left, size = svg.PAD, min(22.0, (svg.WIDTH - 2 * svg.PAD - 70) / len(ids))
+    top = svg.PAD + 0.87 * svg.CHAR * max(len(p) for p in ids) + 8  # property names slanted at 60 degrees
     body = []
     for j, pid in enumerate(ids):
         cx = left + j * size + size / 2
         body.append(f'<text x="{cx:.1f}" y="{top - 6:.1f}" transform="rotate(-60 {cx:.1f} {top - 6:.1f})" '
                     f'{svg.FONT}>{escape(pid)}</text>')
-    for k, i in enumerate(shown):
-        y = top + k * size
-        body.append(_label(left - 6, y + size / 2 + 4, names[i], left - 10))
+    cut = []
+    y = top
+    for i in shown:
+        name_text, short = svg.label(left, y + 11, names[i], svg.WIDTH - 2 * svg.PAD)
+        body.append(name_text)
+        cut += [i] if short else []
+        y += svg.LINE
         for j, pid in enumerate(ids):
             verdict = verdicts[i].get(pid, "")
             fill = VERDICT_COLOURS.get(verdict, "#ffffff")
             body.append(f'<rect x="{left + j * size:.1f}" y="{y:.1f}" width="{size - 2:.1f}" height="{size - 2:.1f}" '
                         f'fill="{fill}"><title>{escape(names[i])}: {escape(pid)} {escape(verdict or "-")}</title>'
                         "</rect>")
-    y = top + len(shown) * size + 16
-    x = 10.0
+        y += size + 2
+    y += 14
+    x = left
     for verdict, fill in VERDICT_COLOURS.items():
-        if x + 24 + 7 * len(verdict) > svg.WIDTH:  # the legend wraps rather than run past the drawing
-            x, y = 10.0, y + 16
+        word = verdict.replace("_", " ")
+        if x + 18 + svg.CHAR * len(word) > svg.WIDTH - svg.PAD:  # the key wraps rather than run past the drawing
+            x, y = left, y + svg.LINE
         body.append(f'<rect x="{x:.1f}" y="{y - 9:.1f}" width="10" height="10" fill="{fill}" stroke="#999"/>')
-        body.append(_text(x + 14, y, verdict))
-        x += 24 + 7 * len(verdict)
-    return _svg(y + 10, "Verdict matrix", body)
+        body.append(_text(x + 14, y, word))
+        x += 24 + svg.CHAR * len(word)
+    key, end = svg.legend(names, cut, y + 20, keyed=False)
+    return svg.drawing(end if cut else y + 6, "Verdict matrix", body + key)
 
 
 def _fmt(value: Any, share: bool = False) -> str:
@@ -139,55 +100,23 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
            failed: Mapping[str, str] | None = None, witnesses: Mapping[str, Mapping[str, list[str]]] | None = None,
            note: str = "") -> str:
     """The whole page as text."""
-    from .table import mean_interval
     failed = failed or {}
     witnesses = witnesses or {}
-    names = [c.label for c in cells]
+    names = _names(cells)
     got = [results.get(c.key) or {} for c in cells]
     sims = [Statistics.from_json(r["simulate"]) if "simulate" in r else None for r in got]
     verdicts = [{v["id"]: v["verdict"] for v in r.get("verify", [])} for r in got]
     ids = [p for p in _property_order() if any(p in v for v in verdicts)]
     done = sum(1 for r in got if r.get("status") == "done")
     clashes = [(c, r.get("reason", "")) for c, r in zip(cells, got) if r.get("status") == "clash"]
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">', f"<title>{escape(title)}</title>",
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">', f"<title>{escape(title)}</title>",
            f"<style>\n{CSS}\n</style>", "</head>", "<body>", f"<h1>{escape(title)}</h1>",
            f'<p id="summary">{len(cells)} cells: {done} run, {len(clashes)} clash, '
            f"{len(cells) - done - len(clashes)} missing. {escape(note)}</p>"]
-    out += ['<h2 id="cells-heading">Cells</h2>', '<div class="scroll" id="cells-box">', '<table id="cells">', "<thead><tr>"]
-    heads = ["rulebook", "variations", "players", "bots", "games", "status", "turns (mean, 95%)", "first player wins",
-             "challenges caught"]
-    out += [f'<th scope="col">{h}</th>' for h in heads] + ["</tr></thead>", '<tbody id="cell-rows">']
-    for cell, result, sim in zip(cells, got, sims):
-        status = result.get("status", "missing")
-        why = result.get("reason") or failed.get(cell.key, "")
-        turns = first = caught = ""
-        if sim is not None:
-            mean, low, high = mean_interval(sim.turns_histogram)
-            turns = f"{mean:.1f} ({low:.1f} to {high:.1f})"
-            fp = sim.first_player
-            first = f"{fp.share:.1%} ({fp.low:.1%} to {fp.high:.1%})"
-            caught = f"{sim.challenges.caught_share:.1%} of {sim.challenges.total}"
-        cols = [cell.rulebook, "+".join(cell.variations) or "(as written)", _fmt(cell.players) or "verifier's",
-                cell.bots, str(cell.games), status, turns, first, caught]
-        out.append(f'<tr data-key="{cell.key}"' + (f' title="{escape(why)}"' if why else "") + ">")
-        out.append(f'<th scope="row">{escape(cols[0])}</th>' + "".join(
-            f"<td{NUM if k in (2, 4) else ''}>{escape(v)}</td>" for k, v in enumerate(cols[1:], 1)))
-        out.append("</tr>")
-    out += ["</tbody>", "</table>", "</div>"]
+    out += _cells_table(cells, got, sims, failed)
     if ids:
-        out += ['<h2 id="verdicts-heading">Verdicts</h2>', '<div class="scroll" id="verdicts-box">', '<table id="verdicts">', "<thead><tr><th scope=\"col\">cell</th>"]
-        out += [f'<th scope="col">{escape(p)}</th>' for p in ids] + ["</tr></thead>", '<tbody id="verdict-rows">']
-        for cell, name, v in zip(cells, names, verdicts):
-            if not v:
-                continue
-            out.append(f'<tr data-key="{cell.key}"><th scope="row">{escape(name)}</th>')
-            for p in ids:
-                verdict = v.get(p, "")
-                files = witnesses.get(cell.key, {}).get(p, [])
-                link = "".join(f' <a href="{escape(f)}">witness</a>' for f in files[:1])
-                out.append(f'<td class="v-{escape(verdict)}">{escape(verdict)}{link}</td>')
-            out.append("</tr>")
-        out += ["</tbody>", "</table>", "</div>"]
+        out += _verdicts_table(cells, names, verdicts, ids, witnesses)
     if clashes:
         out += ['<h2 id="clashes">Combinations that clash</h2>', '<ul class="clash">']
         out += [f"<li><strong>{escape(c.label)}</strong>: {escape(why)}</li>" for c, why in clashes]
@@ -208,6 +137,73 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
         out.append("</div>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def _names(cells: Sequence[Cell]) -> list[str]:
+    """Each cell's name in the verdict table and the charts; when every cell plays one rulebook (an explore
+    always does) the name leaves the rulebook out, since the title and the cells table give it."""
+    if len({c.name for c in cells}) != 1:
+        return [c.label for c in cells]
+    return [" ".join(p for p in ("+".join(c.variations) or "(as written)",
+                                 "" if c.players is None else f"{c.players}p", c.bots if c.games else "") if p)
+            for c in cells]
+
+
+UPRIGHT, UPRIGHT_FROM = ' class="upright"', 6
+CELL_HEADS = ("rulebook", "variations", "players", "bots", "games", "status", "turns (mean, 95%)",
+              "first player wins (95%)", "challenges caught")
+
+
+def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: Sequence[Statistics | None],
+                 failed: Mapping[str, str]) -> list[str]:
+    """The cells table: a row per cell, leaving out the columns no cell has a value in (an explore plays no
+    games, so it has no bots, games or game statistics)."""
+    from .table import mean_interval
+    rows = []
+    for cell, result, sim in zip(cells, got, sims):
+        turns = first = caught = ""
+        if sim is not None:
+            mean, low, high = mean_interval(sim.turns_histogram)
+            turns = f"{mean:.1f} ({low:.1f} to {high:.1f})"
+            fp = sim.first_player
+            first = f"{fp.share:.1%} ({fp.low:.1%} to {fp.high:.1%})"
+            caught = f"{sim.challenges.caught_share:.1%} of {sim.challenges.total}"
+        rows.append([cell.rulebook, "+".join(cell.variations) or "(as written)", _fmt(cell.players) or "verifier's",
+                     cell.bots, str(cell.games) if cell.games else "", result.get("status", "missing"), turns,
+                     first, caught])
+    kept = [k for k in range(len(CELL_HEADS)) if k == 0 or any(row[k] for row in rows)]
+    out = ['<h2 id="cells-heading">Cells</h2>', '<div class="scroll" id="cells-box">', '<table id="cells">',
+           "<thead><tr>"]
+    out += [f'<th scope="col">{escape(CELL_HEADS[k])}</th>' for k in kept] + ["</tr></thead>",
+                                                                             '<tbody id="cell-rows">']
+    for cell, result, row in zip(cells, got, rows):
+        why = result.get("reason") or failed.get(cell.key, "")
+        out.append(f'<tr data-key="{cell.key}"' + (f' title="{escape(why)}"' if why else "") + ">")
+        out.append(f'<th scope="row">{escape(row[0])}</th>' + "".join(
+            f"<td{NUM if k in (2, 4) else ''}>{escape(row[k])}</td>" for k in kept[1:]))
+        out.append("</tr>")
+    return out + ["</tbody>", "</table>", "</div>"]
+
+
+def _verdicts_table(cells: Sequence[Cell], names: Sequence[str], verdicts: Sequence[Mapping[str, str]],
+                    ids: Sequence[str], witnesses: Mapping[str, Mapping[str, list[str]]]) -> list[str]:
+    """The verdict matrix as a table: a row per cell verified, a column per property; past a few properties their
+    names are written upwards, so that sixteen fit 1280 pixels without breaking a word."""
+    out = ['<h2 id="verdicts-heading">Verdicts</h2>', '<div class="scroll" id="verdicts-box">',
+           f'<table id="verdicts"{UPRIGHT if len(ids) > UPRIGHT_FROM else ""}>', '<thead><tr><th scope="col">cell</th>']
+    out += [f'<th scope="col" class="property" title="{escape(p)}"><span>{escape(p)}</span></th>' for p in ids]
+    out += ["</tr></thead>", '<tbody id="verdict-rows">']
+    for cell, name, v in zip(cells, names, verdicts):
+        if not v:
+            continue
+        out.append(f'<tr data-key="{cell.key}"><th scope="row">{escape(name)}</th>')
+        for p in ids:
+            verdict = v.get(p, "")
+            files = witnesses.get(cell.key, {}).get(p, [])
+            link = "".join(f' <a href="{escape(f)}">witness</a>' for f in files[:1])
+            out.append(f'<td class="v-{escape(verdict)}">{escape(verdict.replace("_", " "))}{link}</td>')
+        out.append("</tr>")
+    return out + ["</tbody>", "</table>", "</div>"]
 
 
 def _property_order() -> tuple[str, ...]:
