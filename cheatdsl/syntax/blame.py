@@ -14,7 +14,7 @@ from dataclasses import replace
 from ..diagnostics import Diagnostic, Diagnostics
 from ..profiles import shown_path
 from ..source import Span
-from ..syntax.tree import Entry, ListNode, MapNode, Node, ScalarNode
+from .tree import Entry, ListNode, MapNode, Node, ScalarNode
 
 RulePath = tuple[str, ...]  # a rule's dotted name, split: ("passing", "allowed")
 
