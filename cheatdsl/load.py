@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .compiler.blame import blame_house_rule
 from .compiler.build import Builder
 from .compiler.semantic import check_rulebook
 from .diagnostics import Diagnostics, RulebookError
 from .model import Rulebook
 from .profiles import locate
 from .source import Span
+from .syntax.blame import blame_house_rule
 from .syntax.loader import Loaded, load_tree
 
 

@@ -47,8 +47,18 @@ def test_the_front_end_sits_below_the_compiler() -> None:
     import, and `extends`/variation merging (on syntax trees) is the front end's: the compiler imports
     syntax, never the other way round."""
     assert ("cheatdsl.compiler", "cheatdsl.syntax") in EDGES
-    for upward in (("cheatdsl.syntax", "cheatdsl.compiler"), ("cheatdsl.compiled", "cheatdsl.simulate")):
-        assert upward not in EDGES, [imp.where() for imp in EDGES[upward]]
+    upward = [("cheatdsl.syntax", "cheatdsl.compiler"), ("cheatdsl.expr", "cheatdsl.syntax"),
+              ("cheatdsl.files", "cheatdsl.syntax"), ("cheatdsl.compiled", "cheatdsl.simulate")]
+    found = [imp.where() for edge in upward for imp in EDGES.get(edge, [])]
+    assert not found, found
+
+
+def test_the_limits_and_the_game_records_import_nothing_of_the_project() -> None:
+    """Issue 27 point 6: what several layers read sits at the bottom: the input limits (read by files, expr,
+    syntax and compiler) and a run's records and tally (written by both the Python and compiled engines)."""
+    for bottom in ("cheatdsl.limits", "cheatdsl.tally"):
+        found = [imp.where() for (a, _), imps in EDGES.items() if a == bottom for imp in imps]
+        assert not found, found
 
 
 def _graph_of(tmp_path: Path, files: dict[str, str]) -> dict[tuple[str, str], list[object]]:

@@ -90,14 +90,31 @@ def fold(node: Node, scalar: Callable[[ScalarNode], T], sequence: Callable[[List
     """`node` folded from the leaves up: each scalar by `scalar`, each list by `sequence` given its items
     folded, each mapping by `mapping` given its entries' values folded, in entry order.
 
-    The one walk over a whole tree (to_plain, and emit.py's YAML values and tree comparison); the readers
-    bound a tree's depth (MAX_DEPTH), so the recursion is shallow.
+    The one walk over a whole tree (to_plain, entries, and emit.py's YAML values and tree comparison);
+    the readers bound a tree's depth (MAX_DEPTH), so the recursion is shallow.
     """
     if isinstance(node, ScalarNode):
         return scalar(node)
     if isinstance(node, ListNode):
         return sequence(node, [fold(item, scalar, sequence, mapping) for item in node.items])
     return mapping(node, [fold(e.value, scalar, sequence, mapping) for e in node.entries])
+
+
+Placed = tuple[tuple[str, ...], Entry]  # an entry and the path of keys that leads to it
+
+
+def entries(node: Node) -> list[Placed]:
+    """Every entry of the tree with its path of keys (a list's items take the list's path), each entry
+    before the entries inside it, in source order."""
+    return fold(node, lambda _: [], lambda _, items: [found for item in items for found in item], _entries)
+
+
+def _entries(node: MapNode, inside: list[list[Placed]]) -> list[Placed]:
+    out: list[Placed] = []
+    for entry, below in zip(node.entries, inside):
+        out.append(((entry.key,), entry))
+        out.extend(((entry.key, *path), found) for path, found in below)
+    return out
 
 
 def to_plain(node: Node) -> object:

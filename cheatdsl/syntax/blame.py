@@ -14,22 +14,16 @@ from dataclasses import replace
 from ..diagnostics import Diagnostic, Diagnostics
 from ..profiles import shown_path
 from ..source import Span
-from ..syntax.tree import Entry, ListNode, MapNode, Node, ScalarNode
+from .tree import Entry, ListNode, MapNode, Node, ScalarNode, entries
 
 RulePath = tuple[str, ...]  # a rule's dotted name, split: ("passing", "allowed")
 
 
-def _places(node: Node, path: RulePath, out: dict[tuple[str, int, int], RulePath]) -> None:
+def _places(node: Node, out: dict[tuple[str, int, int], RulePath]) -> None:
     """Every entry's key and value place in `node`, mapped to the entry's dotted path."""
-    if isinstance(node, MapNode):
-        for entry in node.entries:
-            here = (*path, entry.key)
-            for span in (entry.key_span, entry.value.span):
-                out.setdefault((span.file, span.line, span.column), here)
-            _places(entry.value, here, out)
-    elif isinstance(node, ListNode):
-        for item in node.items:
-            _places(item, path, out)
+    for path, entry in entries(node):
+        for span in (entry.key_span, entry.value.span):
+            out.setdefault((span.file, span.line, span.column), path)
 
 
 def _first_leaf(entry: Entry) -> Entry:
@@ -76,7 +70,7 @@ def _quoted(d: Diagnostics, span: Span) -> str:
 def blame_house_rule(d: Diagnostics, start: int, merged: MapNode, own: MapNode, extends: Entry) -> None:
     """Move the problems recorded from `start` on that sit in a base rulebook to the house rule's line."""
     places: dict[tuple[str, int, int], RulePath] = {}
-    _places(merged, (), places)
+    _places(merged, places)
     mine = own.span.file
     moved: list[Diagnostic] = []
     for item in d.items[start:]:
