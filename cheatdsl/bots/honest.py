@@ -70,7 +70,7 @@ class HonestBot(Bot):
         self._force = t.force
         self._deck = t.deck
         self._cap = t.cap
-        self._last_doubt = LAST_DOUBT if game.first_out else LAST_DOUBT_OUT
+        self._last_doubt = LAST_DOUBT if game.rules.first_out else LAST_DOUBT_OUT
 
     def act(self, view: View) -> Action:
         if view.hand is not self._hand:

@@ -38,26 +38,28 @@ class Tables:
     """One game's facts for the bots, filled in as they are first asked for."""
 
     def __init__(self, game: Game) -> None:
+        rules = game.rules
         self.game = game
-        self.values = game.values
-        self.joker = game.joker
-        self.wild = game.wild
-        self.deck = len(game.table.deck)
-        self.cap = game.max_cards if game.max_cards is not None else 1 << 30
-        self.min_cards = game.min_cards
-        self.count_judged = game.count_judged
-        self.reveal_all = game.reveal_all
+        self.values = rules.values
+        self.joker = rules.joker
+        self.wild = rules.wild
+        self.deck = len(rules.table.deck)
+        self.cap = rules.max_cards if rules.max_cards is not None else 1 << 30
+        self.min_cards = rules.min_cards
+        self.count_judged = rules.count_judged
+        self.reveal_all = rules.reveal_all
         # One natural card a value and counts called as played: a play is its claim and its cards.
-        self.simple = not game.wild and game.exact and game.min_cards <= 1
-        self.may_pass = game.may_pass
+        self.simple = not rules.wild and rules.exact and rules.min_cards <= 1
+        self.may_pass = rules.may_pass
         self.challenge = preferred_challenge(game)
         self.force = force_challenge(game)
-        self.copies = [copies_of(game, c) for c in range(game.values + 1)]
+        self.copies = [copies_of(game, c) for c in range(rules.values + 1)]
         # Whether every play has a single claim to make (else a responder weighs the claimant's choice).
-        self.one_choice = all(len(claims) <= 1 for claims in (game.first, game.lead_none, *game.follow, *game.lead))
+        self.one_choice = all(len(claims) <= 1 for claims in (rules.first, rules.lead_none, *rules.follow_sets,
+                                                              *rules.lead_sets))
         # With `simple`: naturals[claim][n] is n cards of `claim` claimed as they are.
-        self.naturals = [[play_of((claim,) * n, claim, n) for n in range(game.deck_counts[claim] + 1)]
-                         for claim in range(game.values)] if self.simple else []
+        self.naturals = [[play_of((claim,) * n, claim, n) for n in range(rules.deck_counts[claim] + 1)]
+                         for claim in range(rules.values)] if self.simple else []
         self.lies = _LIES.setdefault((self.reveal_all, self.cap), {})
         self.truths: dict[tuple[int, int, int], Play] = {}
         self.bluffs: dict[tuple[int, int], Play] = {}
@@ -117,7 +119,7 @@ class Tables:
             for _, group in sorted(by_turn.items(), reverse=True):
                 values += group
                 groups += [(tuple(group), itemgetter(*group) if len(group) > 1 else None)] * len(group)
-            order = self.giving_up[key] = GiveUp(tuple(values), tuple(groups), max(self.game.deck_counts) <= 1)
+            order = self.giving_up[key] = GiveUp(tuple(values), tuple(groups), max(self.game.rules.deck_counts) <= 1)
         return order
 
 
