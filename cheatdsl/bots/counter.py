@@ -181,25 +181,27 @@ class CounterBot(HonestBot):
     def _unmatched(self, view: View, claimant: int, claim: int) -> int:
         """Cards passing as `claim` that could be in the claimant's hand or among those just played."""
         t = self._t
+        rules = t.rules
         memory = self.memory
         assert memory is not None
         out = t.matching(self._hand, claim)
-        if 0 <= claim < t.values:
+        if 0 <= claim < rules.values:
             out += memory.elsewhere(claim, claimant)
-        if t.wild:
-            out += memory.elsewhere(t.joker, claimant)
+        if rules.wild:
+            out += memory.elsewhere(rules.joker, claimant)
         return t.copies[claim] - out
 
     def chance_of_lie(self, view: View, claimant: int, claim: int, count: int, played: int) -> float:
         if view.hand is not self._hand:
             self._meet(view)
         t = self._t
-        if t.count_judged and count != played:
+        rules = t.rules
+        if rules.count_judged and count != played:
             return 1.0
         memory = self.memory
         assert memory is not None
         matching = self._unmatched(view, claimant, claim)
-        if (played if t.reveal_all else 1) > matching:
+        if (played if rules.reveal_all else 1) > matching:
             return 1.0
         key = (self._deck - view.hand_size - memory.elsewhere_total(claimant), matching,
                view.size_of(claimant) + played, played, 1 if t.one_choice else len(view.required))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..derived import seat_after
 from ..expr.context import Fact, FactUnavailable, FormulaContext
 
 if TYPE_CHECKING:
@@ -58,18 +59,18 @@ class Facts(FormulaContext):
         if seat is None:
             return None
         if self._state is None:
-            return self._game.rules.succ[seat % self.players]
+            return seat_after(seat, self._game.rules.step, 1, self.players)
         return self._state.left_of(seat % self.players)
 
     def right(self, seat: int | None) -> int | None:
         if seat is None:
             return None
         if self._state is None:
-            return self._game.rules.pred[seat % self.players]
+            return seat_after(seat, self._game.rules.step, -1, self.players)
         return self._state.right_of(seat % self.players)
 
     def seat(self, number: int) -> int:
-        return (self._dealer + self._game.rules.step * number) % self.players
+        return seat_after(self._dealer, self._game.rules.step, number, self.players)
 
     def holder(self, card: int) -> int | None:
         if self._state is None:

@@ -1,6 +1,6 @@
 """The state of one game: its cards and seats, the common steps (play, accept, pass) and a public interface.
 
-Hands are lists of counts indexed by card value (`Game.card_values`). The pile is kept three ways,
+Hands are lists of counts indexed by card value (`TableRules.card_values`). The pile is kept three ways,
 newest last: the `Play` of each claim, who made it, and every card in one list (cards already on the
 table in a position are one bundle with no claim); a play adds to each without building anything. Only this module reads or writes a state's fields: the rarer steps
 (challenges, set discards, going out: `challenge.py`) and the deal (`deal.py`) go through the named
