@@ -53,13 +53,12 @@ def suit_letter(game: Game, suit: int) -> str:
 
 def card_text(game: Game, value: int) -> str:
     """`7`, `K` (games claiming ranks), `7H` (games claiming exact cards), or `JK`."""
-    rules = game.rules
-    if value == rules.joker:
+    if value == game.rules.joker:
         return JOKER_TEXT
-    rank = value % rules.rank_count
-    if rules.by_rank:
-        return rules.rank_symbols[rank]
-    return rules.rank_symbols[rank] + suit_letter(game, value // rules.rank_count)
+    rank = value % game.rules.rank_count
+    if game.rules.by_rank:
+        return game.rules.rank_symbols[rank]
+    return game.rules.rank_symbols[rank] + suit_letter(game, value // game.rules.rank_count)
 
 
 def cards_text(game: Game, values: tuple[int, ...] | list[int]) -> str:
@@ -67,14 +66,13 @@ def cards_text(game: Game, values: tuple[int, ...] | list[int]) -> str:
 
 
 def _rank_index(game: Game, word: str) -> int | None:
-    rules = game.rules
     w = word.upper()
-    for i, symbol in enumerate(rules.rank_symbols):
+    for i, symbol in enumerate(game.rules.rank_symbols):
         if symbol.upper() == w:
             return i
     lw = word.lower()
-    for i in range(rules.rank_count):
-        if lw in (rules.rank_names[i], rules.rank_plurals[i]):
+    for i in range(game.rules.rank_count):
+        if lw in (game.rules.rank_names[i], game.rules.rank_plurals[i]):
             return i
     return None
 
@@ -99,13 +97,12 @@ def parse_suited(game: Game, text: str) -> tuple[int, int | None]:
 
 def card_hint(game: Game) -> str:
     """How cards are written at this table, with examples from its own deck."""
-    rules = game.rules
-    symbols = [rules.rank_symbols[r] for r in sorted(rules.ranks_in_play)] or list(rules.rank_symbols)
+    symbols = [game.rules.rank_symbols[r] for r in sorted(game.rules.ranks_in_play)] or list(game.rules.rank_symbols)
     picks = [symbols[i * (len(symbols) - 1) // 2] for i in range(3)] if len(symbols) > 2 else symbols
     joker = f", or {JOKER_TEXT} for a joker" if game.rulebook.deck.jokers else ""
-    if rules.by_rank:
+    if game.rules.by_rank:
         return "write its rank, such as " + ", ".join(picks) + joker
-    examples = [f"{rank}{suit_letter(game, i % rules.suit_count)}" for i, rank in enumerate(picks)]
+    examples = [f"{rank}{suit_letter(game, i % game.rules.suit_count)}" for i, rank in enumerate(picks)]
     return "write the rank and the suit letter, such as " + ", ".join(examples) + joker
 
 
@@ -124,19 +121,18 @@ def parse_card(game: Game, text: str) -> int:
 
 
 def _parse_card(game: Game, text: str) -> int:
-    rules = game.rules
     rank, suit = parse_suited(game, text)
     if rank < 0:
         if game.rulebook.deck.jokers == 0:
             raise NotationError(f"`{text}`: this game has no jokers")
-        return rules.joker
-    if rank not in rules.ranks_in_play:
-        raise NotationError(f"`{text}`: {rules.rank_plurals[rank]} are not in the deck at this table")
-    if rules.by_rank:
+        return game.rules.joker
+    if rank not in game.rules.ranks_in_play:
+        raise NotationError(f"`{text}`: {game.rules.rank_plurals[rank]} are not in the deck at this table")
+    if game.rules.by_rank:
         return rank
     if suit is None:
         raise NotationError(f"`{text}`: name the suit too, such as {text}{suit_letter(game, 0)}")
-    return suit * rules.rank_count + rank
+    return suit * game.rules.rank_count + rank
 
 
 def parse_cards(game: Game, text: str | list[object]) -> tuple[int, ...]:
@@ -149,23 +145,21 @@ def parse_cards(game: Game, text: str | list[object]) -> tuple[int, ...]:
 
 def rank_words(game: Game, rank: int, count: int = 2) -> str:
     """`sevens`, or `seven` for a count of one."""
-    rules = game.rules
-    if not 0 <= rank < rules.rank_count:
+    if not 0 <= rank < game.rules.rank_count:
         return f"rank {rank}"
-    return rules.rank_names[rank] if count == 1 else rules.rank_plurals[rank]
+    return game.rules.rank_names[rank] if count == 1 else game.rules.rank_plurals[rank]
 
 
 def claim_text(game: Game, claim: int | None, count: int | None = None) -> str:
     """`2 sevens` with a count, `sevens` without; `the seven of hearts` for exact cards."""
-    rules = game.rules
     if claim is None:
         return "none"
-    if rules.by_rank:
+    if game.rules.by_rank:
         if count is None:
             return rank_words(game, claim)
         return f"{count} {rank_words(game, claim, count)}"
-    rank, suit = claim % rules.rank_count, claim // rules.rank_count
-    return f"the {rules.rank_names[rank]} of {rules.suit_names[suit]}"
+    rank, suit = claim % game.rules.rank_count, claim // game.rules.rank_count
+    return f"the {game.rules.rank_names[rank]} of {game.rules.suit_names[suit]}"
 
 
 def claims_text(game: Game, claims: tuple[int, ...] | list[int]) -> str:
@@ -178,7 +172,6 @@ def claims_text(game: Game, claims: tuple[int, ...] | list[int]) -> str:
 
 def parse_claim(game: Game, text: str) -> tuple[int, int | None]:
     """(claim, count or None) from `2 sevens`, `two sevens`, `a seven`, `sevens`, `the seven of hearts`."""
-    rules = game.rules
     words = text.strip().lower().split()
     count: int | None = None
     if words and (words[0].isdigit() or words[0] in _NUMBERS) and len(words) > 1:
@@ -188,7 +181,7 @@ def parse_claim(game: Game, text: str) -> tuple[int, int | None]:
         words = words[1:]
     if not words:
         raise NotationError(f"`{text}` does not name a claim")
-    if rules.by_rank:
+    if game.rules.by_rank:
         if len(words) != 1:
             raise NotationError(f"`{text}` is not a claim: write a count and a rank, such as `2 sevens`")
         rank = _rank_index(game, words[0])
@@ -196,15 +189,15 @@ def parse_claim(game: Game, text: str) -> tuple[int, int | None]:
             rank = _rank_index(game, words[0][:-1])
         if rank is None:
             raise NotationError(f"`{words[0]}` is not a rank of this game")
-        if rank not in rules.ranks_in_play:
-            raise NotationError(f"`{text}`: {rules.rank_plurals[rank]} are not in the deck at this table")
+        if rank not in game.rules.ranks_in_play:
+            raise NotationError(f"`{text}`: {game.rules.rank_plurals[rank]} are not in the deck at this table")
         return rank, count
     if len(words) == 3 and words[1] == "of":
         rank = _rank_index(game, words[0])
-        suits = [s for s in range(rules.suit_count) if rules.suit_names[s] in (words[2], words[2] + "s")]
+        suits = [s for s in range(game.rules.suit_count) if game.rules.suit_names[s] in (words[2], words[2] + "s")]
         if rank is None or not suits:
             raise NotationError(f"`{text}` is not a card of this game")
-        return suits[0] * rules.rank_count + rank, 1 if count is None else count
+        return suits[0] * game.rules.rank_count + rank, 1 if count is None else count
     if len(words) == 1:
         return parse_card(game, words[0]), 1 if count is None else count
     raise NotationError(f"`{text}` is not a claim: name the card, such as `the seven of hearts`")
@@ -214,7 +207,6 @@ def parse_claim(game: Game, text: str) -> tuple[int, int | None]:
 
 def action_text(game: Game, action: Action) -> str:
     """The action in the notation, e.g. `play 7 K as 2 sevens`."""
-    rules = game.rules
     if isinstance(action, Play):
         return f"play {cards_text(game, action.cards)} as {claim_text(game, action.claim, action.count)}"
     if isinstance(action, Pass):
@@ -222,7 +214,7 @@ def action_text(game: Game, action: Action) -> str:
     if isinstance(action, Accept):
         return "accept"
     if isinstance(action, Challenge):
-        return "challenge" if len(rules.all_kind_names) == 1 and action.kind in rules.all_kind_names else \
+        return "challenge" if len(game.rules.all_kind_names) == 1 and action.kind in game.rules.all_kind_names else \
             f"challenge {action.kind}"
     if isinstance(action, DiscardSet):
         return f"discard {rank_words(game, action.rank)}"
@@ -239,7 +231,6 @@ def action_text(game: Game, action: Action) -> str:
 
 def parse_action(game: Game, text: str) -> Action:
     """The action written `text`."""
-    rules = game.rules
     t = " ".join(text.strip().split())
     low = t.lower()
     if low == "pass":
@@ -251,15 +242,15 @@ def parse_action(game: Game, text: str) -> Action:
     if low == "challenge" or low.startswith("challenge "):
         kind = t[len("challenge"):].strip()
         if not kind:
-            if not rules.all_kind_names:
+            if not game.rules.all_kind_names:
                 raise NotationError("this game has no challenge")
-            return Challenge(rules.all_kind_names[0])
-        for name in rules.all_kind_names:
-            call = game.rulebook.challenge.kinds[rules.all_kind_names.index(name)].call
+            return Challenge(game.rules.all_kind_names[0])
+        for name in game.rules.all_kind_names:
+            call = game.rulebook.challenge.kinds[game.rules.all_kind_names.index(name)].call
             if kind.lower() in (name.lower(), call.lower().strip("!?. ")):
                 return Challenge(name)
         raise NotationError(f"`{text}`: there is no challenge `{kind}`; this game has "
-                            + ", ".join(f"`{k}`" for k in rules.all_kind_names))
+                            + ", ".join(f"`{k}`" for k in game.rules.all_kind_names))
     if low.startswith("discard "):
         word = t.split(None, 1)[1]
         rank = _rank_index(game, word)
@@ -318,10 +309,9 @@ def not_now_text(state: State, what: str) -> str:
 
 def bad_kind_text(game: Game, kind: str) -> str:
     """Why a challenge named `kind` is refused: not allowed at this player count, or not in the rules."""
-    rules = game.rules
-    if kind in rules.all_kind_names:
+    if kind in game.rules.all_kind_names:
         return f"the challenge `{kind}` is not allowed with {game.players} players"
-    return f"there is no challenge `{kind}`; this game has " + ", ".join(f"`{k}`" for k in rules.kind_names)
+    return f"there is no challenge `{kind}`; this game has " + ", ".join(f"`{k}`" for k in game.rules.kind_names)
 
 
 def seats_text(seats: tuple[int, ...]) -> str:
@@ -332,19 +322,18 @@ def seats_text(seats: tuple[int, ...]) -> str:
 
 def bad_play_text(state: State, action: Play) -> str:
     g = state.game
-    rules = g.rules
     n = len(action.cards)
     if action.claim not in state.required_claims():
         said = claim_text(g, action.claim) if isinstance(action.claim, int) else repr(action.claim)
         return f"seat {state.current_player()} may not claim {said}: the claim must be {claims_text(g, state.required_claims())}"
-    top = "" if rules.max_cards is None else f" to {rules.max_cards}"
-    if n < rules.min_cards or (rules.max_cards is not None and n > rules.max_cards):
-        return f"a play holds {rules.min_cards}{top} cards, this one holds {n}"
-    if rules.exact:
+    top = "" if g.rules.max_cards is None else f" to {g.rules.max_cards}"
+    if n < g.rules.min_cards or (g.rules.max_cards is not None and n > g.rules.max_cards):
+        return f"a play holds {g.rules.min_cards}{top} cards, this one holds {n}"
+    if g.rules.exact:
         return f"the count called must be the count played: {n} cards called as {action.count}"
-    if rules.any_count:
-        return f"the count called must be from {rules.min_cards} to {rules.count_cap}, not {action.count}"
-    return f"the count called must be from {rules.min_cards} to the {n} cards played, not {action.count}"
+    if g.rules.any_count:
+        return f"the count called must be from {g.rules.min_cards} to {g.rules.count_cap}, not {action.count}"
+    return f"the count called must be from {g.rules.min_cards} to the {n} cards played, not {action.count}"
 
 
 def bad_cards_text(state: State, action: Play) -> str:

@@ -48,8 +48,7 @@ class HumanSeat:
 
     def show_turn(self, state: State) -> None:
         g = state.game
-        rules = g.rules
-        top = len(state.hand_cards(self.seat)) if rules.max_cards is None else rules.max_cards
+        top = len(state.hand_cards(self.seat)) if g.rules.max_cards is None else g.rules.max_cards
         c = self.console
         c.say("", rule(f"Turn {state.turns + 1} · your play"), table_line(state, self.v))
         c.say(*required_lines(state))
@@ -105,7 +104,6 @@ class HumanSeat:
     def _select(self, state: State, text: str) -> list[int]:
         """Cards from names and `#n` positions, taken from the hand as shown."""
         g = state.game
-        rules = g.rules
         hand = display_order(g, state.hand_cards(self.seat))
         free = list(range(len(hand)))
         chosen: list[int] = []
@@ -137,15 +135,14 @@ class HumanSeat:
         if not chosen:
             raise Problem("Choose at least one card.")
         n = len(chosen)
-        if n < rules.min_cards or (rules.max_cards is not None and n > rules.max_cards):
-            top = "" if rules.max_cards is None else f" and at most {number_word(rules.max_cards)}"
-            raise Problem(f"Select at least {number_word(rules.min_cards)}{top} cards; you chose {number_word(n)}.")
+        if n < g.rules.min_cards or (g.rules.max_cards is not None and n > g.rules.max_cards):
+            top = "" if g.rules.max_cards is None else f" and at most {number_word(g.rules.max_cards)}"
+            raise Problem(f"Select at least {number_word(g.rules.min_cards)}{top} cards; you chose {number_word(n)}.")
         return chosen
 
     def _claim(self, state: State, text: str, played: int) -> tuple[int, int | None]:
         """The claim typed after `as`, the only one allowed, or one asked for."""
         g = state.game
-        rules = g.rules
         claims = state.required_claims()
         if text:
             try:
@@ -154,8 +151,8 @@ class HumanSeat:
                 raise Problem(str(exc)) from None
             if claim not in claims:
                 raise Problem(f"You may not claim {claim_name(g, claim)} now.")
-            return claim, (played if rules.exact else count)
-        count = played if rules.exact else None
+            return claim, (played if g.rules.exact else count)
+        count = played if g.rules.exact else None
         if len(claims) == 1:
             return claims[0], count
         return self._ask_claim(state), count
@@ -189,10 +186,10 @@ class HumanSeat:
             self.console.say(f"You may not claim {claim_name(g, claim)} now.")
 
     def _count(self, state: State, played: int) -> int:
-        rules = state.game.rules
+        g = state.game
         # The engine's rule: up to the cards played, or with `count: any` up to the count cap.
-        top = (rules.count_cap or played) if rules.any_count else played
-        low = rules.min_cards
+        top = (g.rules.count_cap or played) if g.rules.any_count else played
+        low = g.rules.min_cards
         while True:
             answer = self.console.ask(f"How many do you call? ({low}–{top}, Enter for {played}) ")
             if not answer:
@@ -220,12 +217,11 @@ class HumanSeat:
 
     def respond(self, state: State) -> Action:
         g = state.game
-        rules = g.rules
         newest = state.observation(self.seat).claims[-1]
         seat, claim, count = newest.seat, newest.claim, newest.count
         if seat is None or claim is None:
             return ACCEPT
-        kinds = [k for k in g.rulebook.challenge.kinds if k.name in rules.kind_by_name]
+        kinds = [k for k in g.rulebook.challenge.kinds if k.name in g.rules.kind_by_name]
         options: list[tuple[str, str, Action]] = [("a", "accept", ACCEPT)]
         letters = {k.name[0].lower() for k in kinds}
         for i, k in enumerate(kinds):
@@ -253,7 +249,7 @@ class HumanSeat:
             for key, label, action in options:
                 names = {key, label.lower()}
                 if isinstance(action, Challenge):
-                    kind = rules.kind_by_name[action.kind]
+                    kind = g.rules.kind_by_name[action.kind]
                     names |= {kind.name.lower(), kind.call.lower().strip("!?. “”"), "challenge", "c"}
                 if answer in names:
                     return action
@@ -301,8 +297,7 @@ def _a(g: Game, claim: int) -> str:
 
 def held_text(g: Game, card: int, held: int) -> str:
     """`no sevens`, `only one seven`, `only two sevens` (`no 7H`, `only one JK` for exact cards and jokers)."""
-    rules = g.rules
     amount = "no" if not held else "only " + number_word(held)
-    if rules.by_rank and card != rules.joker:
+    if g.rules.by_rank and card != g.rules.joker:
         return f"{amount} {rank_words(g, card, held)}"
     return f"{amount} {card_text(g, card)}"

@@ -42,20 +42,18 @@ def table_line(state: State, v: Voices) -> str:
 
 def cards_rule(g: Game) -> str:
     """`1 to 4 cards`, `1 card`, `1 or more cards`."""
-    rules = g.rules
-    if rules.max_cards == rules.min_cards:
-        return plural(rules.min_cards, "card")
-    if rules.max_cards is None:
-        return f"{rules.min_cards} or more cards"
-    return f"{rules.min_cards} to {rules.max_cards} cards"
+    if g.rules.max_cards == g.rules.min_cards:
+        return plural(g.rules.min_cards, "card")
+    if g.rules.max_cards is None:
+        return f"{g.rules.min_cards} or more cards"
+    return f"{g.rules.min_cards} to {g.rules.max_cards} cards"
 
 
 def count_rule(g: Game) -> str:
-    rules = g.rules
-    if rules.exact:
+    if g.rules.exact:
         return "the count you call is the count you play"
-    if rules.any_count:
-        return f"you may call any count from {rules.min_cards} to {rules.count_cap}"
+    if g.rules.any_count:
+        return f"you may call any count from {g.rules.min_cards} to {g.rules.count_cap}"
     return "you may put down more cards than you call"
 
 
@@ -97,13 +95,12 @@ def hand_lines(g: Game, hand: Sequence[int], top: int | None = None) -> list[str
 
 def evidence_line(g: Game, hand: Sequence[int], claim: int, count: int) -> str:
     """What your own cards say about a claim: `You hold one seven; four are in the deck.`"""
-    rules = g.rules
     held = sum(1 for c in hand if c == claim)
-    copies = rules.deck_counts[claim]
-    if rules.by_rank:
+    copies = g.rules.deck_counts[claim]
+    if g.rules.by_rank:
         text = f"You hold {number_word(held)} {rank_words(g, claim, held)}; the deck has {copies}."
     else:
         text = "You hold that very card." if held else "You do not hold that card."
-    if held + count > copies + (rules.deck_counts[rules.joker] if rules.wild else 0):
+    if held + count > copies + (g.rules.deck_counts[g.rules.joker] if g.rules.wild else 0):
         text += " The claim is impossible!"
     return text

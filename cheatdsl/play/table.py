@@ -25,7 +25,6 @@ class Table:
 
     def __init__(self, game: Game, console: Console, seed: int, seat: int | None = None,
                  bots: Sequence[str] = ("honest",), start: State | None = None) -> None:
-        rules = game.rules
         self.game = game
         self.console = console
         self.seed = seed
@@ -40,13 +39,13 @@ class Table:
         self.you = seat if seat is not None else (first if first >= 0 else 0)
         names = [""] * game.players
         for i in range(1, game.players):
-            names[rules.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
+            names[game.rules.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
         self.v = Voices(names, self.you)
         self.human = HumanSeat(console, self.you, self.v)
         kinds = list(bots) or ["honest"]
         self.opponents: dict[int, Opponent] = {}
         for i in range(1, game.players):
-            seat = rules.seat_after(self.you, i)
+            seat = game.rules.seat_after(self.you, i)
             kind = kinds[(i - 1) % len(kinds)]
             self.opponents[seat] = make_opponent(kind, seat, random.Random(seed * 1_000_003 + seat))
 

@@ -95,11 +95,10 @@ def claim_name(game: Game, claim: int) -> str:
 
 def choices_words(game: Game, claims: Sequence[int]) -> str:
     """`sevens`, `sevens or eights`, `any rank`, `any card`."""
-    rules = game.rules
     if not claims:
         return "no claim"
-    if len(claims) == len(rules.claim_order) and len(claims) > 1:
-        return "any rank" if rules.by_rank else "any card"
+    if len(claims) == len(game.rules.claim_order) and len(claims) > 1:
+        return "any rank" if game.rules.by_rank else "any card"
     names = [claim_name(game, c) for c in claims]
     if len(names) == 1:
         return names[0]
@@ -110,8 +109,7 @@ def choices_words(game: Game, claims: Sequence[int]) -> str:
 
 def matches(game: Game, card: int, claim: int) -> bool:
     """Whether `card` passes as `claim` when turned over: the very value, or a wild joker."""
-    rules = game.rules
-    return card == claim or (rules.wild and card == rules.joker)
+    return card == claim or (game.rules.wild and card == game.rules.joker)
 
 
 def bluff_reasons(game: Game, cards: Sequence[int], claim: int, count: int) -> list[str]:
@@ -152,7 +150,6 @@ def call_words(game: Game, kind: str) -> str:
 
 def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
     """A challenge settled: what was shown, the verdict, and who paid how many cards."""
-    rules = game.rules
     kind = next((k for k in game.rulebook.challenge.kinds if k.name == r.kind), None)
     claim = said(game, r.claim, r.count)
     lines = []
@@ -165,7 +162,7 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
                          f"from hand and {v.verb(r.claimant, 'pass')} it to {v.name(r.challenger, False)}: "
                          f"the claim holds.")
     else:
-        what = "THE NEWEST PLAY" if rules.reveal_all else "THE TOP CARD"
+        what = "THE NEWEST PLAY" if game.rules.reveal_all else "THE TOP CARD"
         lines.append(f"{what}, REVEALED: {cards_text(game, r.revealed)}  (claimed “{claim}”)")
         if r.caught:
             reasons = bluff_reasons(game, r.revealed, r.claim, r.count) or ["the cards do not match the claim"]
@@ -174,7 +171,7 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
             lines.append("Every card matches: the claim was true.")
     if r.pile is not None:
         lines.append(f"The whole pile is shown: {cards_text(game, r.pile)}.")
-    if rules.take_pile:
+    if game.rules.take_pile:
         lines.append(v.says(r.loser, "collect", f"the pile: {plural(r.taken, 'card')}."))
     elif r.pile_taken:
         drawn = v.says(r.loser, "draw", f"{plural(r.taken - r.pile_taken, 'card')} from the stock")
@@ -182,7 +179,7 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
                      f"{plural(r.pile_taken, 'card')}.")
     else:
         drawn = v.says(r.loser, "draw", f"{plural(r.taken, 'card')} from the stock")
-        lines.append(drawn + ("; the pile is put out of play." if rules.pile_after_discarded else "."))
+        lines.append(drawn + ("; the pile is put out of play." if game.rules.pile_after_discarded else "."))
     return lines
 
 

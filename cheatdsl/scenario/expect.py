@@ -321,10 +321,10 @@ def discarded(state: State, value: Any, key: str) -> list[Mismatch]:
 
 
 def _claim_rank(state: State, value: Any, key: str) -> int:
-    rules = state.game.rules
+    g = state.game
     word = str(value).lower()
-    for r in range(rules.rank_count):
-        if word in (rules.rank_names[r], rules.rank_plurals[r], rules.rank_symbols[r].lower()):
+    for r in range(g.rules.rank_count):
+        if word in (g.rules.rank_names[r], g.rules.rank_plurals[r], g.rules.rank_symbols[r].lower()):
             return r
     raise BadExpectation(key, f"`{value}` is not a rank of this game")
 

@@ -25,10 +25,9 @@ MOST_SAID = 60  # claims spelt out for each count up to this  # the newest lines
 
 def a_claim(game: Game, claim: int) -> str:
     """`an ace`, `a seven`, `the seven of hearts`."""
-    rules = game.rules
-    if claim == rules.joker:
+    if claim == game.rules.joker:
         return "a joker"
-    if not rules.by_rank:
+    if not game.rules.by_rank:
         return said(game, claim, 1)
     name = rank_words(game, claim, 1)
     return ("an " if name[:1] in "aeiou" else "a ") + name

@@ -33,7 +33,6 @@ class Session:
 
     def __init__(self, game: Game, seed: int, bots: Sequence[str], entry: int, variations: tuple[str, ...] = (),
                  lesson: Lesson | None = None, seed_known: bool = False) -> None:
-        rules = game.rules
         self.game = game
         self.seed = seed
         self.seed_known = seed_known  # the player typed the seed: theirs to see while the game runs
@@ -50,13 +49,13 @@ class Session:
         self.you = lesson.you if lesson is not None else (first if first >= 0 else 0)
         names = [""] * game.players
         for i in range(1, game.players):
-            names[rules.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
+            names[game.rules.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
         self.voices = Voices(names, self.you)
         kinds = list(bots) or ["honest"]
         self.bots: dict[int, str] = {}
         self.opponents: dict[int, Opponent] = {}
         for i in range(1, game.players):
-            seat = rules.seat_after(self.you, i)
+            seat = game.rules.seat_after(self.you, i)
             self.bots[seat] = kinds[(i - 1) % len(kinds)]
             self.opponents[seat] = make_opponent(self.bots[seat], seat, random.Random(seed * 1_000_003 + seat))
         self.id = ""
