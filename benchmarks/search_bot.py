@@ -68,7 +68,7 @@ def play(game: Game, seed: int, me: int, effort: str, clock: list[float] | None 
     assert result is not None
     if not result.ending.finished:
         outcome = -1
-    elif game.first_out:
+    elif game.rules.first_out:
         outcome = int(result.winner == me)
     else:
         outcome = int(result.loser != me)
@@ -101,9 +101,9 @@ def strength(name: str, effort: str, games: int) -> dict[str, Any]:
             good += outcome
     low, high = wilson(good, decided) if decided else (float("nan"), float("nan"))
     # In last-holder-loses games "good" is not losing: its fair share is (n-1)/n, not 1/n.
-    fair = 1 / n if game.first_out else (n - 1) / n
+    fair = 1 / n if game.rules.first_out else (n - 1) / n
     return {"profile": name, "players": n, "games": games, "decided": decided,
-            "result": "won" if game.first_out else "not lost", "share": round(good / decided, 3) if decided else None,
+            "result": "won" if game.rules.first_out else "not lost", "share": round(good / decided, 3) if decided else None,
             "low": round(low, 3), "high": round(high, 3), "fair": round(fair, 3),
             "cpu_seconds": round(time.process_time() - start, 1)}
 

@@ -99,15 +99,15 @@ def contradictions(game: Any, seed: int, bots: str, proved: set[str], turns: int
     from cheatdsl.engine.game import NO_CAP
     from verifier.system.witness import dealt
     n = game.players
-    st = dealt(game, seed, seed % n if game.dealer_by_lot else 0)
+    st = dealt(game, seed, seed % n if game.rules.dealer_by_lot else 0)
     players = [make_bot(bots, s, random.Random(f"{seed}/{bots}/{s}")) for s in range(n)]
     seen: set[str] = set()
     reveals = 0
-    capped = game.turn_cap != NO_CAP
-    while st.phase is not Phase.TERMINAL and (st.turns < turns or capped and st.turns <= game.turn_cap):
+    capped = game.turn_limit != NO_CAP
+    while st.phase is not Phase.TERMINAL and (st.turns < turns or capped and st.turns <= game.turn_limit):
         if "termination" in proved:
-            if capped and st.turns > game.turn_cap:
-                return [f"termination proved, but game {seed} ({bots}) goes on past its turn cap {game.turn_cap}"]
+            if capped and st.turns > game.turn_limit:
+                return [f"termination proved, but game {seed} ({bots}) goes on past its turn cap {game.turn_limit}"]
             key = "" if capped else position(st)  # with a cap the turn count is part of the position
             if key in seen:
                 return [f"termination proved, but game {seed} ({bots}) comes back to a position at turn {st.turns}"]

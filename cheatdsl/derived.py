@@ -1,12 +1,16 @@
 """A rulebook at a table of N players, worked out once: the tables every back end reads.
 
-The interpreter (`engine.Game`) and the verifier (`verifier.system.spec.Spec`) both read a rule's
-consequences from here (the count cap, the claims allowed after each claim, the challenges allowed,
-the set size, what a short stock or a hand emptied by sets does), so neither works one out itself.
-Nothing here knows about a game in progress.
+The interpreter (`engine.Game` holds one as `game.rules`) and the verifier (`verifier.system.spec.Spec`)
+both read a rule's consequences from here (the count cap, the claims allowed after each claim, the
+turn order, the challenges allowed, the set size, what a short stock or a hand emptied by sets does),
+so neither works one out itself. Nothing here knows about a game in progress.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import FrozenInstanceError
+from types import MappingProxyType
 
 from .cards import JOKER, ClaimSpace, Table, as_claims
 from .expr.context import ClaimFacts, TableFacts
@@ -33,6 +37,9 @@ from .model import (
 )
 
 
+NO_CAP = 1 << 62  # a cap no count or turn reaches: what a rule without a cap is read as
+
+
 class DealError(ValueError):
     """The deck cannot be dealt at this table; `reason` says why."""
 
@@ -44,6 +51,12 @@ class DealError(ValueError):
 def turn_step(rb: Rulebook) -> int:
     """How play passes round the table: from seat s to seat s + step (1 clockwise, -1 anticlockwise)."""
     return 1 if rb.setup.direction is Direction.CLOCKWISE else -1
+
+
+def seat_after(seat: int, step: int, places: int, players: int) -> int:
+    """The seat `places` seats on from `seat` in turn order (`step` 1 clockwise, -1 anticlockwise) at a
+    table of `players`, every seat counted; a negative `places` counts back."""
+    return (seat + step * places) % players
 
 
 def allowed_kinds(rb: Rulebook, players: int) -> tuple[ChallengeKind, ...]:
@@ -87,8 +100,15 @@ class TableRules:
     """Everything the rules of `rulebook` imply at a table of `players`, before the first card.
 
     Card values are a rank index (claims by rank) or an exact card `suit * ranks + rank`, and
-    `values` for the joker. Claim sets are keyed by the previous claim's value.
+    `values` (`joker`) for the joker. Claim sets are keyed by the previous claim's value (`follow`,
+    `lead`) and, for the interpreter's steps, indexed by it (`follow_sets`, `follow_claims`, ...).
+    Seats are numbered as `seat_after` steps round the table.
+
+    The record is frozen: setting or deleting an attribute after it is made raises
+    `FrozenInstanceError`, so every reader sees the rules the table began with.
     """
+
+    _sealed = False
 
     def __init__(self, rulebook: Rulebook, players: int, table: Table | None = None) -> None:
         rb = self.rulebook = rulebook
@@ -96,10 +116,20 @@ class TableRules:
         self.table = table or Table(rulebook, players)
         self.space = ClaimSpace(self.table)
         self._deal(rb)
+        self._seats()
         self._cards(rb)
         self._claims(rb)
         self._challenges(rb)
         self._ending(rb)
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self._sealed:
+            raise FrozenInstanceError(f"the rules of a table do not change: cannot set {name}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"the rules of a table do not change: cannot delete {name}")
 
     def _deal(self, rb: Rulebook) -> None:
         dealt = self.table.hand_sizes()
@@ -115,17 +145,35 @@ class TableRules:
         self.dealer_by_lot = rb.setup.dealer is DealerChoice.LOT
         self.first_player = rb.setup.first_player
 
+    def _seats(self) -> None:
+        n, step = self.players, self.step
+        # Every seat's neighbours in turn order, and the seats that answer its claims (every other seat, in turn).
+        self.succ = tuple(seat_after(s, step, 1, n) for s in range(n))
+        self.pred = tuple(seat_after(s, step, -1, n) for s in range(n))
+        self.responders_of = tuple(tuple(seat_after(s, step, i, n) for i in range(1, n)) for s in range(n))
+
+    def seat_after(self, seat: int, places: int = 1) -> int:
+        """The seat `places` seats on from `seat` in turn order, every seat counted."""
+        return seat_after(seat, self.step, places, self.players)
+
     def _cards(self, rb: Rulebook) -> None:
         self.rank_count = self.table.rank_count
         self.suit_count = len(rb.deck.suits)
         self.by_rank = rb.claim.kind is ClaimKind.RANK
         self.values = self.rank_count if self.by_rank else self.rank_count * self.suit_count
+        self.joker = self.values
         self.wild = rb.deck.jokers_wild and rb.deck.jokers > 0
+        # The value of each card of the deck, in the deck's order (`table.deck`).
+        self.deck_values = tuple(self.card_value(card) for card in self.table.deck)
         counts = [0] * (self.values + 1)
-        for card in self.table.deck:
-            counts[self.card_value(card)] += 1
+        for value in self.deck_values:
+            counts[value] += 1
         self.deck_counts = tuple(counts)
         self.ranks_in_play = self.table.ranks_in_play
+        self.rank_symbols = tuple(x.symbol for x in rb.deck.ranks)
+        self.rank_names = tuple(x.name for x in rb.deck.ranks)
+        self.rank_plurals = tuple(x.plural for x in rb.deck.ranks)
+        self.suit_names = tuple(x.name for x in rb.deck.suits)
         self.set_size = set_size(rb, self.players, self.table.copies)
         self.sets_forced = rb.sets is not None and rb.sets.mode is SetMode.FORCED
         self.sets_naturals_only = rb.sets is None or rb.sets.naturals_only
@@ -143,14 +191,40 @@ class TableRules:
             return self.space.all_claims if self.wild else frozenset()
         return frozenset([value]) if value in self.space.position else frozenset()
 
+    @property
+    def card_values(self) -> range:
+        """Every card value of the game, the joker (`joker`) last."""
+        return range(self.values + 1)
+
+    def count_matching(self, hand: list[int], claims: frozenset[int]) -> int:
+        """Cards in `hand` (counts by card value) that would pass as one of `claims`: the exact value, or a
+        wild joker."""
+        total = sum(hand[c] for c in claims if 0 <= c < self.values)
+        if self.wild and claims:
+            total += hand[self.joker]
+        return total
+
+    def rank_count_in(self, hand: list[int], rank: int, naturals_only: bool = True) -> int:
+        """Cards of `rank` in `hand` (all suits), with jokers unless `naturals_only`."""
+        if self.by_rank:
+            n = hand[rank]
+        else:
+            n = sum(hand[s * self.rank_count + rank] for s in range(self.suit_count))
+        if not naturals_only:
+            n += hand[self.joker]
+        return n
+
     def _claims(self, rb: Rulebook) -> None:
         claim, space, n = rb.claim, self.space, self.players
         self.claim_order = space.order
         self.min_cards = claim.min_cards
         self.max_cards = claim.max_cards
+        self.most_cards = claim.max_cards if claim.max_cards is not None else NO_CAP
         self.exact = claim.count is CountRule.EXACT
         self.any_count = claim.count is CountRule.ANY
         self.count_cap = count_cap(rb, len(self.table.deck))
+        # The highest count a play may call when any count may be called (the cap above is then never None).
+        self.any_count_cap: int = self.count_cap if self.count_cap is not None else NO_CAP
         self.reveal_all = rb.challenge.reveal is Reveal.PLAY
         # Without an exact count, a challenge that shows the whole play also judges the count called.
         self.count_judged = not self.exact and self.reveal_all
@@ -158,6 +232,15 @@ class TableRules:
         self.lead_none = claim_set(claim.lead, space, n, None)
         self.follow = {v: claim_set(claim.follow, space, n, v) for v in space.order}
         self.lead = {v: claim_set(claim.lead, space, n, v) for v in space.order}
+        # The same sets indexed by the previous claim (empty after a value that is no claim), each also as a
+        # tuple in claim value order: what the interpreter reads at every turn.
+        size = max(space.order, default=-1) + 1
+        self.follow_sets = tuple(self.follow.get(v, frozenset()) for v in range(size))
+        self.lead_sets = tuple(self.lead.get(v, frozenset()) for v in range(size))
+        self.follow_claims = tuple(tuple(sorted(claims)) for claims in self.follow_sets)
+        self.lead_claims = tuple(tuple(sorted(claims)) for claims in self.lead_sets)
+        self.first_claims = tuple(sorted(self.first))
+        self.lead_none_claims = tuple(sorted(self.lead_none))
         self.round_ends_on_challenge = RoundEnd.CHALLENGE in claim.round_ends
         self.round_ends_on_all_pass = RoundEnd.ALL_PASS in claim.round_ends
         passing = rb.passing
@@ -171,6 +254,11 @@ class TableRules:
     def _challenges(self, rb: Rulebook) -> None:
         penalty = rb.challenge.penalty
         self.kinds = allowed_kinds(rb, self.players)
+        self.kind_by_name: Mapping[str, ChallengeKind] = MappingProxyType({k.name: k for k in self.kinds})
+        self.kind_names = tuple(k.name for k in self.kinds)
+        # Every kind the rulebook names, those not allowed at this table too (to say why a call is refused).
+        self.all_kind_names = tuple(k.name for k in rb.challenge.kinds)
+        self.show_pile = rb.challenge.show_pile
         self.next_player = rb.challenge.next_player
         self.take_pile = penalty.kind is PenaltyKind.TAKE_PILE
         self.draw = penalty.draw
@@ -195,11 +283,14 @@ class TableRules:
         self.turn_cap = end.turn_cap
         self.turn_start_win = end.turn_start_win
 
-    def required_after(self, previous: int | None, leading: bool) -> frozenset[int]:
-        """The claims allowed next: the first claim of the game, a lead, or a follow of `previous`."""
+    def required_after(self, previous: int | None, leading: bool) -> tuple[tuple[int, ...], frozenset[int]]:
+        """The claims allowed next, in claim value order and as a set: the first claim of the game, a lead,
+        or a follow of `previous`."""
         if previous is None:
-            return self.lead_none if leading else self.first
-        return (self.lead if leading else self.follow)[previous]
+            return (self.lead_none_claims, self.lead_none) if leading else (self.first_claims, self.first)
+        if leading:
+            return self.lead_claims[previous], self.lead_sets[previous]
+        return self.follow_claims[previous], self.follow_sets[previous]
 
     def __repr__(self) -> str:
         return f"TableRules({self.rulebook.name!r}, players={self.players})"

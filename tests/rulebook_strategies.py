@@ -260,7 +260,7 @@ def play_checked(game: Any, seed: int, bots: str, proved: set[str], turns: int =
     from cheatdsl.engine import Ending, Phase
     from verifier.system.witness import dealt
     n = game.players
-    st_ = dealt(game, seed, seed % n if game.dealer_by_lot else 0)
+    st_ = dealt(game, seed, seed % n if game.rules.dealer_by_lot else 0)
     rngs = [random.Random(f"{seed}/{bots}/{s}") for s in range(n)]
     players = [make_bot(bots, s, rngs[s]) for s in range(n)]
     deck = deck_of(game)

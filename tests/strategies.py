@@ -115,4 +115,4 @@ def cards_everywhere(state: State) -> Counter[int]:
 
 def deck_of(g: Game) -> Counter[int]:
     """The game's whole deck as card values."""
-    return Counter({v: k for v, k in enumerate(g.deck_counts) if k})
+    return Counter({v: k for v, k in enumerate(g.rules.deck_counts) if k})

@@ -493,7 +493,7 @@ def _honest_from_scratch(view: View, rng: random.Random, rate: float) -> Action:
     """`honest` as its docstring states it, with nothing precomputed or remembered: the oracle for
     the bot, which reads the same decisions from per-table memos and orders built once."""
     g = view.game
-    cap = g.max_cards if g.max_cards is not None else 1 << 30
+    cap = g.rules.max_cards if g.rules.max_cards is not None else 1 << 30
     if view.phase is Phase.RESPOND:
         challenge, force = preferred_challenge(g), force_challenge(g)
         if challenge is None:
@@ -505,16 +505,16 @@ def _honest_from_scratch(view: View, rng: random.Random, rate: float) -> Action:
             return force
         if count_is_a_lie(g, count, played):
             return challenge
-        odds = hand_odds(len(g.table.deck) - view.hand_size, copies_of(g, claim) - view.matching(claim),
+        odds = hand_odds(len(g.rules.table.deck) - view.hand_size, copies_of(g, claim) - view.matching(claim),
                          view.size_of(claimant) + played)
         lie = chance_of_lie(odds, played, cards_to_match(g, played), cap, len(view.required))
-        if lie >= 1.0 or (last and lie > (0.1 if g.first_out else 0.3)):
+        if lie >= 1.0 or (last and lie > (0.1 if g.rules.first_out else 0.3)):
             return challenge
         return challenge if rng.random() < rate * lie / 0.5 else ACCEPT
     if view.phase is not Phase.PLAY:
         return discard_or_keep(view)
     required = view.required
-    if not required or view.hand_size < g.min_cards:
+    if not required or view.hand_size < g.rules.min_cards:
         return PASS
     claim, held = required[0], -1
     for c in required:
@@ -527,8 +527,8 @@ def _honest_from_scratch(view: View, rng: random.Random, rate: float) -> Action:
     if len(required) > 1:
         claim = required[rng.randrange(len(required))]
     ahead = turns_until(g, claim, view.players - len(view.out))
-    if g.wild:
-        ahead[g.joker] = 0
+    if g.rules.wild:
+        ahead[g.rules.joker] = 0
     held_values = [v for v, k in enumerate(view.hand) if k]
     best = max((ahead.get(v, NEVER), -view.hand[v]) for v in held_values)
     tied = [v for v in held_values if (ahead.get(v, NEVER), -view.hand[v]) == best]

@@ -1,24 +1,28 @@
-"""The interpreter (`Game`) and the verifier (`Spec`) read the same tables of what the rules imply.
+"""What the rules imply at a table is one frozen record that the interpreter holds and the verifier reads.
 
-Project's choice: a rule's consequence at a table (the count cap, the claims allowed after each claim,
-the challenges allowed, the set size, what a short stock or a hand emptied by sets does) is worked out
-once (`cheatdsl.derived.TableRules`). These tests compare every table the two back ends keep, for every
-shipped rulebook and fixture at every player count it allows, so a back end that derived one of them
-again, differently, fails here.
+Project's choice (issue 27, point 1: "one frozen rules record ... that `Game`, the verifier's encoding, the
+bots, compare and the compiled engine hold and read; nothing copies its fields. Derived once per table, in
+one place"): a rule's consequence at a table (the count cap, the claims allowed after each claim, the turn
+order, the challenges allowed, the set size, what a short stock or a hand emptied by sets does) is worked
+out once, in `cheatdsl.derived.TableRules`. `Game` holds it as `game.rules` and repeats none of its fields;
+the record cannot change once made; its claim graph, indexed by the previous claim for the interpreter,
+says what its sets keyed by claim say; and seats are stepped by one helper (`derived.seat_after`). The
+last tests compare the verifier's `Spec` with the record, for every shipped rulebook and fixture at every
+player count it allows, so a back end that derived a table again, differently, fails here.
 """
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
 from itertools import product
 from pathlib import Path
 
 import pytest
 
-from cheatdsl.derived import holder_answers
+from cheatdsl.derived import NO_CAP, TableRules, holder_answers, seat_after
 from cheatdsl.engine import Game
-from cheatdsl.engine.game import NO_CAP
 from cheatdsl.load import load_rulebook
-from cheatdsl.model import ChallengeTest, Rulebook, Surplus
+from cheatdsl.model import ChallengeTest, Direction, Rulebook, Surplus
 from verifier.system.spec import Spec, SpecError, build_spec
 from verifier.system.tabulate import Tree, evaluate
 
@@ -59,8 +63,106 @@ def test_every_shipped_rulebook_and_fixture_is_compared() -> None:
     assert len(CASES) > len(FILES)
 
 
+@pytest.fixture(scope="module")
+def games() -> list[Game]:
+    """A game at every table of CASES that can be dealt (made once: the checks below only read them)."""
+    out = []
+    for case in CASES:
+        try:
+            out.append(Game(*case.values))
+        except ValueError:
+            pass
+    assert len(out) > len(FILES)
+    return out
+
+
+def test_game_holds_the_rules_and_repeats_none_of_its_fields(games: list[Game]) -> None:
+    """Issue 27: "the interpreter holds the one rules record; nothing copies it". `Game` keeps only what is
+    about one game object (the caller's turn limit, the formula context class, memos)."""
+    for game in games:
+        assert isinstance(game.rules, TableRules)
+        assert (game.rules.rulebook, game.rules.players) == (game.rulebook, game.players)
+        assert set(vars(game)) & set(vars(game.rules)) <= {"players", "rulebook", "rules"}, game
+
+
+def test_the_rules_of_a_table_cannot_change() -> None:
+    """Issue 27: "one frozen rules record": setting or deleting a field after it is made raises, and the
+    record still says what it said."""
+    game = Game(load_rulebook(str(ROOT / "rulebooks" / "english-ascending.yaml")), 3)
+    rules = game.rules
+    with pytest.raises(FrozenInstanceError):
+        rules.min_cards = 2
+    with pytest.raises(FrozenInstanceError):
+        rules.new_field = 1
+    with pytest.raises(FrozenInstanceError):
+        del rules.min_cards
+    assert rules.min_cards == 1 and not hasattr(rules, "new_field")
+
+
+def test_the_turn_limit_is_the_lower_of_the_rulebook_cap_and_the_callers() -> None:
+    """The one thing about a table `Game` works out beside the rules: how many turns this game object is
+    played for (`turn_cap` of the rulebook and of the caller, the lower; no cap at all without either)."""
+    plain = load_rulebook(str(ROOT / "rulebooks" / "english-ascending.yaml"))
+    assert plain.ending.turn_cap is None
+    assert Game(plain, 3).turn_limit == NO_CAP and Game(plain, 3, turn_cap=50).turn_limit == 50
+    capped = next(rb for rb, _ in (c.values for c in CASES) if rb.ending.turn_cap is not None)
+    n = min(capped.players.counts())
+    cap = capped.ending.turn_cap
+    assert Game(capped, n).turn_limit == cap and Game(capped, n, turn_cap=cap + 1).turn_limit == cap
+    assert Game(capped, n, turn_cap=1).turn_limit == 1
+
+
+def test_the_claim_graph_by_previous_claim_is_the_graph_by_claim(games: list[Game]) -> None:
+    """`first`, `lead` and `follow` (docs/language.md, `claim`): the interpreter reads them indexed by the
+    previous claim, as a set and in claim value order; they are the sets keyed by claim, and no claim is
+    allowed after a value that is not a claim of the table."""
+    for game in games:
+        rules = game.rules
+        assert rules.required_after(None, False) == (tuple(sorted(rules.first)), rules.first), game
+        assert rules.required_after(None, True) == (tuple(sorted(rules.lead_none)), rules.lead_none), game
+        for prev in range(len(rules.follow_sets)):
+            for leading, by_claim in ((False, rules.follow), (True, rules.lead)):
+                claims, allowed = rules.required_after(prev, leading)
+                assert allowed == by_claim.get(prev, frozenset()) and claims == tuple(sorted(allowed)), (game, prev)
+        assert set(rules.follow) == set(rules.claim_order), game
+        assert len(rules.follow_sets) == max(rules.claim_order) + 1, game
+
+
+def test_seats_are_stepped_by_one_helper(games: list[Game]) -> None:
+    """docs/language.md: `left(s)` is the next seat in turn order, `right(s)` the previous one and `seat(k)`
+    the seat k places after the dealer; clockwise play goes from seat s to s + 1, anticlockwise to s - 1.
+    The record's turn order tables and the interpreter's formula context step seats with `seat_after`."""
+    for game in games:
+        rules, n = game.rules, game.players
+        step = 1 if game.rulebook.setup.direction is Direction.CLOCKWISE else -1
+        assert rules.step == step, game
+        for s in range(n):
+            assert rules.succ[s] == seat_after(s, step, 1, n) == rules.seat_after(s) == (s + step) % n, game
+            assert rules.pred[s] == seat_after(s, step, -1, n) == (s - step) % n, game
+            assert rules.responders_of[s] == tuple((s + step * i) % n for i in range(1, n)), game
+            facts = game.facts(None, dealer=s)
+            assert (facts.left(s), facts.right(s), facts.seat(2)) == (rules.succ[s], rules.pred[s],
+                                                                     (s + 2 * step) % n), game
+        # Before anyone goes out, a game's turn order is the table's.
+        state = game.new_initial_state()
+        assert [state.left_of(s) for s in range(n)] == list(rules.succ), game
+        assert [state.right_of(s) for s in range(n)] == list(rules.pred), game
+
+
+def test_an_anticlockwise_table_steps_the_other_way() -> None:
+    """`setup.direction: anticlockwise`: play passes from seat s to seat s - 1 (the fixture the check above
+    must meet, so that a helper ignoring the direction fails)."""
+    rb = load_rulebook(str(ROOT / "tests" / "fixtures" / "agreement" / "anticlockwise.yaml"))
+    n = max(rb.players.counts())
+    rules = Game(rb, n).rules
+    assert rules.step == -1
+    assert rules.succ[0] == n - 1 and rules.pred[0] == 1 and rules.responders_of[0][:2] == (n - 1, n - 2)
+    assert seat_after(1, -1, 3, n) == (1 - 3) % n
+
+
 @pytest.mark.parametrize(("rb", "n"), CASES)
 def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
+    """The verifier's `Spec` says what the interpreter's rules record says, table by table."""
     try:
         game = Game(rb, n)
     except ValueError:
@@ -68,51 +170,52 @@ def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
             build_spec(rb, n)
         return
     spec = build_spec(rb, n)
-    assert spec.players == game.players and spec.step == game.step
+    rules = game.rules
+    assert spec.players == game.players and spec.step == rules.step
     # Cards: values, the deck, wild jokers, and which claim each card passes as.
-    assert (spec.by_rank, spec.rank_count, spec.values, spec.wild) == (game.by_rank, game.rank_count, game.values,
-                                                                       game.wild)
-    assert {v: spec.deck[i] for i, v in enumerate(spec.live)} == {v: k for v, k in enumerate(game.deck_counts) if k}
-    assert spec.claims == tuple(game.claim_order)
+    assert (spec.by_rank, spec.rank_count, spec.values, spec.wild) == (rules.by_rank, rules.rank_count, rules.values,
+                                                                       rules.wild)
+    assert {v: spec.deck[i] for i, v in enumerate(spec.live)} == {v: k for v, k in enumerate(rules.deck_counts) if k}
+    assert spec.claims == tuple(rules.claim_order)
     for i, v in enumerate(spec.live):
         passes = {spec.claims[c] for c in spec.matches[i]}
-        assert passes == {c for c in game.claim_order if game.count_matching(_one(game, v), frozenset([c]))}
-    assert spec.ranks_in_play == game.ranks_in_play
+        assert passes == {c for c in rules.claim_order if rules.count_matching(_one(game, v), frozenset([c]))}
+    assert spec.ranks_in_play == rules.ranks_in_play
     # Claims: the first claim, a lead with nothing before it, and follow and lead after each claim.
-    assert _claims(spec, spec.first) == game.required_after(None, False)[1]
-    assert _claims(spec, spec.lead_none) == game.required_after(None, True)[1]
+    assert _claims(spec, spec.first) == rules.required_after(None, False)[1]
+    assert _claims(spec, spec.lead_none) == rules.required_after(None, True)[1]
     for i, prev in enumerate(spec.claims):
-        assert _claims(spec, spec.follow[i]) == game.required_after(prev, False)[1]
-        assert _claims(spec, spec.lead[i]) == game.required_after(prev, True)[1]
+        assert _claims(spec, spec.follow[i]) == rules.required_after(prev, False)[1]
+        assert _claims(spec, spec.lead[i]) == rules.required_after(prev, True)[1]
     assert (spec.min_cards, spec.max_cards, spec.exact, spec.any_count, spec.count_cap) == \
-        (game.min_cards, game.max_cards, game.exact, game.any_count, game.count_cap)
-    assert (spec.count_judged, spec.reveal_all) == (game.count_judged, game.reveal_all)
+        (rules.min_cards, rules.max_cards, rules.exact, rules.any_count, rules.count_cap)
+    assert (spec.count_judged, spec.reveal_all) == (rules.count_judged, rules.reveal_all)
     assert (spec.round_ends_challenge, spec.round_ends_all_pass) == \
-        (game.round_ends_on_challenge, game.round_ends_on_all_pass)
+        (rules.round_ends_on_challenge, rules.round_ends_on_all_pass)
     assert (spec.may_pass, spec.leader_may_pass, spec.all_pass_discards) == \
-        (game.may_pass, game.leader_may_pass, game.all_pass_discards)
+        (rules.may_pass, rules.leader_may_pass, rules.all_pass_discards)
     # Challenges and penalties.
-    assert tuple(name for name, _ in spec.kinds) == game.kind_names
-    assert all(by_hand == (game.kinds[name].test is ChallengeTest.HAND) for name, by_hand in spec.kinds)
+    assert tuple(name for name, _ in spec.kinds) == rules.kind_names
+    assert all(by_hand == (rules.kind_by_name[name].test is ChallengeTest.HAND) for name, by_hand in spec.kinds)
     assert (spec.take_pile, spec.draw, spec.pile_discarded, spec.short_stock_takes_pile) == \
-        (game.take_pile, game.draw, game.pile_after_discarded, game.short_stock_takes_pile)
+        (rules.take_pile, rules.draw, rules.pile_after_discarded, rules.short_stock_takes_pile)
     # Sets and the end.
     assert (spec.set_size, spec.sets_forced, spec.sets_naturals_only) == \
-        (game.set_size, game.sets_forced, game.sets_naturals_only)
-    assert (spec.first_out, spec.at_once, spec.emptied_stays_in) == (game.first_out, game.at_once,
-                                                                     game.emptied_stays_in)
+        (rules.set_size, rules.sets_forced, rules.sets_naturals_only)
+    assert (spec.first_out, spec.at_once, spec.emptied_stays_in) == (rules.first_out, rules.at_once,
+                                                                     rules.emptied_stays_in)
     if rb.ending.turn_cap is None:
-        assert spec.turn_cap is None and game.turn_cap == NO_CAP
+        assert spec.turn_cap is None and game.turn_limit == NO_CAP
     else:
-        assert spec.turn_cap == game.turn_cap
+        assert spec.turn_cap == game.turn_limit
     # The deal.
-    assert spec.hand_sizes == tuple(game.hand_sizes) and spec.dealer_by_lot == game.dealer_by_lot
+    assert spec.hand_sizes == tuple(rules.hand_sizes) and spec.dealer_by_lot == rules.dealer_by_lot
     to_stock = rb.deal.surplus is Surplus.STOCK
-    assert spec.stock_count == (game.surplus if to_stock else 0)
-    assert spec.aside_count == game.table.set_aside + (0 if to_stock else game.surplus)
+    assert spec.stock_count == (rules.surplus if to_stock else 0)
+    assert spec.aside_count == rules.table.set_aside + (0 if to_stock else rules.surplus)
     # Who plays after a challenge, with every seat in and any seat (or nobody) dealt the cards it asks
     # about: the tabulated formula and the interpreter's agree.
-    holders = [h for h in (None, *range(n)) if all(h in holder_answers(game.table, card) for card in spec.held)
+    holders = [h for h in (None, *range(n)) if all(h in holder_answers(rules.table, card) for card in spec.held)
                ] if spec.held else [None]
     for claimant in range(n):
         for challenger in (s for s in range(n) if s != claimant):
@@ -122,14 +225,14 @@ def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
                          "caught": caught}
                 for dealer, holder in product(range(n), holders):
                     state = game.new_initial_state()
-                    state.lay_out(dealer, [[0] * (game.values + 1)] * n,
+                    state.lay_out(dealer, [[0] * (rules.values + 1)] * n,
                                   holders={} if holder is None else dict.fromkeys(spec.held, holder))
                     assert _seat(spec.next_player, {**facts, "dealer": dealer}, holder) == \
-                        game.next_player(game.facts(state, dealer, **facts))
+                        rules.next_player.code(game.facts(state, dealer, **facts))
 
 
 def _one(game: Game, value: int) -> list[int]:
     """A hand holding one card of `value`."""
-    hand = [0] * (game.values + 1)
+    hand = [0] * (game.rules.values + 1)
     hand[value] = 1
     return hand

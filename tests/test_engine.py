@@ -47,7 +47,7 @@ def rulebook(name: str) -> Rulebook:
 def dealt(name: str, players: int, seed: int = 1, dealer: int = 0) -> State:
     game = Game(rulebook(name), players)
     state = game.new_initial_state()
-    if game.dealer_by_lot:
+    if game.rules.dealer_by_lot:
         state.apply_action(ChanceDealer(dealer))
     state.apply_action(ChanceShuffle(seed))
     return state

@@ -49,7 +49,7 @@ def check_invariants(state: State, deck: Counter[int]) -> None:
         assert abs(sum(returns)) < 1e-9
         if not result.capped:
             assert result.winner is not None
-            assert (result.loser is None) == g.first_out
+            assert (result.loser is None) == g.rules.first_out
         return
     seat = state.current_player()
     assert state.is_in(seat)
@@ -60,7 +60,7 @@ def check_invariants(state: State, deck: Counter[int]) -> None:
 
 
 def deck_of(game: Game) -> Counter[int]:
-    return Counter(v for v in range(len(game.deck_counts)) for _ in range(game.deck_counts[v]))
+    return Counter(v for v in range(len(game.rules.deck_counts)) for _ in range(game.rules.deck_counts[v]))
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)

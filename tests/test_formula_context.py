@@ -68,7 +68,7 @@ def test_seat_formulas_agree_in_interpreter_and_verifier(tmp_path: Path, formula
     step = turn_step(rb)
     code = rb.challenge.next_player.code
     seats = range(PLAYERS)
-    tree = tabulate(code, PLAYERS, step, game.space,
+    tree = tabulate(code, PLAYERS, step, game.rules.space,
                     {"claimant": seats, "challenger": seats, "winner": seats, "loser": seats,
                      "caught": (False, True), "dealer": seats}, seats_out=True)
     compared = 0
@@ -103,9 +103,9 @@ def test_claim_facts_answer_from_the_claim_order() -> None:
     """`next`, `above` and `any` in a claim formula read the table's claim order."""
     rb = load_rulebook(str(Path(__file__).resolve().parent.parent / "rulebooks" / "english-ascending.yaml"))
     game = Game(rb, 3)
-    facts = ClaimFacts(game.space, 3, previous=0)
-    assert facts.all_claims == game.space.all_claims
-    assert facts.next_claim(0) == game.space.next_claim(0) and facts.above(0) == game.space.above(0)
+    facts = ClaimFacts(game.rules.space, 3, previous=0)
+    assert facts.all_claims == game.rules.space.all_claims
+    assert facts.next_claim(0) == game.rules.space.next_claim(0) and facts.above(0) == game.rules.space.above(0)
 
 
 def test_each_function_has_one_meaning() -> None:

@@ -146,8 +146,8 @@ def playthrough(path: Path, seed: int = SEED) -> str:
     out = [
         f"# Golden playthrough of rulebooks/{path.name}; regenerate with `pytest tests/test_golden.py --regenerate`.",
         f"game: {rulebook.name} — {rulebook.title}",
-        f"players: {players}   seed: {seed}   turn cap: {TURN_CAP}   deck: {len(game.table.deck)} cards   "
-        f"dealt from the dealer's left: {' '.join(str(n) for n in game.hand_sizes)}",
+        f"players: {players}   seed: {seed}   turn cap: {TURN_CAP}   deck: {len(game.rules.table.deck)} cards   "
+        f"dealt from the dealer's left: {' '.join(str(n) for n in game.rules.hand_sizes)}",
         "policy: uniformly random legal actions, random.Random(seed) for chance and choices alike",
     ]
     taken: list[str] = []

@@ -140,8 +140,8 @@ def test_the_leader_after_everyone_passes_may_be_the_holder_of_a_card() -> None:
     while st.is_chance_node():
         st.apply_action(st.chance_outcome(rng))
     holder = st.holders.get(KING_OF_HEARTS)
-    assert game.all_pass_leader is not None
-    assert game.all_pass_leader(game.facts(st, 0, last_player=0)) == holder
+    assert game.rules.all_pass_leader is not None
+    assert game.rules.all_pass_leader.code(game.facts(st, 0, last_player=0)) == holder
     named = evaluate(spec.all_pass_leader, lambda q: holder if q[0] == "holder" else True)  # type: ignore[arg-type]
     assert named == holder
 
@@ -161,7 +161,7 @@ def test_holds_has_no_answer_where_no_seat_acts() -> None:
     acting = game.facts(st, 0, acting=2)
     assert acting.holds(frozenset(range(13))) == st.hand_size(2)
     asks = lambda c: 0 if c.holds(frozenset({0})) else 1  # noqa: E731
-    space = Game(rb, SEATS).space
+    space = Game(rb, SEATS).rules.space
     with pytest.raises(FactUnavailable):
         tabulate(asks, SEATS, 1, space, {}, hand_max=3)
     assert tabulate(asks, SEATS, 1, space, {}, hand_max=3, acting=True) != tabulate(lambda c: 0, SEATS, 1, space, {})

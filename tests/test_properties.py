@@ -81,7 +81,7 @@ def check_games_end_or_reach_the_turn_cap(drawn: RandomGame) -> None:
     """A game finishes by its ending rules, or is stopped by the turn cap, within a bounded number of actions."""
     players = drawn.players
     # A turn is one play or pass, up to players - 1 answers, and set discards (at most one per rank).
-    bound = 2 + TURN_CAP * (players + 1 + 2 * len(drawn.game(TURN_CAP).ranks_in_play))
+    bound = 2 + TURN_CAP * (players + 1 + 2 * len(drawn.game(TURN_CAP).rules.ranks_in_play))
     final = None
     for state, _ in play_out(drawn, TURN_CAP, limit=bound):
         final = state
@@ -92,7 +92,7 @@ def check_games_end_or_reach_the_turn_cap(drawn: RandomGame) -> None:
         assert final.turns >= TURN_CAP or result.ending is not Ending.TURN_CAP
     else:
         assert result.winner is not None
-        assert (result.loser is None) == final.game.first_out
+        assert (result.loser is None) == final.game.rules.first_out
         assert final.returns()[result.winner] > 0
 
 

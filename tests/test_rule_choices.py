@@ -102,7 +102,7 @@ def test_calls_at_once_are_not_seen_before_every_responder_answers(priority: str
     the same whether an earlier responder accepted or challenged."""
     game = _standard(priority)
     seen = []
-    for first in (ACCEPT, Challenge(game.kind_names[0])):
+    for first in (ACCEPT, Challenge(game.rules.kind_names[0])):
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_action(state.chance_outcome(__import__("random").Random(3)))
@@ -123,7 +123,7 @@ def test_offered_in_turn_shows_the_first_challenge_at_once() -> None:
     while state.is_chance_node():
         state.apply_action(state.chance_outcome(rng))
     state.apply_action(state.legal_actions()[0])
-    state.apply_action(Challenge(game.kind_names[0]))
+    state.apply_action(Challenge(game.rules.kind_names[0]))
     assert state.phase is not Phase.RESPOND and len(state.reveals()) == 1
 
 
@@ -162,7 +162,7 @@ def test_a_proved_priority_shows_the_seat_it_picks(tmp_path: Path) -> None:
     compiled, _ = compile_rulebook(str(rulebook))
     assert compiled is not None
     game = Game(compiled, scenario.players)
-    order = [game.seat_after(claimant, d) for d in range(1, game.players)]
+    order = [game.rules.seat_after(claimant, d) for d in range(1, game.players)]
     callers = [int(a.split(":")[0]) for a in scenario.actions[1:] if a.endswith("challenge")]
     heard = scenario.expect["challenger"]
     assert len(callers) == 2 and heard == min(callers, key=order.index)

@@ -327,7 +327,7 @@ def test_seat_counts_from_the_dealer_as_the_interpreter_reads_it(tmp_path: Path)
     table = facts_class(game)
     for dealer in range(4):
         for k in range(9):
-            assert SeatFacts(4, game.step, dealer=dealer).seat(k) == table(None, dealer).seat(k)
+            assert SeatFacts(4, game.rules.step, dealer=dealer).seat(k) == table(None, dealer).seat(k)
     text = (FIXTURES / "leaderless-round.yaml").read_text().replace("holder(king of hearts)", "seat(4)")
     (tmp_path / "seat-four-leads.yaml").write_text(text)
     r = {t.result.id: t.result for t in verify(load_rulebook(str(tmp_path / "seat-four-leads.yaml")),

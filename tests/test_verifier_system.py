@@ -196,8 +196,8 @@ def _turn(st: State, rng: random.Random) -> dict[str, Any]:
         st.apply_action(play)
         step = {"kind": STEP_ACCEPT, "play": play, "seat": seat, "discards": Counter()}
     while st.phase is Phase.RESPOND:
-        if g.kind_names and step.get("challenger", -1) < 0 and rng.random() < 0.4:
-            kind = rng.choice(g.kind_names)
+        if g.rules.kind_names and step.get("challenger", -1) < 0 and rng.random() < 0.4:
+            kind = rng.choice(g.rules.kind_names)
             step.update(challenger=st.current_player(), test=kind)
             if step["kind"] != STEP_PASS:
                 step["kind"] = CHALLENGE
@@ -402,7 +402,7 @@ def test_proved_properties_hold_in_random_games(name: str) -> None:
         proved = {pid for pid in ("card-conservation", "turn-order", "winner", "no-deadlock")
                   if at(r[pid], n)["verdict"] == "proved"}
         game = tables[(n, 6 if i % 10 else 40)]
-        size = sum(game.deck_counts)
+        size = sum(game.rules.deck_counts)
 
         def check(st: State, proved: set[str] = proved, size: int = size, n: int = n) -> None:
             if "card-conservation" in proved:
@@ -420,7 +420,7 @@ def test_proved_properties_hold_in_random_games(name: str) -> None:
             assert res.ending is not Ending.NO_LEGAL_ACTION
         if "winner" in proved and not res.capped:
             assert res.winner is not None and not st.is_in(res.winner)
-            if not game.first_out:
+            if not game.rules.first_out:
                 assert res.loser is not None and st.seats_in() == (res.loser,)
         games += 1
     assert games == 200

@@ -24,7 +24,7 @@ def calls_game(rb: Rulebook, n: int, places: tuple[int, ...]) -> Witness | None:
     """The first play of a seeded game at `n` seats challenged at once by the seats `places` seats after the
     claimant in turn order (the others accept); None when no seed gives a play that can be challenged."""
     game = Game(rb, n)
-    if not game.kind_names:
+    if not game.rules.kind_names:
         return None
     for seed in range(SEEDS):
         witness = _try(game, seed, places)
@@ -34,7 +34,7 @@ def calls_game(rb: Rulebook, n: int, places: tuple[int, ...]) -> Witness | None:
 
 
 def _try(game: Game, seed: int, places: tuple[int, ...]) -> Witness | None:
-    st = dealt(game, seed, seed % game.players if game.dealer_by_lot else 0)
+    st = dealt(game, seed, seed % game.players if game.rules.dealer_by_lot else 0)
     if st.phase is not Phase.PLAY or not st.count_play_actions():
         return None
     claimant = st.current_player()
@@ -43,8 +43,8 @@ def _try(game: Game, seed: int, places: tuple[int, ...]) -> Witness | None:
     st.apply_action(play)
     if st.phase is not Phase.RESPOND:
         return None
-    callers = tuple(sorted(game.seat_after(claimant, d) for d in places))
-    call = Challenge(game.kind_names[0])
+    callers = tuple(sorted(game.rules.seat_after(claimant, d) for d in places))
+    call = Challenge(game.rules.kind_names[0])
     while st.phase is Phase.RESPOND:
         seat = st.current_player()
         action = call if seat in callers else ACCEPT

@@ -26,7 +26,7 @@ def true_claim_play(rb: Rulebook, n: int, count: int, naturals: int, jokers: int
     """A replayed play in which a claim of `count` (`naturals` natural cards and `jokers` jokers) is made
     at the first turn and shown true; or why none was found."""
     game = Game(rb, n)
-    if jokers and not game.wild:
+    if jokers and not game.rules.wild:
         return "the jokers of the threshold claim are not wild in the interpreter"
     why = "no dealt game starts with a play"
     for seed in range(SEEDS):
@@ -51,7 +51,7 @@ def _position(game: Game, st: State, claim: int, naturals: int, jokers: int) -> 
     seat = st.current_player()
     places = [list(st.hand_cards(s)) for s in range(game.players)] + [list(st.stock()), list(st.aside())]
     hand = places[seat]
-    for value, wanted in ((claim, naturals), (game.joker, jokers)):
+    for value, wanted in ((claim, naturals), (game.rules.joker, jokers)):
         while hand.count(value) < wanted:
             donor = next((p for i, p in enumerate(places) if i != seat and value in p
                           and (i >= game.players or len(p) > 1 or _spare(hand, claim, game) is not None)), None)
@@ -73,7 +73,7 @@ def _position(game: Game, st: State, claim: int, naturals: int, jokers: int) -> 
 
 def _spare(hand: list[int], claim: int, game: Game) -> int | None:
     """A card of the hand that is neither the claim nor a joker (given away in exchange)."""
-    return next((c for c in hand if c != claim and c != game.joker), None)
+    return next((c for c in hand if c != claim and c != game.rules.joker), None)
 
 
 def _play(game: Game, pos: Position, claim: int, count: int, naturals: int, jokers: int, pid: str) -> Witness | str:
@@ -84,7 +84,7 @@ def _play(game: Game, pos: Position, claim: int, count: int, naturals: int, joke
     seat = st.current_player()
     if claim not in st.required_claims():
         return "the claim may not be made from that position"
-    cards = tuple(sorted([claim] * naturals + [game.joker] * jokers))
+    cards = tuple(sorted([claim] * naturals + [game.rules.joker] * jokers))
     table = Table(game, st)
     said = f"seat {seat} plays {cards_text(game, cards)} as {claim_text(game, claim, count)}"
     try:

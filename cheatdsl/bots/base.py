@@ -49,20 +49,22 @@ def play_of(cards: tuple[int, ...], claim: int, count: int) -> Play:
 
 def count_to_call(game: Game, cards: int) -> int:
     """The honest count for `cards` cards where the rules allow it (else the nearest allowed)."""
-    if game.exact:
+    rules = game.rules
+    if rules.exact:
         return cards
-    top = game.count_cap if game.count_cap is not None else cards
-    return max(game.min_cards, min(cards, top))
+    top = rules.count_cap if rules.count_cap is not None else cards
+    return max(rules.min_cards, min(cards, top))
 
 
 def truthful_play(view: View, claim: int, most: int) -> Play:
     """Up to `most` cards that pass as `claim`: naturals first, then wild jokers."""
     g = view.game
+    rules = g.rules
     hand = view.hand
-    naturals = hand[claim] if 0 <= claim < g.values else 0
+    naturals = hand[claim] if 0 <= claim < rules.values else 0
     n = min(naturals, most)
-    jokers = min(hand[g.joker], most - n) if g.wild else 0
-    cards = (claim,) * n + (g.joker,) * jokers
+    jokers = min(hand[rules.joker], most - n) if rules.wild else 0
+    cards = (claim,) * n + (rules.joker,) * jokers
     return play_of(cards, claim, count_to_call(g, len(cards)))
 
 
@@ -87,16 +89,17 @@ def random_cards(view: View, rng: random.Random, k: int, base: tuple[int, ...] =
 def bluff_play(view: View, claim: int, card: int, rng: random.Random) -> Play:
     """`card` put down as `claim` (with random cards added if the rules ask for more)."""
     g = view.game
-    if g.min_cards <= 1:
+    rules = g.rules
+    if rules.min_cards <= 1:
         return play_of((card,), claim, count_to_call(g, 1))
-    cards = random_cards(view, rng, g.min_cards - 1, (card,))
+    cards = random_cards(view, rng, rules.min_cards - 1, (card,))
     return play_of(cards, claim, count_to_call(g, len(cards)))
 
 
 def pad_to_minimum(view: View, play: Play, rng: random.Random) -> Play:
     """`play` with random cards added when it holds fewer than the rules' minimum."""
     g = view.game
-    short = g.min_cards - len(play.cards)
+    short = g.rules.min_cards - len(play.cards)
     if short <= 0:
         return play
     cards = random_cards(view, rng, short, play.cards)
@@ -110,10 +113,11 @@ def turns_until(game: Game, claim: int, seats: int) -> dict[int, int]:
     """Counting ahead from `claim`, played now: for each claim the order will ask of this seat, in how
     many of its turns (1 is its next turn), with `seats` seats in play and the order going on as it
     stands. Empty where a later claim is a choice rather than a single claim, as nothing can be counted."""
+    rules = game.rules
     ahead: dict[int, int] = {}
-    follow = game.follow
+    follow = rules.follow_claims
     c = claim
-    for turn in range(1, len(game.claim_order) + 1):
+    for turn in range(1, len(rules.claim_order) + 1):
         for _ in range(seats):
             nxt = follow[c] if 0 <= c < len(follow) else ()
             if len(nxt) != 1:
@@ -135,7 +139,7 @@ def preferred_challenge(game: Game) -> Action | None:
     """The challenge a bot calls by default: the first kind that turns the played cards over."""
     kinds = game.responses[1:]
     for a in kinds:
-        if game.kinds[a.kind].test is ChallengeTest.PLAYED:  # type: ignore[union-attr]
+        if game.rules.kind_by_name[a.kind].test is ChallengeTest.PLAYED:  # type: ignore[union-attr]
             return a
     return kinds[0] if kinds else None
 
@@ -143,23 +147,24 @@ def preferred_challenge(game: Game) -> Action | None:
 def force_challenge(game: Game) -> Action | None:
     """The challenge that makes the claimant show a card from hand, if the table has one."""
     for a in game.responses[1:]:
-        if game.kinds[a.kind].test is ChallengeTest.HAND:  # type: ignore[union-attr]
+        if game.rules.kind_by_name[a.kind].test is ChallengeTest.HAND:  # type: ignore[union-attr]
             return a
     return None
 
 
 def cards_to_match(game: Game, played: int) -> int:
     """How many of the cards put down must pass as the claim for it to be true."""
-    return played if game.reveal_all else 1
+    return played if game.rules.reveal_all else 1
 
 
 def count_is_a_lie(game: Game, count: int, played: int) -> bool:
     """With counts judged, a count called that differs from the cards put down is caught for sure."""
-    return game.count_judged and count != played
+    return game.rules.count_judged and count != played
 
 
 def copies_of(game: Game, claim: int) -> int:
     """Cards in the deck that pass as `claim`: its natural copies and any wild jokers."""
-    natural = game.deck_counts[claim] if 0 <= claim < game.values else 0
-    return natural + (game.deck_counts[game.joker] if game.wild else 0)
+    rules = game.rules
+    natural = rules.deck_counts[claim] if 0 <= claim < rules.values else 0
+    return natural + (rules.deck_counts[rules.joker] if rules.wild else 0)
 

@@ -29,10 +29,11 @@ class Memory:
     each kept with its running total so that a look at the table is a few additions."""
 
     def __init__(self, game: Game, seat: int, sizes: tuple[int, ...]) -> None:
-        width = game.values + 1
+        rules = game.rules
+        width = rules.values + 1
         self.game = game
         self.seat = seat
-        self.hand_test = {name for name, kind in game.kinds.items() if kind.test is ChallengeTest.HAND}
+        self.hand_test = {name for name, kind in rules.kind_by_name.items() if kind.test is ChallengeTest.HAND}
         self.known = [[0] * width for _ in range(game.players)]
         self.known_total = [0] * game.players
         self.pile = [0] * width
@@ -73,7 +74,7 @@ class Memory:
         """A challenge, as the table saw it."""
         self.log.append(r)
         self.reveals += 1
-        g = self.game
+        rules = self.game.rules
         me = self.seat
         if r.kind in self.hand_test:
             if not r.caught and r.revealed:
@@ -91,7 +92,7 @@ class Memory:
                 self.pile[c] += 1
             self.pile_total += len(r.revealed)
         self.received[r.loser] += r.taken
-        if g.take_pile or r.pile_taken:
+        if rules.take_pile or r.pile_taken:
             if r.loser != me:
                 known = self.known[r.loser]
                 for v, k in enumerate(self.pile):
@@ -99,7 +100,7 @@ class Memory:
                         known[v] += k
                 self.known_total[r.loser] += self.pile_total
             self._clear_pile()
-        elif g.pile_after_discarded:
+        elif rules.pile_after_discarded:
             for v, k in enumerate(self.pile):
                 self.gone[v] += k
             self.gone_total += self.pile_total
@@ -180,25 +181,27 @@ class CounterBot(HonestBot):
     def _unmatched(self, view: View, claimant: int, claim: int) -> int:
         """Cards passing as `claim` that could be in the claimant's hand or among those just played."""
         t = self._t
+        rules = t.rules
         memory = self.memory
         assert memory is not None
         out = t.matching(self._hand, claim)
-        if 0 <= claim < t.values:
+        if 0 <= claim < rules.values:
             out += memory.elsewhere(claim, claimant)
-        if t.wild:
-            out += memory.elsewhere(t.joker, claimant)
+        if rules.wild:
+            out += memory.elsewhere(rules.joker, claimant)
         return t.copies[claim] - out
 
     def chance_of_lie(self, view: View, claimant: int, claim: int, count: int, played: int) -> float:
         if view.hand is not self._hand:
             self._meet(view)
         t = self._t
-        if t.count_judged and count != played:
+        rules = t.rules
+        if rules.count_judged and count != played:
             return 1.0
         memory = self.memory
         assert memory is not None
         matching = self._unmatched(view, claimant, claim)
-        if (played if t.reveal_all else 1) > matching:
+        if (played if rules.reveal_all else 1) > matching:
             return 1.0
         key = (self._deck - view.hand_size - memory.elsewhere_total(claimant), matching,
                view.size_of(claimant) + played, played, 1 if t.one_choice else len(view.required))

@@ -70,7 +70,7 @@ class HonestBot(Bot):
         self._force = t.force
         self._deck = t.deck
         self._cap = t.cap
-        self._last_doubt = LAST_DOUBT if game.first_out else LAST_DOUBT_OUT
+        self._last_doubt = LAST_DOUBT if game.rules.first_out else LAST_DOUBT_OUT
 
     def act(self, view: View) -> Action:
         if view.hand is not self._hand:
@@ -88,10 +88,11 @@ class HonestBot(Bot):
         if last and self._force is not None:
             return self._force  # an empty hand has no card to show
         t = self._t
-        if t.count_judged and count != played:
+        rules = t.rules
+        if rules.count_judged and count != played:
             return challenge  # a count that differs from the cards put down is caught for sure
         hand = self._hand
-        unseen = t.copies[claim] - hand[claim] - hand[t.joker] if t.wild else t.copies[claim] - hand[claim]
+        unseen = t.copies[claim] - hand[claim] - hand[rules.joker] if rules.wild else t.copies[claim] - hand[claim]
         key = (self._deck - view.hand_size, unseen, view.size_of(view.claimant) + played,  # type: ignore[arg-type]
                played, 1 if t.one_choice else len(view.required))
         lie = t.lies.get(key)
@@ -105,12 +106,13 @@ class HonestBot(Bot):
 
     def _play(self, view: View) -> Action:
         t = self._t
+        rules = t.rules
         required = view.required
         if t.simple and len(required) == 1:
             held = self._hand[required[0]]
             if held:
                 return t.naturals[required[0]][held if held < self._cap else self._cap]
-        if not required or view.hand_size < t.min_cards:
+        if not required or view.hand_size < rules.min_cards:
             return PASS
         hand = self._hand
         if len(required) == 1:
@@ -124,18 +126,18 @@ class HonestBot(Bot):
                     claim, held = c, k
         if held:
             most = held if held < self._cap else self._cap
-            naturals = hand[claim] if 0 <= claim < t.values else 0
+            naturals = hand[claim] if 0 <= claim < rules.values else 0
             if naturals > most:
                 naturals = most
-            jokers = min(hand[t.joker], most - naturals) if t.wild else 0
+            jokers = min(hand[rules.joker], most - naturals) if rules.wild else 0
             play = t.truth(claim, naturals, jokers)
-            return play if naturals + jokers >= t.min_cards else pad_to_minimum(view, play, self.rng)
-        if t.may_pass and view.may_pass:
+            return play if naturals + jokers >= rules.min_cards else pad_to_minimum(view, play, self.rng)
+        if rules.may_pass and view.may_pass:
             return PASS
         if len(required) > 1:
             claim = required[self.rng.randrange(len(required))]
         card = self._bluff_card(view, claim)
-        if t.min_cards <= 1:
+        if rules.min_cards <= 1:
             return t.bluff(card, claim)
         return bluff_play(view, claim, card, self.rng)
 
@@ -162,7 +164,8 @@ class HonestBot(Bot):
         if view.hand is not self._hand:
             self._meet(view)
         t = self._t
-        if t.count_judged and count != played:
+        rules = t.rules
+        if rules.count_judged and count != played:
             return 1.0
         key = (self._deck - view.hand_size, t.unseen_matching(view.hand, claim),
                view.size_of(claimant) + played, played, 1 if t.one_choice else len(view.required))

@@ -128,10 +128,11 @@ class SearchBot(CounterBot):
         """A few plays worth comparing: `honest`'s choice, the whole truth for each claim allowed,
         a bluff of the card it will miss least, the truth with that card slipped in, and a pass."""
         t = self._t
+        rules = t.rules
         out: list[Action] = [self._play(view)]
         required = view.required
         hand = self._hand
-        if required and view.hand_size >= t.min_cards:
+        if required and view.hand_size >= rules.min_cards:
             state = table_behind(view)
             best, held_best = required[0], -1
             for claim in required[:4]:
@@ -140,11 +141,11 @@ class SearchBot(CounterBot):
                     best, held_best = claim, held
                 if held:
                     most = min(held, t.cap)
-                    naturals = min(hand[claim] if 0 <= claim < t.values else 0, most)
-                    jokers = min(hand[t.joker], most - naturals) if t.wild else 0
+                    naturals = min(hand[claim] if 0 <= claim < rules.values else 0, most)
+                    jokers = min(hand[rules.joker], most - naturals) if rules.wild else 0
                     out.append(pad_to_minimum(view, t.truth(claim, naturals, jokers), self.rng))
             card = self._bluff_card(view, best)
-            out.append(t.bluff(card, best) if t.min_cards <= 1 else bluff_play(view, best, card, self.rng))
+            out.append(t.bluff(card, best) if rules.min_cards <= 1 else bluff_play(view, best, card, self.rng))
             if held_best > 0:
                 truth = next((a for a in out[1:] if isinstance(a, Play) and a.claim == best), None)
                 if truth is not None and len(truth.cards) < t.cap and hand[card] > truth.cards.count(card):

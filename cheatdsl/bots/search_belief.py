@@ -110,9 +110,10 @@ def _draw_claim(view: View, pool: list[int], claim: int, played: int, lie: bool)
     first one does not; with every card judged, a lie may hold matching cards too). Falls back to any
     cards when the pool holds too few of the kind asked for."""
     game = view.game
-    passes = {claim} if 0 <= claim < game.values else set()
-    if game.wild:
-        passes.add(game.joker)
+    rules = game.rules
+    passes = {claim} if 0 <= claim < rules.values else set()
+    if rules.wild:
+        passes.add(rules.joker)
     cards: list[int] = []
     if lie:
         for i, value in enumerate(pool):

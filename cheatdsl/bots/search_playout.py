@@ -30,7 +30,7 @@ def standing(state: State, seat: int) -> float:
         return state.returns()[seat]
     game = state.game
     if not state.is_in(seat):  # out before the end: safe where the last holder loses
-        return 1.0 if game.first_out else 1.0 / (game.players - 1)
+        return 1.0 if game.rules.first_out else 1.0 / (game.players - 1)
     sizes = state.sizes
     others = [sizes[s] for s in range(game.players) if s != seat and state.is_in(s)]
     if not others:

@@ -80,11 +80,12 @@ class GreedyBot(Bot):
 
     def _meet(self, game: Game) -> None:
         """Work out, once per game, what the rules let this bot do."""
+        rules = game.rules
         self._game = game
         self._challenge = preferred_challenge(game) or ACCEPT
-        self._cap = game.max_cards if game.max_cards is not None else 1 << 30
+        self._cap = rules.max_cards if rules.max_cards is not None else 1 << 30
         # One natural card a value, counts as played, no minimum above one: plays need no helper.
-        self._simple = not game.wild and game.exact and game.min_cards <= 1
+        self._simple = not rules.wild and rules.exact and rules.min_cards <= 1
 
     def act(self, view: View) -> Action:
         phase = view.phase
@@ -129,7 +130,7 @@ class GreedyBot(Bot):
     def _play(self, view: View, required: tuple[int, ...]) -> Action:
         """The general case: several claims allowed, wild jokers, counts or minimums to mind."""
         g = view.game
-        if not required or view.hand_size < g.min_cards:
+        if not required or view.hand_size < g.rules.min_cards:
             return PASS
         claim, held = required[0], -1
         for c in required:

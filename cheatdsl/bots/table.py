@@ -1,8 +1,9 @@
 """What the bots work out once per table and share: plays by their numbers, the copies of each claim,
 the chance that a claim is a lie, and the order in which to give cards up when bluffing.
 
-Everything here depends only on the `Game` and on numbers a bot reads from its view, so one `Tables`
-serves every bot at every table of the same game, and a bot's turn is a few look-ups.
+Everything here depends only on the `Game` (its rules read from `rules`, never copied) and on numbers a
+bot reads from its view, so one `Tables` serves every bot at every table of the same game, and a bot's
+turn is a few look-ups.
 """
 
 from __future__ import annotations
@@ -39,26 +40,21 @@ class Tables:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.values = game.values
-        self.joker = game.joker
-        self.wild = game.wild
-        self.deck = len(game.table.deck)
-        self.cap = game.max_cards if game.max_cards is not None else 1 << 30
-        self.min_cards = game.min_cards
-        self.count_judged = game.count_judged
-        self.reveal_all = game.reveal_all
+        self.rules = rules = game.rules
+        self.deck = len(rules.table.deck)
+        self.cap = rules.max_cards if rules.max_cards is not None else 1 << 30
         # One natural card a value and counts called as played: a play is its claim and its cards.
-        self.simple = not game.wild and game.exact and game.min_cards <= 1
-        self.may_pass = game.may_pass
+        self.simple = not rules.wild and rules.exact and rules.min_cards <= 1
         self.challenge = preferred_challenge(game)
         self.force = force_challenge(game)
-        self.copies = [copies_of(game, c) for c in range(game.values + 1)]
+        self.copies = [copies_of(game, c) for c in range(rules.values + 1)]
         # Whether every play has a single claim to make (else a responder weighs the claimant's choice).
-        self.one_choice = all(len(claims) <= 1 for claims in (game.first, game.lead_none, *game.follow, *game.lead))
+        self.one_choice = all(len(claims) <= 1 for claims in (rules.first, rules.lead_none, *rules.follow_sets,
+                                                              *rules.lead_sets))
         # With `simple`: naturals[claim][n] is n cards of `claim` claimed as they are.
-        self.naturals = [[play_of((claim,) * n, claim, n) for n in range(game.deck_counts[claim] + 1)]
-                         for claim in range(game.values)] if self.simple else []
-        self.lies = _LIES.setdefault((self.reveal_all, self.cap), {})
+        self.naturals = [[play_of((claim,) * n, claim, n) for n in range(rules.deck_counts[claim] + 1)]
+                         for claim in range(rules.values)] if self.simple else []
+        self.lies = _LIES.setdefault((rules.reveal_all, self.cap), {})
         self.truths: dict[tuple[int, int, int], Play] = {}
         self.bluffs: dict[tuple[int, int], Play] = {}
         self.giving_up: dict[tuple[int, int], GiveUp] = {}
@@ -68,8 +64,9 @@ class Tables:
 
     def matching(self, hand: list[int], claim: int) -> int:
         """Cards of `hand` that pass as `claim` (as `View.matching`)."""
-        n = hand[claim] if 0 <= claim < self.values else 0
-        return n + hand[self.joker] if self.wild else n
+        rules = self.rules
+        n = hand[claim] if 0 <= claim < rules.values else 0
+        return n + hand[rules.joker] if rules.wild else n
 
     def unseen_matching(self, hand: list[int], claim: int) -> int:
         """Cards passing as `claim` outside `hand`: the deck's copies less those held."""
@@ -78,7 +75,7 @@ class Tables:
     def lie(self, key: LieKey) -> float:
         """The honest bot's chance that a claim is a bluff (`honest.chance_of_lie`), worked out once."""
         pool, matching, hand, played, choices = key
-        need = played if self.reveal_all else 1
+        need = played if self.rules.reveal_all else 1
         lie = self.lies[key] = chance_of_lie(hand_odds(pool, matching, hand), played, need, self.cap, choices)
         return lie
 
@@ -87,7 +84,7 @@ class Tables:
         key = (claim, naturals, jokers)
         play = self.truths.get(key)
         if play is None:
-            cards = (claim,) * naturals + (self.joker,) * jokers
+            cards = (claim,) * naturals + (self.rules.joker,) * jokers
             play = self.truths[key] = play_of(cards, claim, count_to_call(self.game, len(cards)))
         return play
 
@@ -103,21 +100,22 @@ class Tables:
         """The card values in the order to give them up, counting ahead from `claim` with `seats` seats
         in play: those this seat's turns will ask for latest (or never) first, a wild joker last, each
         group of values asked for at the same turn ascending (see `card_to_give_up`)."""
+        rules = self.rules
         key = (claim, seats)
         order = self.giving_up.get(key)
         if order is None:
             ahead = turns_until(self.game, claim, seats)
-            if self.wild:
-                ahead[self.joker] = 0  # a wild joker passes as any claim: never the card to give up
+            if rules.wild:
+                ahead[rules.joker] = 0  # a wild joker passes as any claim: never the card to give up
             by_turn: dict[int, list[int]] = {}
-            for v in range(self.values + 1):
+            for v in range(rules.values + 1):
                 by_turn.setdefault(ahead.get(v, NEVER), []).append(v)
             values: list[int] = []
             groups: list[tuple[tuple[int, ...], Callable[[list[int]], tuple[int, ...]] | None]] = []
             for _, group in sorted(by_turn.items(), reverse=True):
                 values += group
                 groups += [(tuple(group), itemgetter(*group) if len(group) > 1 else None)] * len(group)
-            order = self.giving_up[key] = GiveUp(tuple(values), tuple(groups), max(self.game.deck_counts) <= 1)
+            order = self.giving_up[key] = GiveUp(tuple(values), tuple(groups), max(rules.deck_counts) <= 1)
         return order
 
 

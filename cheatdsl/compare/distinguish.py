@@ -91,7 +91,7 @@ def _observe(state: Any) -> dict[str, Any]:
         out["to_act"] = state.current_player()
     if state.phase is Phase.PLAY:
         due = state.required_claims()
-        every = len(due) == len(g.claim_order) > 1
+        every = len(due) == len(g.rules.claim_order) > 1
         out["required"] = "any" if every else sorted(claim_text(g, c) for c in due)
     if result is not None:
         out["winner"] = result.winner
@@ -109,7 +109,7 @@ def _observe(state: Any) -> dict[str, Any]:
 def _table(rb: Rulebook, players: int, seed: int, dealer: int) -> Any:
     from ..engine import ChanceDealer, ChanceShuffle, Game
     state = Game(rb, players).new_initial_state()
-    if state.game.dealer_by_lot:
+    if state.game.rules.dealer_by_lot:
         state.apply_action(ChanceDealer(dealer))
     state.apply_action(ChanceShuffle(seed))
     return state

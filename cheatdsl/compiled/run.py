@@ -6,7 +6,6 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ..derived import TableRules
 from ..engine import Game
 from ..tally import GameRecord, Histogram, Tally
 from .support import refusal
@@ -20,10 +19,10 @@ _PICKUP_ROOM = 1 << 16  # pickups a batch of games may write before the batch st
 
 def unsupported(game: Game, bots: Sequence[str]) -> str | None:
     """Why the kernel cannot play `game` with these bots (a sentence naming --engine python), or None."""
-    why = refusal(TableRules(game.rulebook, game.players), bots)
+    why = refusal(game.rules, bots)
     if why is None:
         try:
-            build(TableRules(game.rulebook, game.players), game)
+            build(game.rules, game)
         except SeatFormulaReadsDeal as exc:
             why = f"the compiled engine does not play {exc}: use --engine python"
     return why
@@ -33,7 +32,7 @@ class CompiledTable:
     """A run's fixed settings as kernel tables; `play(first, stop)` gives the games' records in order."""
 
     def __init__(self, game: Game, bots: Sequence[str], seed: int, challenge_rate: float) -> None:
-        rules = TableRules(game.rulebook, game.players)
+        rules = game.rules
         why = refusal(rules, bots)
         if why is not None:
             raise ValueError(why)

@@ -51,7 +51,7 @@ def build(rules: TableRules, game: Game) -> KernelTables:
             state.apply_action(ChanceDealer(dealer))
         state.apply_action(ChanceShuffle(0))
         facts = game.facts(state, dealer)
-        seat = game.first_player(facts)
+        seat = game.rules.first_player.code(facts)
         if facts.read_deal:
             raise SeatFormulaReadsDeal("a first player named by the deal")
         first[dealer] = (seat if seat is not None else 0) % n
@@ -61,7 +61,7 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                     winner, loser = (challenger, claimant) if caught else (claimant, challenger)
                     facts = game.facts(state, dealer, claimant=claimant, challenger=challenger, winner=winner,
                                        loser=loser, caught=bool(caught))
-                    seat = game.next_player(facts)
+                    seat = game.rules.next_player.code(facts)
                     if facts.read_deal:
                         raise SeatFormulaReadsDeal("a next player named by the deal")
                     nxt[dealer, claimant, challenger, caught] = claimant if seat is None else seat % n
@@ -75,4 +75,4 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, int(first_claim), follow,
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
                         _PRIORITY[rules.rulebook.challenge.priority],
-                        nxt, int(game.turn_cap), rules.values)
+                        nxt, int(game.turn_limit), rules.values)

@@ -1,6 +1,7 @@
 """The interpreter: any compiled rulebook played as an OpenSpiel-style game of states and actions.
 
     game = Game(rulebook, players, turn_cap=None)     # the spec: tables worked out once
+    game.rules                                        # what the rules imply there (`derived.TableRules`)
     state = game.new_initial_state()                  # chance: ChanceDealer (by lot), ChanceShuffle(seed)
                                                       # and, mid-game, ChanceCaller (who called first)
     state = game.state_from_position(Position(...))   # or an explicit table (scenarios, counterexamples)

@@ -1,8 +1,8 @@
 """Actions, player constants and the errors a state raises; every game is a list of these.
 
-A card in an action is a *card value* of the game (see `Game.card_values`): in games that claim a
+A card in an action is a *card value* of the game (see `game.rules.card_values`): in games that claim a
 rank it is the rank's index (suits never matter there), in games that claim exact cards it is
-`suit * ranks + rank`; the joker is `Game.joker`. Cards in a play are listed in ascending order and
+`suit * ranks + rank`; the joker is `TableRules.joker`. Cards in a play are listed in ascending order and
 the last one lies on top.
 """
 

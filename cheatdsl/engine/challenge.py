@@ -27,7 +27,7 @@ _HAND, _TERMINAL = ChallengeTest.HAND, Phase.TERMINAL
 
 def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
     """Judge the pending play, make the loser pay, then discards, going out and the next turn."""
-    g = state.game
+    rules = state.game.rules
     claimant: int = state.claimant  # type: ignore[assignment]  # a claim is pending
     play = state.pending_play()
     assert play is not None and claimant is not None
@@ -39,38 +39,38 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
         caught = shown is None
         revealed: tuple[int, ...] = () if shown is None else (shown,)
     else:
-        revealed = cards if g.reveal_all else cards[-1:]
+        revealed = cards if rules.reveal_all else cards[-1:]
         # With a count that may differ from the cards, a challenge that turns them all counts them.
-        caught = g.count_judged and len(cards) != count
+        caught = rules.count_judged and len(cards) != count
         if not caught:
-            joker = g.joker if g.wild else -1
+            joker = rules.joker if rules.wild else -1
             for c in revealed:
                 if c != claim and c != joker:
                     caught = True
                     break
     winner, loser = (challenger, claimant) if caught else (claimant, challenger)
-    pile_seen = state.pile_cards() if g.show_pile else None
+    pile_seen = state.pile_cards() if rules.show_pile else None
     if shown is not None:
         state.pass_card(claimant, loser, shown)
     pile_taken = 0
-    if g.take_pile:
+    if rules.take_pile:
         taken = state.take_pile(loser)
     else:
-        taken = state.draw(loser, g.draw)
-        if taken < g.draw and g.short_stock_takes_pile:
+        taken = state.draw(loser, rules.draw)
+        if taken < rules.draw and rules.short_stock_takes_pile:
             # `short_stock: take_pile`: the stock ran short, so the pile (never empty: it holds the
             # play just judged) goes to the loser as well.
             pile_taken = state.take_pile(loser)
             taken += pile_taken
-        elif g.pile_after_discarded:
+        elif rules.pile_after_discarded:
             state.discard_pile()
     state.record_reveal(RevealRecord(kind.name, claimant, challenger, claim, count, revealed, caught, loser,
                                      taken, pile_seen, pile_taken))
-    if g.round_ends_on_challenge:
+    if rules.round_ends_on_challenge:
         state.new_round()
-    resolution = (claimant, challenger, winner, loser, caught, 0 if g.set_size is None else state.set_count())
-    if g.set_size is not None:
-        if g.sets_forced:
+    resolution = (claimant, challenger, winner, loser, caught, 0 if rules.set_size is None else state.set_count())
+    if rules.set_size is not None:
+        if rules.sets_forced:
             discard_forced_sets(state, loser)
         elif complete_sets(state, loser):
             state.ask_for_sets(loser, resolution)
@@ -79,19 +79,19 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
 
 
 def _card_to_show(state: State, seat: int, claim: int) -> int | None:
-    g = state.game
+    rules = state.game.rules
     hand = state.hand(seat)
-    if 0 <= claim < g.values and hand[claim]:
+    if 0 <= claim < rules.values and hand[claim]:
         return claim
-    if g.wild and hand[g.joker]:
-        return g.joker
+    if rules.wild and hand[rules.joker]:
+        return rules.joker
     return None
 
 
 def finish_resolution(state: State, resolution: Resolution) -> None:
     """After a challenge (and any set discards): empty hands go out, then the next player plays."""
     claimant, challenger, winner, loser, caught, sets_before = resolution
-    by_sets = state.game.set_size is not None and state.set_count() > sets_before
+    by_sets = state.game.rules.set_size is not None and state.set_count() > sets_before
     nxt = settle(state, claimant, challenger, winner, loser, caught, by_sets)
     if nxt is not None:
         state.next_turn(nxt)
@@ -104,6 +104,7 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
     `by_sets`: the loser discarded sets after its pickup.
     """
     g = state.game
+    rules = g.rules
     # An empty hand goes out: the claimant's whose play survived (or showed its last card to a
     # Force). The loser's hand emptied by the sets it discarded goes out or stays in as
     # `ending.emptied_by_sets` says. A caught claimant left with nothing otherwise (an empty stock
@@ -113,7 +114,7 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
         if sizes[seat] or not state.seating[seat]:  # read again: the claimant may be the loser, gone out
             continue
         if seat == loser and by_sets:
-            if g.emptied_stays_in:
+            if rules.emptied_stays_in:
                 continue
             how = "discarded the last cards as sets"
         elif seat == claimant and caught:
@@ -131,7 +132,7 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
     if nxt is None:
         facts = g.facts(state, dealer or 0, claimant=claimant, challenger=challenger, winner=winner,
                         loser=loser, caught=caught)
-        nxt = g.next_player(facts)
+        nxt = rules.next_player.code(facts)
         nxt = claimant if nxt is None else nxt % g.players
         if not state.is_in(nxt):
             nxt = state.left_of(nxt)
@@ -143,12 +144,13 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
 def all_passed(state: State) -> None:
     """Every seat still in passed in a row: the pile may leave, and a new round may begin."""
     g = state.game
-    if g.all_pass_discards:
+    rules = g.rules
+    if rules.all_pass_discards:
         state.discard_pile()
     seat = state.current_player()
-    if g.round_ends_on_all_pass and g.all_pass_leader is not None:
+    if rules.round_ends_on_all_pass and rules.all_pass_leader is not None:
         last = state.last_player if state.last_player is not None else state.left_of(seat)
-        leader = g.all_pass_leader(g.facts(state, state.dealer or 0, last_player=last))
+        leader = rules.all_pass_leader.code(g.facts(state, state.dealer or 0, last_player=last))
         leader = last if leader is None else leader % g.players
         if not state.is_in(leader):
             leader = state.left_of(leader)
@@ -162,26 +164,26 @@ def all_passed(state: State) -> None:
 
 def complete_sets(state: State, seat: int) -> list[int]:
     """Ranks of which `seat` holds a complete set."""
-    g = state.game
-    size = g.set_size
+    rules = state.game.rules
+    size = rules.set_size
     if size is None or size <= 0:
         return []
     hand = state.hand(seat)
-    if g.by_rank:  # `rank_count_in` written out: it runs after every challenge
-        need = size if g.sets_naturals_only else size - hand[g.joker]
-        return [r for r in g.ranks_in_play if hand[r] >= need]
-    return [r for r in g.ranks_in_play if g.rank_count_in(hand, r, g.sets_naturals_only) >= size]
+    if rules.by_rank:  # `rank_count_in` written out: it runs after every challenge
+        need = size if rules.sets_naturals_only else size - hand[rules.joker]
+        return [r for r in rules.ranks_in_play if hand[r] >= need]
+    return [r for r in rules.ranks_in_play if rules.rank_count_in(hand, r, rules.sets_naturals_only) >= size]
 
 
 def discard_set(state: State, seat: int, rank: int) -> None:
     """Put one set of `rank` from `seat`'s hand out of the game, naturals first."""
-    g = state.game
+    rules = state.game.rules
     hand = state.hand(seat)
-    need = g.set_size or 0
+    need = rules.set_size or 0
     taken: list[int] = []
-    values = [rank] if g.by_rank else [s * g.rank_count + rank for s in range(g.suit_count)]
-    if not g.sets_naturals_only:
-        values.append(g.joker)
+    values = [rank] if rules.by_rank else [s * rules.rank_count + rank for s in range(rules.suit_count)]
+    if not rules.sets_naturals_only:
+        values.append(rules.joker)
     for v in values:
         k = min(need, hand[v])
         taken += [v] * k
@@ -211,10 +213,10 @@ def discard_chosen_set(state: State, seat: int, rank: int) -> bool:
 
 def go_out(state: State, seat: int, how: str) -> None:
     """`seat` leaves the game: the first out wins, or the last one holding cards loses."""
-    g = state.game
+    rules = state.game.rules
     # A seat leaving a game that goes on (a turn-start win) puts its cards out of play.
-    state.leave(seat, not g.first_out and state.players_in > 2 and state.hand_size(seat) > 0)
-    if g.first_out:
+    state.leave(seat, not rules.first_out and state.players_in > 2 and state.hand_size(seat) > 0)
+    if rules.first_out:
         state.finish(Ending.WON, f"seat {seat} {how} and wins", winner=seat)
     elif state.players_in <= 1:
         left = state.seats_in()

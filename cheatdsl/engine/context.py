@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..derived import seat_after
 from ..expr.context import Fact, FactUnavailable, FormulaContext
 
 if TYPE_CHECKING:
@@ -40,36 +41,36 @@ class Facts(FormulaContext):
 
     @property
     def all_claims(self) -> frozenset[int]:
-        return self._game.space.all_claims
+        return self._game.rules.space.all_claims
 
     def next_claim(self, claim: int | None) -> int | None:
-        return self._game.space.next_claim(claim)
+        return self._game.rules.space.next_claim(claim)
 
     def prev_claim(self, claim: int | None) -> int | None:
-        return self._game.space.prev_claim(claim)
+        return self._game.rules.space.prev_claim(claim)
 
     def above(self, claim: int | None) -> frozenset[int]:
-        return self._game.space.above(claim)
+        return self._game.rules.space.above(claim)
 
     def below(self, claim: int | None) -> frozenset[int]:
-        return self._game.space.below(claim)
+        return self._game.rules.space.below(claim)
 
     def left(self, seat: int | None) -> int | None:
         if seat is None:
             return None
         if self._state is None:
-            return self._game.succ[seat % self.players]
+            return seat_after(seat, self._game.rules.step, 1, self.players)
         return self._state.left_of(seat % self.players)
 
     def right(self, seat: int | None) -> int | None:
         if seat is None:
             return None
         if self._state is None:
-            return self._game.pred[seat % self.players]
+            return seat_after(seat, self._game.rules.step, -1, self.players)
         return self._state.right_of(seat % self.players)
 
     def seat(self, number: int) -> int:
-        return (self._dealer + self._game.step * number) % self.players
+        return seat_after(self._dealer, self._game.rules.step, number, self.players)
 
     def holder(self, card: int) -> int | None:
         if self._state is None:
@@ -86,7 +87,7 @@ class Facts(FormulaContext):
             raise FactUnavailable(Fact.HAND.value)
         if not claims:
             return 0
-        return self._game.count_matching(self._state.hand(self.acting), claims)
+        return self._game.rules.count_matching(self._state.hand(self.acting), claims)
 
 
 def facts_class(game: Game) -> type[Facts]:

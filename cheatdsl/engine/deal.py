@@ -50,19 +50,21 @@ def _order(size: int, seed: int) -> list[int]:
 def deal(state: State, seed: int) -> None:
     """Shuffle with `random.Random(seed)`, set cards aside, deal from the dealer's left, then play."""
     g = state.game
+    rules = g.rules
     n = g.players
     dealer = state.dealer or 0
-    deck = list(map(g.table.deck.__getitem__, _order(len(g.table.deck), seed)))
-    values = list(map(g.value_of_card.__getitem__, deck))
-    set_aside = g.table.set_aside
+    order = _order(len(rules.table.deck), seed)
+    deck = list(map(rules.table.deck.__getitem__, order))
+    values = list(map(rules.deck_values.__getitem__, order))
+    set_aside = rules.table.set_aside
     aside = values[:set_aside]
-    dealt = set_aside + sum(g.hand_sizes)
+    dealt = set_aside + sum(rules.hand_sizes)
     holders: dict[int, int] = {}
     hands: list[list[int]] = [[]] * n
-    card_values = g.card_values
+    card_values = rules.card_values
     # Seats from the last dealt to the first, so a card dealt twice (several packs) keeps its first holder.
     for i in reversed(range(n)):
-        seat = g.seat_after(dealer, i + 1)
+        seat = rules.seat_after(dealer, i + 1)
         hands[seat] = list(map(values[set_aside + i:dealt:n].count, card_values))
         holders.update(dict.fromkeys(deck[set_aside + i:dealt:n], seat))
     surplus = values[dealt:]
@@ -70,10 +72,10 @@ def deal(state: State, seed: int) -> None:
         state.lay_out(dealer, hands, stock=surplus, aside=aside, holders=holders)
     else:
         state.lay_out(dealer, hands, aside=aside + surplus, holders=holders)
-    if g.sets_forced:
+    if rules.sets_forced:
         for seat in range(n):
             _challenge.discard_forced_sets(state, seat)
-    first = g.first_player(g.facts(state, dealer))
+    first = rules.first_player.code(g.facts(state, dealer))
     state.open_play(None, False)
     if first is None:
         # A rule gap, not ours to fill: e.g. the card that names the leader lies in the surplus.
@@ -95,32 +97,33 @@ def _out_if_empty(state: State) -> None:
 def enter_position(state: State, position: Position) -> None:
     """Set `state` to `position`; raises ValueError when the position cannot happen at this table."""
     g = state.game
+    rules = g.rules
     n = g.players
     if len(position.hands) != n:
         raise ValueError(f"the position gives {len(position.hands)} hands for {n} players")
     for seat in (position.to_play, position.dealer, *position.out):
         if not 0 <= seat < n:
             raise ValueError(f"there is no seat {seat} at a table of {n}")
-    counts = [0] * (g.values + 1)
+    counts = [0] * (rules.values + 1)
     places = [*position.hands, position.pile, position.stock, position.aside]
     for cards in places:
         for c in cards:
-            if not 0 <= c <= g.values:
+            if not 0 <= c <= rules.values:
                 raise ValueError(f"{c!r} is not a card of this game")
             counts[c] += 1
     for v, k in enumerate(counts):
-        if k > g.deck_counts[v]:
-            raise ValueError(f"the position holds {k} of {card_text(g, v)}, the deck has {g.deck_counts[v]}")
-    if position.previous is not None and position.previous not in g.space.position:
+        if k > rules.deck_counts[v]:
+            raise ValueError(f"the position holds {k} of {card_text(g, v)}, the deck has {rules.deck_counts[v]}")
+    if position.previous is not None and position.previous not in rules.space.position:
         raise ValueError(f"{position.previous!r} is not a claim of this game")
     hands = []
     for cards in position.hands:
-        hand = [0] * (g.values + 1)
+        hand = [0] * (rules.values + 1)
         for c in cards:
             hand[c] += 1
         hands.append(hand)
     state.lay_out(position.dealer, hands, position.pile, position.stock, position.aside)
-    if position.out and g.first_out:
+    if position.out and rules.first_out:
         raise ValueError("nobody can be out yet: the first player out wins and ends the game")
     for seat in position.out:
         if state.is_in(seat):

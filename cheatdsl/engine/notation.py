@@ -48,17 +48,17 @@ class NotationError(ValueError):
 # -- cards ---------------------------------------------------------------------------------------
 
 def suit_letter(game: Game, suit: int) -> str:
-    return game.suit_names[suit][0].upper()
+    return game.rules.suit_names[suit][0].upper()
 
 
 def card_text(game: Game, value: int) -> str:
     """`7`, `K` (games claiming ranks), `7H` (games claiming exact cards), or `JK`."""
-    if value == game.joker:
+    if value == game.rules.joker:
         return JOKER_TEXT
-    rank = value % game.rank_count
-    if game.by_rank:
-        return game.rank_symbols[rank]
-    return game.rank_symbols[rank] + suit_letter(game, value // game.rank_count)
+    rank = value % game.rules.rank_count
+    if game.rules.by_rank:
+        return game.rules.rank_symbols[rank]
+    return game.rules.rank_symbols[rank] + suit_letter(game, value // game.rules.rank_count)
 
 
 def cards_text(game: Game, values: tuple[int, ...] | list[int]) -> str:
@@ -67,12 +67,12 @@ def cards_text(game: Game, values: tuple[int, ...] | list[int]) -> str:
 
 def _rank_index(game: Game, word: str) -> int | None:
     w = word.upper()
-    for i, symbol in enumerate(game.rank_symbols):
+    for i, symbol in enumerate(game.rules.rank_symbols):
         if symbol.upper() == w:
             return i
     lw = word.lower()
-    for i in range(game.rank_count):
-        if lw in (game.rank_names[i], game.rank_plurals[i]):
+    for i in range(game.rules.rank_count):
+        if lw in (game.rules.rank_names[i], game.rules.rank_plurals[i]):
             return i
     return None
 
@@ -89,7 +89,7 @@ def parse_suited(game: Game, text: str) -> tuple[int, int | None]:
         return rank, None
     head, tail = t[:-1], t[-1:].upper()
     rank = _rank_index(game, head)
-    letters = [suit_letter(game, s) for s in range(game.suit_count)]
+    letters = [suit_letter(game, s) for s in range(game.rules.suit_count)]
     if rank is None or tail not in letters:
         raise NotationError(f"`{text}` is not a card: {card_hint(game)}")
     return rank, letters.index(tail)
@@ -97,12 +97,12 @@ def parse_suited(game: Game, text: str) -> tuple[int, int | None]:
 
 def card_hint(game: Game) -> str:
     """How cards are written at this table, with examples from its own deck."""
-    symbols = [game.rank_symbols[r] for r in sorted(game.ranks_in_play)] or list(game.rank_symbols)
+    symbols = [game.rules.rank_symbols[r] for r in sorted(game.rules.ranks_in_play)] or list(game.rules.rank_symbols)
     picks = [symbols[i * (len(symbols) - 1) // 2] for i in range(3)] if len(symbols) > 2 else symbols
     joker = f", or {JOKER_TEXT} for a joker" if game.rulebook.deck.jokers else ""
-    if game.by_rank:
+    if game.rules.by_rank:
         return "write its rank, such as " + ", ".join(picks) + joker
-    examples = [f"{rank}{suit_letter(game, i % game.suit_count)}" for i, rank in enumerate(picks)]
+    examples = [f"{rank}{suit_letter(game, i % game.rules.suit_count)}" for i, rank in enumerate(picks)]
     return "write the rank and the suit letter, such as " + ", ".join(examples) + joker
 
 
@@ -125,14 +125,14 @@ def _parse_card(game: Game, text: str) -> int:
     if rank < 0:
         if game.rulebook.deck.jokers == 0:
             raise NotationError(f"`{text}`: this game has no jokers")
-        return game.joker
-    if rank not in game.ranks_in_play:
-        raise NotationError(f"`{text}`: {game.rank_plurals[rank]} are not in the deck at this table")
-    if game.by_rank:
+        return game.rules.joker
+    if rank not in game.rules.ranks_in_play:
+        raise NotationError(f"`{text}`: {game.rules.rank_plurals[rank]} are not in the deck at this table")
+    if game.rules.by_rank:
         return rank
     if suit is None:
         raise NotationError(f"`{text}`: name the suit too, such as {text}{suit_letter(game, 0)}")
-    return suit * game.rank_count + rank
+    return suit * game.rules.rank_count + rank
 
 
 def parse_cards(game: Game, text: str | list[object]) -> tuple[int, ...]:
@@ -145,27 +145,27 @@ def parse_cards(game: Game, text: str | list[object]) -> tuple[int, ...]:
 
 def rank_words(game: Game, rank: int, count: int = 2) -> str:
     """`sevens`, or `seven` for a count of one."""
-    if not 0 <= rank < game.rank_count:
+    if not 0 <= rank < game.rules.rank_count:
         return f"rank {rank}"
-    return game.rank_names[rank] if count == 1 else game.rank_plurals[rank]
+    return game.rules.rank_names[rank] if count == 1 else game.rules.rank_plurals[rank]
 
 
 def claim_text(game: Game, claim: int | None, count: int | None = None) -> str:
     """`2 sevens` with a count, `sevens` without; `the seven of hearts` for exact cards."""
     if claim is None:
         return "none"
-    if game.by_rank:
+    if game.rules.by_rank:
         if count is None:
             return rank_words(game, claim)
         return f"{count} {rank_words(game, claim, count)}"
-    rank, suit = claim % game.rank_count, claim // game.rank_count
-    return f"the {game.rank_names[rank]} of {game.suit_names[suit]}"
+    rank, suit = claim % game.rules.rank_count, claim // game.rules.rank_count
+    return f"the {game.rules.rank_names[rank]} of {game.rules.suit_names[suit]}"
 
 
 def claims_text(game: Game, claims: tuple[int, ...] | list[int]) -> str:
     if not claims:
         return "no claim"
-    if len(claims) == len(game.claim_order) and len(claims) > 1:
+    if len(claims) == len(game.rules.claim_order) and len(claims) > 1:
         return "any claim"
     return ", ".join(claim_text(game, c) for c in claims)
 
@@ -181,7 +181,7 @@ def parse_claim(game: Game, text: str) -> tuple[int, int | None]:
         words = words[1:]
     if not words:
         raise NotationError(f"`{text}` does not name a claim")
-    if game.by_rank:
+    if game.rules.by_rank:
         if len(words) != 1:
             raise NotationError(f"`{text}` is not a claim: write a count and a rank, such as `2 sevens`")
         rank = _rank_index(game, words[0])
@@ -189,15 +189,15 @@ def parse_claim(game: Game, text: str) -> tuple[int, int | None]:
             rank = _rank_index(game, words[0][:-1])
         if rank is None:
             raise NotationError(f"`{words[0]}` is not a rank of this game")
-        if rank not in game.ranks_in_play:
-            raise NotationError(f"`{text}`: {game.rank_plurals[rank]} are not in the deck at this table")
+        if rank not in game.rules.ranks_in_play:
+            raise NotationError(f"`{text}`: {game.rules.rank_plurals[rank]} are not in the deck at this table")
         return rank, count
     if len(words) == 3 and words[1] == "of":
         rank = _rank_index(game, words[0])
-        suits = [s for s in range(game.suit_count) if game.suit_names[s] in (words[2], words[2] + "s")]
+        suits = [s for s in range(game.rules.suit_count) if game.rules.suit_names[s] in (words[2], words[2] + "s")]
         if rank is None or not suits:
             raise NotationError(f"`{text}` is not a card of this game")
-        return suits[0] * game.rank_count + rank, 1 if count is None else count
+        return suits[0] * game.rules.rank_count + rank, 1 if count is None else count
     if len(words) == 1:
         return parse_card(game, words[0]), 1 if count is None else count
     raise NotationError(f"`{text}` is not a claim: name the card, such as `the seven of hearts`")
@@ -214,7 +214,7 @@ def action_text(game: Game, action: Action) -> str:
     if isinstance(action, Accept):
         return "accept"
     if isinstance(action, Challenge):
-        return "challenge" if len(game.all_kind_names) == 1 and action.kind in game.all_kind_names else \
+        return "challenge" if len(game.rules.all_kind_names) == 1 and action.kind in game.rules.all_kind_names else \
             f"challenge {action.kind}"
     if isinstance(action, DiscardSet):
         return f"discard {rank_words(game, action.rank)}"
@@ -242,15 +242,15 @@ def parse_action(game: Game, text: str) -> Action:
     if low == "challenge" or low.startswith("challenge "):
         kind = t[len("challenge"):].strip()
         if not kind:
-            if not game.all_kind_names:
+            if not game.rules.all_kind_names:
                 raise NotationError("this game has no challenge")
-            return Challenge(game.all_kind_names[0])
-        for name in game.all_kind_names:
-            call = game.rulebook.challenge.kinds[game.all_kind_names.index(name)].call
+            return Challenge(game.rules.all_kind_names[0])
+        for name in game.rules.all_kind_names:
+            call = game.rulebook.challenge.kinds[game.rules.all_kind_names.index(name)].call
             if kind.lower() in (name.lower(), call.lower().strip("!?. ")):
                 return Challenge(name)
         raise NotationError(f"`{text}`: there is no challenge `{kind}`; this game has "
-                            + ", ".join(f"`{k}`" for k in game.all_kind_names))
+                            + ", ".join(f"`{k}`" for k in game.rules.all_kind_names))
     if low.startswith("discard "):
         word = t.split(None, 1)[1]
         rank = _rank_index(game, word)
@@ -309,9 +309,9 @@ def not_now_text(state: State, what: str) -> str:
 
 def bad_kind_text(game: Game, kind: str) -> str:
     """Why a challenge named `kind` is refused: not allowed at this player count, or not in the rules."""
-    if kind in game.all_kind_names:
+    if kind in game.rules.all_kind_names:
         return f"the challenge `{kind}` is not allowed with {game.players} players"
-    return f"there is no challenge `{kind}`; this game has " + ", ".join(f"`{k}`" for k in game.kind_names)
+    return f"there is no challenge `{kind}`; this game has " + ", ".join(f"`{k}`" for k in game.rules.kind_names)
 
 
 def seats_text(seats: tuple[int, ...]) -> str:
@@ -326,20 +326,20 @@ def bad_play_text(state: State, action: Play) -> str:
     if action.claim not in state.required_claims():
         said = claim_text(g, action.claim) if isinstance(action.claim, int) else repr(action.claim)
         return f"seat {state.current_player()} may not claim {said}: the claim must be {claims_text(g, state.required_claims())}"
-    top = "" if g.max_cards is None else f" to {g.max_cards}"
-    if n < g.min_cards or (g.max_cards is not None and n > g.max_cards):
-        return f"a play holds {g.min_cards}{top} cards, this one holds {n}"
-    if g.exact:
+    top = "" if g.rules.max_cards is None else f" to {g.rules.max_cards}"
+    if n < g.rules.min_cards or (g.rules.max_cards is not None and n > g.rules.max_cards):
+        return f"a play holds {g.rules.min_cards}{top} cards, this one holds {n}"
+    if g.rules.exact:
         return f"the count called must be the count played: {n} cards called as {action.count}"
-    if g.any_count:
-        return f"the count called must be from {g.min_cards} to {g.count_cap}, not {action.count}"
-    return f"the count called must be from {g.min_cards} to the {n} cards played, not {action.count}"
+    if g.rules.any_count:
+        return f"the count called must be from {g.rules.min_cards} to {g.rules.count_cap}, not {action.count}"
+    return f"the count called must be from {g.rules.min_cards} to the {n} cards played, not {action.count}"
 
 
 def bad_cards_text(state: State, action: Play) -> str:
     g = state.game
     cards = action.cards
-    if any(not isinstance(c, int) or not 0 <= c <= g.values for c in cards):
+    if any(not isinstance(c, int) or not 0 <= c <= g.rules.values for c in cards):
         return f"{cards!r} are not card values of this game"
     if list(cards) != sorted(cards):
         return "the cards of a play are listed in ascending order"

@@ -27,7 +27,7 @@ from .actions import (
 from .challenge import complete_sets
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..derived import TableRules
     from .state import State
 
 MAX_LEGAL_ACTIONS = 100_000
@@ -59,28 +59,28 @@ def legal_actions(state: State, limit: int | None = None) -> list[Action]:
 
 
 def _bounds(state: State) -> tuple[int, int]:
-    g = state.game
+    rules = state.game.rules
     held = state.sizes[state.to_act]
-    top = held if g.max_cards is None else min(g.max_cards, held)
-    return g.min_cards, top
+    top = held if rules.max_cards is None else min(rules.max_cards, held)
+    return rules.min_cards, top
 
 
 def _count_choices(state: State, k: int) -> int:
     """How many counts may be called for a play of k cards."""
-    g = state.game
-    if g.exact:
+    rules = state.game.rules
+    if rules.exact:
         return 1
-    if g.any_count:
-        return max(0, g.any_count_cap - g.min_cards + 1)
-    top = k if g.max_cards is None else min(k, g.max_cards)
-    return max(0, top - g.min_cards + 1)
+    if rules.any_count:
+        return max(0, rules.any_count_cap - rules.min_cards + 1)
+    top = k if rules.max_cards is None else min(k, rules.max_cards)
+    return max(0, top - rules.min_cards + 1)
 
 
 def _plays(state: State) -> list[Play]:
     low, high = _bounds(state)
     if high < low or not state.required:
         return []  # without a claim to make there is no play, whatever cards could be chosen
-    g = state.game
+    rules = state.game.rules
     hand = state.hand(state.to_act)
     avail = [(v, k) for v, k in enumerate(hand) if k]
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(high + 1)]
@@ -100,7 +100,7 @@ def _plays(state: State) -> list[Play]:
     out = []
     for claim in state.required:
         for k in range(low, high + 1):
-            counts = range(g.min_cards, g.min_cards + _count_choices(state, k)) if not g.exact else [k]
+            counts = range(rules.min_cards, rules.min_cards + _count_choices(state, k)) if not rules.exact else [k]
             for count in counts:
                 for cards in sorted(groups[k]):
                     out.append(Play(cards, claim, count))
@@ -140,16 +140,16 @@ def count_plays(state: State) -> int:
     if high < low:
         return 0
     ways = _suffixes(state.hand(state.to_act), high)[0]
-    return sum(_weights(state.game, ways[low:high + 1])) * len(state.required)
+    return sum(_weights(state.game.rules, ways[low:high + 1])) * len(state.required)
 
 
-def _weights(g: Game, ways: list[int]) -> list[int]:
+def _weights(rules: TableRules, ways: list[int]) -> list[int]:
     """The plays of each size from the smallest allowed on (`ways`: the ways to pick their cards), times the counts
     that may be called for each (as `_count_choices` says: every size here is within the card cap)."""
-    if g.exact:
+    if rules.exact:
         return ways
-    if g.any_count:
-        return [w * max(0, g.any_count_cap - g.min_cards + 1) for w in ways]
+    if rules.any_count:
+        return [w * max(0, rules.any_count_cap - rules.min_cards + 1) for w in ways]
     return list(map(mul, ways, range(1, len(ways) + 1)))
 
 
@@ -163,8 +163,8 @@ def sample_play(state: State, rng: random.Random) -> Play:
     high = max(high, 0)
     suffix = _suffixes(hand, high)
     ways = suffix[0]
-    g = state.game
-    weights = _weights(g, ways[low:high + 1])  # from `low` cards on
+    rules = state.game.rules
+    weights = _weights(rules, ways[low:high + 1])  # from `low` cards on
     total = sum(weights)
     required = state.required
     if total == 0 or not required:
@@ -177,7 +177,7 @@ def sample_play(state: State, rng: random.Random) -> Play:
         pick -= weights[k]
         k += 1
     k += low
-    count = k if g.exact else g.min_cards + randrange(_count_choices(state, k))
+    count = k if rules.exact else rules.min_cards + randrange(_count_choices(state, k))
     chosen: list[int] = []
     need = k
     i = 0

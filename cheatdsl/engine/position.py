@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Position:
-    """Who holds what and who plays next; cards are card values of the game (`Game.card_values`).
+    """Who holds what and who plays next; cards are card values of the game (`TableRules.card_values`).
 
     `pile` lists the cards already on the table, bottom first (they are one bundle no challenge
     turns over); `stock` lists the stock top card first. `previous` is the last claim made (None

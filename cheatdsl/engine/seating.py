@@ -10,7 +10,7 @@ def close_up(succ: Sequence[int], pred: Sequence[int], inside: Sequence[bool],
     """The turn order once the seats not `inside` have left: for every seat, the next seat in and the
     previous seat in (itself when no other is in), and the seats in that answer its claims, in turn order.
 
-    `succ` and `pred` are the table's order of all seats (`Game.succ`, `Game.pred`).
+    `succ` and `pred` are the table's order of all seats (`TableRules.succ`, `TableRules.pred`).
     """
     players = len(succ)
     next_in, prev_in, responders = [0] * players, [0] * players, []

@@ -1,6 +1,6 @@
 """The state of one game: its cards and seats, the common steps (play, accept, pass) and a public interface.
 
-Hands are lists of counts indexed by card value (`Game.card_values`). The pile is kept three ways,
+Hands are lists of counts indexed by card value (`TableRules.card_values`). The pile is kept three ways,
 newest last: the `Play` of each claim, who made it, and every card in one list (cards already on the
 table in a position are one bundle with no claim); a play adds to each without building anything. Only this module reads or writes a state's fields: the rarer steps
 (challenges, set discards, going out: `challenge.py`) and the deal (`deal.py`) go through the named
@@ -74,11 +74,12 @@ class State:
 
     def __init__(self, game: Game) -> None:
         n = game.players
+        rules = game.rules
         self.game = game
         self._phase = _CHANCE
         self._seat = CHANCE
-        self._dealer: int | None = None if game.dealer_by_lot else 0
-        width = game.values + 1
+        self._dealer: int | None = None if rules.dealer_by_lot else 0
+        width = rules.values + 1
         self._hands = [[0] * width for _ in range(n)]
         self._sizes = [0] * n
         self._pile: list[Play] = []
@@ -92,9 +93,9 @@ class State:
         self._seating: tuple[bool, ...] = tuple(self._in)
         self._in_count = n
         self._out_order: list[int] = []
-        self._next_in = list(game.succ)
-        self._prev_in = list(game.pred)
-        self._responders_of = list(game.responders_of)
+        self._next_in = list(rules.succ)
+        self._prev_in = list(rules.pred)
+        self._responders_of = list(rules.responders_of)
         self._previous: int | None = None
         self._leading = False
         self._required: tuple[int, ...] = ()
@@ -163,10 +164,10 @@ class State:
 
     def can_pass(self) -> bool:
         """Whether the seat to play may pass now."""
-        g = self.game
-        if self._phase is not _PLAY or not g.may_pass or (self._leading and not g.leader_may_pass):
+        rules = self.game.rules
+        if self._phase is not _PLAY or not rules.may_pass or (self._leading and not rules.leader_may_pass):
             return False
-        return g.pass_when is None or bool(g.pass_when(self._turn_facts(self._seat)))
+        return rules.pass_when is None or bool(rules.pass_when.code(self._turn_facts(self._seat)))
 
     def _turn_facts(self, seat: int) -> Facts:
         """The facts of `seat`'s turn, for `turn_start_win` and `passing.when`."""
@@ -212,7 +213,7 @@ class State:
         out = [0.0] * n
         if self._phase is not _TERMINAL or self._capped:
             return out
-        if self.game.first_out and self._winner is not None:
+        if self.game.rules.first_out and self._winner is not None:
             out = [-1.0 / (n - 1)] * n
             out[self._winner] = 1.0
         elif self._loser is not None:
@@ -426,7 +427,7 @@ class State:
         self._previous = previous
         self._leading = leading or previous is None
         self._last_player = last_player
-        self._required, self._required_set = self.game.required_after(previous, leading)
+        self._required, self._required_set = self.game.rules.required_after(previous, leading)
 
     def pass_card(self, from_seat: int, to_seat: int, card: int) -> None:
         """One card goes from one hand to another (a card shown to a Force goes to the loser)."""
@@ -488,7 +489,7 @@ class State:
     def leave(self, seat: int, hand_out_of_play: bool) -> None:
         """`seat` goes out of the game and the turn order closes up; with `hand_out_of_play` the cards it
         still holds leave the game unseen."""
-        g = self.game
+        rules = self.game.rules
         self._in[seat] = False
         self._in_count -= 1
         self._out_order.append(seat)
@@ -501,11 +502,11 @@ class State:
             self._sizes[seat] = 0
         self._seating = tuple(self._in)
         # New lists, never changed in place, so clones share them.
-        self._next_in, self._prev_in, self._responders_of = close_up(g.succ, g.pred, self._in)
+        self._next_in, self._prev_in, self._responders_of = close_up(rules.succ, rules.pred, self._in)
 
     def next_turn(self, seat: int) -> None:
         """The claims allowed follow the last claim (a lead when a round begins); `seat` comes to play."""
-        self._required, self._required_set = self.game.required_after(self._previous, self._leading)
+        self._required, self._required_set = self.game.rules.required_after(self._previous, self._leading)
         self.begin_turn(seat)
 
     def finish(self, ending: Ending, reason: str, winner: int | None = None, loser: int | None = None) -> None:
@@ -520,28 +521,30 @@ class State:
     def begin_turn(self, seat: int) -> None:
         """`seat` comes to play: the turn cap, a turn-start win, or the play phase."""
         g = self.game
-        if g.turn_start_win is not None or g.emptied_stays_in:
+        rules = g.rules
+        if rules.turn_start_win is not None or rules.emptied_stays_in:
             seat = self._turn_goes_to(seat)
             if seat < 0:
                 return
-        elif self._turns >= g.turn_cap:
+        elif self._turns >= g.turn_limit:
             self.finish(Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
             return
         self._phase = _PLAY
         self._seat = seat
-        if (not self._required or self._sizes[seat] < g.min_cards) and not self.can_pass():
+        if (not self._required or self._sizes[seat] < rules.min_cards) and not self.can_pass():
             self.finish(Ending.NO_LEGAL_ACTION, f"seat {seat} has no legal action")
 
     def _turn_goes_to(self, seat: int) -> int:
         """Where the turn coming to `seat` lands: seats holding no cards passed over, seats winning at
         the start of their turn gone out; -1 when that ended the game (or the turn cap did)."""
         g = self.game
-        win = g.turn_start_win
+        rules = g.rules
+        win = rules.turn_start_win.code if rules.turn_start_win is not None else None
         while True:
-            if self._turns >= g.turn_cap:
+            if self._turns >= g.turn_limit:
                 self.finish(Ending.TURN_CAP, f"stopped by the turn cap after {self._turns} turns")
                 return -1
-            if g.emptied_stays_in and not self._sizes[seat]:
+            if rules.emptied_stays_in and not self._sizes[seat]:
                 seat = self._pass_over_empty(seat)
                 if seat < 0:
                     return -1
@@ -573,14 +576,15 @@ class State:
     def _apply_play(self, action: Play) -> None:
         if self._phase is not _PLAY:
             raise IllegalAction(not_now_text(self, "play cards"))
-        g = self.game
+        rules = self.game.rules
         cards = action.cards
         claim = action.claim
         count = action.count
         try:
             n = len(cards)
-            if (claim not in self._required_set or not g.min_cards <= n <= g.most_cards
-                    or (count != n if g.exact else not g.min_cards <= count <= (g.any_count_cap if g.any_count else n))):
+            if (claim not in self._required_set or not rules.min_cards <= n <= rules.most_cards
+                    or (count != n if rules.exact
+                        else not rules.min_cards <= count <= (rules.any_count_cap if rules.any_count else n))):
                 raise IllegalAction(bad_play_text(self, action))
         except TypeError:
             raise IllegalAction(f"{action!r} is not a play: cards are a tuple of card values, "
@@ -624,7 +628,7 @@ class State:
         self._last_player = seat
         self._turns += 1
         self._claimant = seat
-        if not size and g.at_once:
+        if not size and rules.at_once:
             self._stands()
             return
         self._responders = responders = self._responders_of[seat]
@@ -667,21 +671,21 @@ class State:
             _challenge.go_out(self, claimant, "emptied the hand")
             if self._phase is _TERMINAL:
                 return
-        g = self.game
-        self._open = g.window_through_passes and self._in[claimant]
+        rules = self.game.rules
+        self._open = rules.window_through_passes and self._in[claimant]
         claim = self._previous
-        self._required = g.follow[claim]  # type: ignore[index]
-        self._required_set = g.follow_sets[claim]  # type: ignore[index]
+        self._required = rules.follow_claims[claim]  # type: ignore[index]
+        self._required_set = rules.follow_sets[claim]  # type: ignore[index]
         self.begin_turn(self._next_in[claimant])
 
     def _apply_challenge(self, action: Challenge) -> None:
         if self._phase is not _RESPOND:
             raise IllegalAction(not_now_text(self, "challenge"))
-        g = self.game
-        kind = g.kinds.get(action.kind)
+        rules = self.game.rules
+        kind = rules.kind_by_name.get(action.kind)
         if kind is None:
             raise IllegalAction(bad_kind_text(self.game, action.kind))
-        if not g.calls_at_once:
+        if not rules.calls_at_once:
             self._hear(self._seat, action.kind)
             return
         self._calls += ((self._seat, action.kind),)
@@ -695,7 +699,7 @@ class State:
     def _hear_calls(self) -> None:
         """Every responder has answered: the priority rule picks whose call is heard, or the lot does."""
         calls = self._calls
-        if len(calls) > 1 and self.game.caller_by_lot:
+        if len(calls) > 1 and self.game.rules.caller_by_lot:
             self._phase = _CHANCE
             self._seat = CHANCE
             return
@@ -711,7 +715,7 @@ class State:
         self._passes = 0
         self._phase = _RESPOND  # after the lot, the claim is judged as any heard call is
         self._seat = seat
-        _challenge.resolve(self, self.game.kinds[kind], seat)
+        _challenge.resolve(self, self.game.rules.kind_by_name[kind], seat)
 
     def _apply_caller(self, action: ChanceCaller) -> None:
         if self._phase is not _CHANCE or not self._calls:
@@ -724,18 +728,18 @@ class State:
                             + ", ".join(str(seat) for seat, _ in self._calls))
 
     def _apply_pass(self, action: Pass) -> None:
-        g = self.game
+        rules = self.game.rules
         if self._phase is not _PLAY:
             raise IllegalAction(not_now_text(self, "pass"))
-        if not g.may_pass:
+        if not rules.may_pass:
             raise IllegalAction("passing is not allowed: a player without the rank must bluff")
-        if self._leading and not g.leader_may_pass:
+        if self._leading and not rules.leader_may_pass:
             raise IllegalAction(f"seat {self._seat} leads the round and may not pass")
-        if g.pass_when is not None and not g.pass_when(self._turn_facts(self._seat)):
-            raise IllegalAction(f"seat {self._seat} may not pass now: passing needs `{g.pass_when_text}`")
+        if rules.pass_when is not None and not rules.pass_when.code(self._turn_facts(self._seat)):
+            raise IllegalAction(f"seat {self._seat} may not pass now: passing needs `{rules.pass_when.text}`")
         self._turns += 1
         self._passes += 1
-        if self._passes >= self._in_count - (self._empty_seats_in() if g.emptied_stays_in else 0):
+        if self._passes >= self._in_count - (self._empty_seats_in() if rules.emptied_stays_in else 0):
             self._passes = 0
             self._open = False
             _challenge.all_passed(self)

@@ -67,10 +67,10 @@ class View:
 
     def matching(self, claim: int) -> int:
         """Own cards that would pass as `claim` (the exact value, or a wild joker)."""
-        g = self.game
+        rules = self.game.rules
         hand = self._hand
-        n = hand[claim] if 0 <= claim < g.values else 0
-        return n + hand[g.joker] if g.wild else n
+        n = hand[claim] if 0 <= claim < rules.values else 0
+        return n + hand[rules.joker] if rules.wild else n
 
     # -- public facts --------------------------------------------------------------------------
 
@@ -163,16 +163,16 @@ class View:
     @property
     def card_cap(self) -> int | None:
         """The most cards a play may hold, or None for no limit."""
-        return self.game.max_cards
+        return self.game.rules.max_cards
 
     @property
     def min_cards(self) -> int:
-        return self.game.min_cards
+        return self.game.rules.min_cards
 
     @property
     def challenge_kinds(self) -> tuple[str, ...]:
         """Names of the challenges allowed at this table."""
-        return self.game.kind_names
+        return self.game.rules.kind_names
 
     @property
     def responses(self) -> tuple[Action, ...]:
@@ -197,7 +197,7 @@ class View:
         """Whether this seat has a play to make now (some claim allowed, enough cards)."""
         s = self._state
         return (s.phase is _PLAY and s.to_act == self.seat and bool(s.required)
-                and self._sizes[self.seat] >= self.game.min_cards)
+                and self._sizes[self.seat] >= self.game.rules.min_cards)
 
     # -- legal choices (this seat's own; empty when it is not this seat's turn) ----------------
 

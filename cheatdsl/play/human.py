@@ -48,7 +48,7 @@ class HumanSeat:
 
     def show_turn(self, state: State) -> None:
         g = state.game
-        top = len(state.hand_cards(self.seat)) if g.max_cards is None else g.max_cards
+        top = len(state.hand_cards(self.seat)) if g.rules.max_cards is None else g.rules.max_cards
         c = self.console
         c.say("", rule(f"Turn {state.turns + 1} · your play"), table_line(state, self.v))
         c.say(*required_lines(state))
@@ -135,9 +135,9 @@ class HumanSeat:
         if not chosen:
             raise Problem("Choose at least one card.")
         n = len(chosen)
-        if n < g.min_cards or (g.max_cards is not None and n > g.max_cards):
-            top = "" if g.max_cards is None else f" and at most {number_word(g.max_cards)}"
-            raise Problem(f"Select at least {number_word(g.min_cards)}{top} cards; you chose {number_word(n)}.")
+        if n < g.rules.min_cards or (g.rules.max_cards is not None and n > g.rules.max_cards):
+            top = "" if g.rules.max_cards is None else f" and at most {number_word(g.rules.max_cards)}"
+            raise Problem(f"Select at least {number_word(g.rules.min_cards)}{top} cards; you chose {number_word(n)}.")
         return chosen
 
     def _claim(self, state: State, text: str, played: int) -> tuple[int, int | None]:
@@ -151,8 +151,8 @@ class HumanSeat:
                 raise Problem(str(exc)) from None
             if claim not in claims:
                 raise Problem(f"You may not claim {claim_name(g, claim)} now.")
-            return claim, (played if g.exact else count)
-        count = played if g.exact else None
+            return claim, (played if g.rules.exact else count)
+        count = played if g.rules.exact else None
         if len(claims) == 1:
             return claims[0], count
         return self._ask_claim(state), count
@@ -188,8 +188,8 @@ class HumanSeat:
     def _count(self, state: State, played: int) -> int:
         g = state.game
         # The engine's rule: up to the cards played, or with `count: any` up to the count cap.
-        top = (g.count_cap or played) if g.any_count else played
-        low = g.min_cards
+        top = (g.rules.count_cap or played) if g.rules.any_count else played
+        low = g.rules.min_cards
         while True:
             answer = self.console.ask(f"How many do you call? ({low}–{top}, Enter for {played}) ")
             if not answer:
@@ -221,7 +221,7 @@ class HumanSeat:
         seat, claim, count = newest.seat, newest.claim, newest.count
         if seat is None or claim is None:
             return ACCEPT
-        kinds = [k for k in g.rulebook.challenge.kinds if k.name in g.kinds]
+        kinds = [k for k in g.rulebook.challenge.kinds if k.name in g.rules.kind_by_name]
         options: list[tuple[str, str, Action]] = [("a", "accept", ACCEPT)]
         letters = {k.name[0].lower() for k in kinds}
         for i, k in enumerate(kinds):
@@ -249,7 +249,7 @@ class HumanSeat:
             for key, label, action in options:
                 names = {key, label.lower()}
                 if isinstance(action, Challenge):
-                    kind = g.kinds[action.kind]
+                    kind = g.rules.kind_by_name[action.kind]
                     names |= {kind.name.lower(), kind.call.lower().strip("!?. “”"), "challenge", "c"}
                 if answer in names:
                     return action
@@ -278,18 +278,18 @@ class HumanSeat:
             if answer in ("keep", "k", str(len(names) + 1)):
                 return KEEP
             for i, a in enumerate(sets):
-                if answer in (str(i + 1), names[i], rank_words(g, a.rank, 1), g.rank_symbols[a.rank].lower()):
+                if answer in (str(i + 1), names[i], rank_words(g, a.rank, 1), g.rules.rank_symbols[a.rank].lower()):
                     return a
             c.say("Answer with a number, a rank or `keep`; `help` explains.")
 
 
 def _is_position(g: Game, token: str) -> bool:
     """A bare number is a position when it names no rank of the game (`12`, but not `7`)."""
-    return token.isdigit() and token not in g.rank_symbols
+    return token.isdigit() and token not in g.rules.rank_symbols
 
 
 def _a(g: Game, claim: int) -> str:
-    if not g.by_rank:
+    if not g.rules.by_rank:
         return claim_name(g, claim)
     name = rank_words(g, claim, 1)
     return ("an " if name[:1] in "aeiou" else "a ") + name
@@ -298,6 +298,6 @@ def _a(g: Game, claim: int) -> str:
 def held_text(g: Game, card: int, held: int) -> str:
     """`no sevens`, `only one seven`, `only two sevens` (`no 7H`, `only one JK` for exact cards and jokers)."""
     amount = "no" if not held else "only " + number_word(held)
-    if g.by_rank and card != g.joker:
+    if g.rules.by_rank and card != g.rules.joker:
         return f"{amount} {rank_words(g, card, held)}"
     return f"{amount} {card_text(g, card)}"

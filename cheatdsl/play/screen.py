@@ -29,7 +29,7 @@ def table_line(state: State, v: Voices) -> str:
     g = state.game
     parts = []
     for i in range(1, g.players):
-        seat = g.seat_after(v.you or 0, i) if v.you is not None else i
+        seat = g.rules.seat_after(v.you or 0, i) if v.you is not None else i
         mark = "" if state.is_in(seat) else " (out)"
         parts.append(f"{v.name(seat)} {state.hand_size(seat)}{mark}")
     if v.you is not None:
@@ -42,18 +42,18 @@ def table_line(state: State, v: Voices) -> str:
 
 def cards_rule(g: Game) -> str:
     """`1 to 4 cards`, `1 card`, `1 or more cards`."""
-    if g.max_cards == g.min_cards:
-        return plural(g.min_cards, "card")
-    if g.max_cards is None:
-        return f"{g.min_cards} or more cards"
-    return f"{g.min_cards} to {g.max_cards} cards"
+    if g.rules.max_cards == g.rules.min_cards:
+        return plural(g.rules.min_cards, "card")
+    if g.rules.max_cards is None:
+        return f"{g.rules.min_cards} or more cards"
+    return f"{g.rules.min_cards} to {g.rules.max_cards} cards"
 
 
 def count_rule(g: Game) -> str:
-    if g.exact:
+    if g.rules.exact:
         return "the count you call is the count you play"
-    if g.any_count:
-        return f"you may call any count from {g.min_cards} to {g.count_cap}"
+    if g.rules.any_count:
+        return f"you may call any count from {g.rules.min_cards} to {g.rules.count_cap}"
     return "you may put down more cards than you call"
 
 
@@ -96,11 +96,11 @@ def hand_lines(g: Game, hand: Sequence[int], top: int | None = None) -> list[str
 def evidence_line(g: Game, hand: Sequence[int], claim: int, count: int) -> str:
     """What your own cards say about a claim: `You hold one seven; four are in the deck.`"""
     held = sum(1 for c in hand if c == claim)
-    copies = g.deck_counts[claim]
-    if g.by_rank:
+    copies = g.rules.deck_counts[claim]
+    if g.rules.by_rank:
         text = f"You hold {number_word(held)} {rank_words(g, claim, held)}; the deck has {copies}."
     else:
         text = "You hold that very card." if held else "You do not hold that card."
-    if held + count > copies + (g.deck_counts[g.joker] if g.wild else 0):
+    if held + count > copies + (g.rules.deck_counts[g.rules.joker] if g.rules.wild else 0):
         text += " The claim is impossible!"
     return text

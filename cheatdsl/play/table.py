@@ -39,13 +39,13 @@ class Table:
         self.you = seat if seat is not None else (first if first >= 0 else 0)
         names = [""] * game.players
         for i in range(1, game.players):
-            names[game.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
+            names[game.rules.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
         self.v = Voices(names, self.you)
         self.human = HumanSeat(console, self.you, self.v)
         kinds = list(bots) or ["honest"]
         self.opponents: dict[int, Opponent] = {}
         for i in range(1, game.players):
-            seat = game.seat_after(self.you, i)
+            seat = game.rules.seat_after(self.you, i)
             kind = kinds[(i - 1) % len(kinds)]
             self.opponents[seat] = make_opponent(kind, seat, random.Random(seed * 1_000_003 + seat))
 
@@ -79,7 +79,7 @@ class Table:
         c.say(f"{v.name(s.current_player())} {v.verb(s.current_player(), 'play')} first.")
 
     def _turn_order(self) -> list[int]:
-        return [self.game.seat_after(self.you, i) for i in range(self.game.players)]
+        return [self.game.rules.seat_after(self.you, i) for i in range(self.game.players)]
 
     def step(self) -> None:
         state = self.state
@@ -114,7 +114,7 @@ class Table:
     def answer(self, line: str) -> None:
         """An answer to a claim: said at once when answers are offered in turn; with calls made at once,
         kept until every responder has answered, so that no answer is seen before yours."""
-        if self.game.calls_at_once and (self.state.phase is Phase.RESPOND or self.state.callers()):
+        if self.game.rules.calls_at_once and (self.state.phase is Phase.RESPOND or self.state.callers()):
             self.held.append(line)
         else:
             self.console.say(*self.held, line)
@@ -150,7 +150,7 @@ class Table:
         if isinstance(action, Pass) and before.pile_size() and not after.pile_size():
             c.say(f"Everyone passed: the pile of {before.pile_size()} cards leaves the game unseen.")
         for who in after.order_out()[len(before.order_out()):]:
-            if not (g.first_out and after.is_terminal()):
+            if not (g.rules.first_out and after.is_terminal()):
                 c.say(f"{v.name(who)} {v.verb(who, 'are')} out of cards and out of the game!")
         if after.phase is Phase.PLAY and after.leading and not before.leading:
             leader = after.current_player()

@@ -67,9 +67,9 @@ class Voices:
 def display_order(game: Game, cards: Sequence[int]) -> list[int]:
     """Cards sorted as a hand is held: by rank in claim order, then by suit; jokers last."""
     def key(v: int) -> tuple[int, int]:
-        if v == game.joker:
-            return (game.rank_count, 0)
-        return (v % game.rank_count, v // game.rank_count)
+        if v == game.rules.joker:
+            return (game.rules.rank_count, 0)
+        return (v % game.rules.rank_count, v // game.rules.rank_count)
     return sorted(cards, key=key)
 
 
@@ -82,7 +82,7 @@ def said(game: Game, claim: int | None, count: int) -> str:
     """A claim as spoken: `two sevens`, `one ace`, `the seven of hearts`."""
     if claim is None:
         return "nothing"
-    if not game.by_rank:
+    if not game.rules.by_rank:
         text = claim_text(game, claim)
         return text if count == 1 else f"{number_word(count)} times {text}"
     return f"{number_word(count)} {rank_words(game, claim, count)}"
@@ -97,8 +97,8 @@ def choices_words(game: Game, claims: Sequence[int]) -> str:
     """`sevens`, `sevens or eights`, `any rank`, `any card`."""
     if not claims:
         return "no claim"
-    if len(claims) == len(game.claim_order) and len(claims) > 1:
-        return "any rank" if game.by_rank else "any card"
+    if len(claims) == len(game.rules.claim_order) and len(claims) > 1:
+        return "any rank" if game.rules.by_rank else "any card"
     names = [claim_name(game, c) for c in claims]
     if len(names) == 1:
         return names[0]
@@ -109,7 +109,7 @@ def choices_words(game: Game, claims: Sequence[int]) -> str:
 
 def matches(game: Game, card: int, claim: int) -> bool:
     """Whether `card` passes as `claim` when turned over: the very value, or a wild joker."""
-    return card == claim or (game.wild and card == game.joker)
+    return card == claim or (game.rules.wild and card == game.rules.joker)
 
 
 def bluff_reasons(game: Game, cards: Sequence[int], claim: int, count: int) -> list[str]:
@@ -118,13 +118,13 @@ def bluff_reasons(game: Game, cards: Sequence[int], claim: int, count: int) -> l
     wrong = [c for c in cards if not matches(game, c, claim)]
     for c in sorted(set(wrong)):
         reasons.append(f"{card_text(game, c)} is not {_a_claim(game, claim)}")
-    if game.count_judged and len(cards) != count:
+    if game.rules.count_judged and len(cards) != count:
         reasons.append(f"{plural(len(cards), 'card')} put down for a call of {number_word(count)}")
     return reasons
 
 
 def _a_claim(game: Game, claim: int) -> str:
-    if not game.by_rank:
+    if not game.rules.by_rank:
         return claim_text(game, claim)
     name = rank_words(game, claim, 1)
     return ("an " if name[:1] in "aeiou" else "a ") + name
@@ -162,7 +162,7 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
                          f"from hand and {v.verb(r.claimant, 'pass')} it to {v.name(r.challenger, False)}: "
                          f"the claim holds.")
     else:
-        what = "THE NEWEST PLAY" if game.reveal_all else "THE TOP CARD"
+        what = "THE NEWEST PLAY" if game.rules.reveal_all else "THE TOP CARD"
         lines.append(f"{what}, REVEALED: {cards_text(game, r.revealed)}  (claimed “{claim}”)")
         if r.caught:
             reasons = bluff_reasons(game, r.revealed, r.claim, r.count) or ["the cards do not match the claim"]
@@ -171,7 +171,7 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
             lines.append("Every card matches: the claim was true.")
     if r.pile is not None:
         lines.append(f"The whole pile is shown: {cards_text(game, r.pile)}.")
-    if game.take_pile:
+    if game.rules.take_pile:
         lines.append(v.says(r.loser, "collect", f"the pile: {plural(r.taken, 'card')}."))
     elif r.pile_taken:
         drawn = v.says(r.loser, "draw", f"{plural(r.taken - r.pile_taken, 'card')} from the stock")
@@ -179,7 +179,7 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
                      f"{plural(r.pile_taken, 'card')}.")
     else:
         drawn = v.says(r.loser, "draw", f"{plural(r.taken, 'card')} from the stock")
-        lines.append(drawn + ("; the pile is put out of play." if game.pile_after_discarded else "."))
+        lines.append(drawn + ("; the pile is put out of play." if game.rules.pile_after_discarded else "."))
     return lines
 
 
@@ -194,7 +194,7 @@ def result_lines(game: Game, result: Result, v: Voices, sizes: Sequence[int],
     lines = []
     if result.capped:
         lines.append(f"The game stopped without a winner: {result.reason}.")
-    elif game.first_out:
+    elif game.rules.first_out:
         whose = "your" if result.winner == v.you else "the"
         lines.append(f"{v.says(result.winner, 'win')}: {whose} last claim survived and {whose} hand is empty.")
     else:

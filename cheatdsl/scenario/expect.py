@@ -195,7 +195,7 @@ def phase(state: State, value: Any, key: str) -> list[Mismatch]:
 def required(state: State, value: Any, key: str) -> list[Mismatch]:
     g = state.game
     if isinstance(value, str) and value.lower() in ("any", "any claim"):
-        want = frozenset(g.claim_order)
+        want = frozenset(g.rules.claim_order)
     else:
         items = value if isinstance(value, list) else [value]
         want = frozenset(c for i, v in enumerate(items) if (c := _claim(state, v, f"{key}.{i}")) is not None)
@@ -323,8 +323,8 @@ def discarded(state: State, value: Any, key: str) -> list[Mismatch]:
 def _claim_rank(state: State, value: Any, key: str) -> int:
     g = state.game
     word = str(value).lower()
-    for r in range(g.rank_count):
-        if word in (g.rank_names[r], g.rank_plurals[r], g.rank_symbols[r].lower()):
+    for r in range(g.rules.rank_count):
+        if word in (g.rules.rank_names[r], g.rules.rank_plurals[r], g.rules.rank_symbols[r].lower()):
             return r
     raise BadExpectation(key, f"`{value}` is not a rank of this game")
 

@@ -271,7 +271,7 @@ def _start(scenario: Scenario, game: Game, d: Diagnostics) -> State | None:
     if scenario.position is None:
         state = game.new_initial_state()
         seed = scenario.seed or 0
-        if game.dealer_by_lot:
+        if game.rules.dealer_by_lot:
             dealer = scenario.dealer if scenario.dealer is not None else random.Random(seed).randrange(game.players)
             if not 0 <= dealer < game.players:
                 d.error(scenario.span("dealer"), "S030", f"there is no seat {dealer} to deal")

@@ -31,12 +31,12 @@ def read_action(game: Game, data: Any) -> Action | str:
         return KEEP
     if kind == "challenge":
         name = data.get("kind")
-        if not isinstance(name, str) or name not in game.kinds:
-            raise Refused("`kind` must name one of this game's challenges: " + ", ".join(game.kinds), 400)
+        if not isinstance(name, str) or name not in game.rules.kind_by_name:
+            raise Refused("`kind` must name one of this game's challenges: " + ", ".join(game.rules.kind_by_name), 400)
         return Challenge(name)
     if kind == "discard":
         rank = _int(data.get("rank"), "rank")
-        if not 0 <= rank < game.rank_count:
+        if not 0 <= rank < game.rules.rank_count:
             raise Refused("`rank` is not a rank of this game", 400)
         return DiscardSet(rank)
     if kind == "play":
@@ -44,13 +44,13 @@ def read_action(game: Game, data: Any) -> Action | str:
         if not isinstance(cards, list) or len(cards) > MOST_CARDS:
             raise Refused("`cards` must be a list of card values", 400)
         values = [_int(c, "cards") for c in cards]
-        if any(not 0 <= c <= game.joker for c in values):
+        if any(not 0 <= c <= game.rules.joker for c in values):
             raise Refused("`cards` holds a value that is no card of this game", 400)
         claim = _int(data.get("claim"), "claim")
-        if claim not in game.claim_order:
+        if claim not in game.rules.claim_order:
             raise Refused("`claim` is not a claim of this game", 400)
         count = _int(data.get("count", len(values)), "count")
-        if not 0 <= count <= max(len(game.table.deck), 1):
+        if not 0 <= count <= max(len(game.rules.table.deck), 1):
             raise Refused("`count` is out of range", 400)
         return Play(tuple(sorted(values)), claim, count)
     raise Refused(f"unknown action type `{kind[:40]}`", 400)

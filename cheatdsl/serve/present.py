@@ -25,9 +25,9 @@ MOST_SAID = 60  # claims spelt out for each count up to this  # the newest lines
 
 def a_claim(game: Game, claim: int) -> str:
     """`an ace`, `a seven`, `the seven of hearts`."""
-    if claim == game.joker:
+    if claim == game.rules.joker:
         return "a joker"
-    if not game.by_rank:
+    if not game.rules.by_rank:
         return said(game, claim, 1)
     name = rank_words(game, claim, 1)
     return ("an " if name[:1] in "aeiou" else "a ") + name
@@ -66,7 +66,7 @@ def seat_view(s: Session) -> dict[str, Any]:
         view["result"] = {"lines": result_lines(g, result, v, state.hand_sizes(), s.turn_order())[:-1] if result else [],
                           "winner": None if result is None or result.winner is None else v.name(result.winner),
                           "you_won": result is not None and result.winner == s.you and not result.capped,
-                          "capped": result is not None and result.capped, "turn_cap": g.turn_cap,
+                          "capped": result is not None and result.capped, "turn_cap": g.turn_limit,
                           "rulebook": g.rulebook.name}
         view["replay"] = None if s.lesson else replay_command(s)
     elif s.lesson is not None and s.lesson_done():
@@ -104,7 +104,7 @@ def _turn(s: Session, obs: Observation, hand: list[int]) -> dict[str, Any]:
         newest = obs.claims[-1]
         options: list[dict[str, Any]] = [{"type": "accept", "label": "Accept"}]
         for k in g.rulebook.challenge.kinds:
-            if k.name in g.kinds:
+            if k.name in g.rules.kind_by_name:
                 note = (f"{s.voices.name(newest.seat)} must show {a_claim(g, newest.claim)} from hand"
                         if k.test is ChallengeTest.HAND and newest.claim is not None else "")
                 options.append({"type": "challenge", "kind": k.name, "label": k.call, "note": note})
@@ -116,16 +116,16 @@ def _turn(s: Session, obs: Observation, hand: list[int]) -> dict[str, Any]:
         ranks = sorted({a.rank for a in state.legal_actions() if isinstance(a, DiscardSet)})
         return {"kind": "discard", "sets": [{"rank": r, "text": rank_words(g, r)} for r in ranks]}
     claims = obs.required
-    top = len(hand) if g.max_cards is None else min(g.max_cards, len(hand))
-    counting = "exact" if g.exact else "any" if g.any_count else "extra"
+    top = len(hand) if g.rules.max_cards is None else min(g.rules.max_cards, len(hand))
+    counting = "exact" if g.rules.exact else "any" if g.rules.any_count else "extra"
     return {
         "kind": "play", "head": required_lines(state)[0], "rule": f"Play {cards_rule(g)} face down; "
         f"{count_rule(g)}.", "leading": obs.leading, "choices": choices_words(g, claims),
         "claims": [{"value": c, "text": claim_text(g, c), "one": a_claim(g, c),
-                    "said": [said(g, c, n) for n in range(min(g.count_cap or top, MOST_SAID) + 1)],
+                    "said": [said(g, c, n) for n in range(min(g.rules.count_cap or top, MOST_SAID) + 1)],
                     "matches": sorted({x for x in hand if matches(g, x, c)})} for c in claims],
-        "min": g.min_cards, "max": top, "counting": counting, "count_cap": g.count_cap or top,
-        "judged": g.count_judged, "pass": state.can_pass(),
+        "min": g.rules.min_cards, "max": top, "counting": counting, "count_cap": g.rules.count_cap or top,
+        "judged": g.rules.count_judged, "pass": state.can_pass(),
     }
 
 

@@ -49,13 +49,13 @@ class Session:
         self.you = lesson.you if lesson is not None else (first if first >= 0 else 0)
         names = [""] * game.players
         for i in range(1, game.players):
-            names[game.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
+            names[game.rules.seat_after(self.you, i)] = NAMES[(i - 1) % len(NAMES)]
         self.voices = Voices(names, self.you)
         kinds = list(bots) or ["honest"]
         self.bots: dict[int, str] = {}
         self.opponents: dict[int, Opponent] = {}
         for i in range(1, game.players):
-            seat = game.seat_after(self.you, i)
+            seat = game.rules.seat_after(self.you, i)
             self.bots[seat] = kinds[(i - 1) % len(kinds)]
             self.opponents[seat] = make_opponent(self.bots[seat], seat, random.Random(seed * 1_000_003 + seat))
         self.id = ""
@@ -74,7 +74,7 @@ class Session:
     # -- moves ---------------------------------------------------------------------------------
 
     def turn_order(self) -> list[int]:
-        return [self.game.seat_after(self.you, i) for i in range(self.game.players)]
+        return [self.game.rules.seat_after(self.you, i) for i in range(self.game.players)]
 
     def waiting_for_you(self) -> bool:
         return (self.reveal is None and not self.state.is_terminal()
@@ -202,7 +202,7 @@ class Session:
         if isinstance(action, Pass) and pile and not s.pile_size():
             self._say("info", f"Everyone passed: the pile of {pile} cards leaves the game unseen.", None)
         for who in s.order_out()[out:]:
-            if not (g.first_out and s.is_terminal()):
+            if not (g.rules.first_out and s.is_terminal()):
                 self._say("info", f"{v.name(who)} {v.verb(who, 'are')} out of cards and out of the game.", who)
         if s.phase is Phase.PLAY and s.leading and not leading and not s.is_terminal():
             leader = s.current_player()
@@ -220,7 +220,7 @@ class Session:
         """An answer to a claim: said at once when answers are offered in turn; with calls made at once,
         kept until every responder has answered, so that no answer is seen before yours."""
         line = {"kind": kind, "text": text, "seat": seat}
-        if self.game.calls_at_once and (self.state.phase is Phase.RESPOND or self.state.callers()):
+        if self.game.rules.calls_at_once and (self.state.phase is Phase.RESPOND or self.state.callers()):
             self.held.append(line)
         else:
             for held in self.held:

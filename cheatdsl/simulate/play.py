@@ -32,6 +32,7 @@ def bot_options(name: str, challenge_rate: float) -> dict[str, Any]:
 
 def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_rate: float) -> GameRecord:
     """Deal and play game `index` of a run to its end, one engine step per decision; bots[s] plays seat s."""
+    rules = game.rules
     base = game_seed(seed, index)
     rng = random.Random(base)
     state = game.new_initial_state()
@@ -46,9 +47,9 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
     views = [state.view(s) for s in range(n)]
     apply = state.apply_action
     hands = [state.hand(s) for s in range(n)]
-    match = game.count_matching
-    simple = not game.wild
-    values = game.values
+    match = rules.count_matching
+    simple = not rules.wild
+    values = rules.values
     seat = first
     while True:
         while seat >= 0:

@@ -65,7 +65,7 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
     player = choose(engine, table, names, games, notice)
     tally = _run(player, rulebook, games, jobs, progress, record)
     settings = Settings(rulebook.name, command_name(rulebook.path), tuple(rulebook.active_variations), players, names,
-                        seed, table.game.turn_cap, challenge_rate, jobs)
+                        seed, table.game.turn_limit, challenge_rate, jobs)
     return summarise(tally, settings, rulebook.ending.style is EndStyle.FIRST_OUT)
 
 
@@ -114,7 +114,7 @@ def _run(table: Player, rulebook: Rulebook, games: int, jobs: int, progress: Pro
         context = multiprocessing.get_context()
         compiled = table.__class__ is not Table
         init = (rulebook.path, rulebook.active_variations, table.game.players, table.bots, table.seed,
-                table.game.turn_cap, table.challenge_rate, compiled)
+                table.game.turn_limit, table.challenge_rate, compiled)
     workers = min(jobs, -(-games // _chunk_size(games, jobs)))
     try:
         with context.Pool(workers, initializer=_start_worker, initargs=init) as pool:

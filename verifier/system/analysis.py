@@ -431,7 +431,7 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
         if not rev or rev[-1].caught:
             return False
         g = st.game
-        rank = rev[-1].claim % g.rank_count
+        rank = rev[-1].claim % g.rules.rank_count
         return any(r == rank for _, r, _ in st.discarded_sets())
 
     dead = f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true"
@@ -512,7 +512,7 @@ def lasso(a: Analysis) -> Witness | str:
             claim = first.get(required)
             if claim is None:
                 claim = first[required] = min(required, key=lambda c: order.get(c, 0))
-            lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.joker), None)
+            lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.rules.joker), None)
             if lie is None:
                 break
             table.turn(CHALLENGE, (lie,), claim, 1, st.left_of(seat), test)
@@ -570,7 +570,7 @@ def round_lasso(a: Analysis) -> Witness | str:
                 if not required:
                     break
                 claim = min(required, key=lambda c: order.get(c, 0))
-                lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.joker),
+                lie = next((v for v, held in enumerate(st.hand(seat)) if held and v != claim and v != game.rules.joker),
                            None)
                 if lie is None:
                     break

@@ -82,7 +82,7 @@ def read(spec: Spec, st: EngineState) -> Values:
         out["winner"] = -1 if result.winner is None else result.winner
         out["loser"] = -1 if result.loser is None else result.loser
     else:  # the encoding's winner is the first seat out, also in a game stopped before its end
-        out["winner"] = order[0] if order and not g.first_out else -1
+        out["winner"] = order[0] if order and not g.rules.first_out else -1
         out["loser"] = -1
     out["leading"] = st.leading
     out["over"] = st.phase is Phase.TERMINAL

@@ -153,7 +153,7 @@ def _winner(st: State) -> int | None:
     if r is not None and r.winner is not None and not r.capped:
         return r.winner
     order = st.order_out()
-    return order[0] if order and not st.game.first_out else None
+    return order[0] if order and not st.game.rules.first_out else None
 
 
 def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns: int = TURNS,
@@ -169,7 +169,7 @@ def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns
             break
         names, rate = lineups[i % len(lineups)]
         seed = i // len(lineups)
-        run = _Run(game, seed, seed % n if game.dealer_by_lot else 0, names, rate)
+        run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, names, rate)
         found.games += 1
         _play(run, wanted, found, turns, actions)
     return found
@@ -183,7 +183,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
     st, g = run.state, run.game
     seen: dict[tuple[Any, ...], tuple[int, int]] = {}
     # With a turn cap the count of turns is part of the position: nothing comes back.
-    loop = "loop" in wanted and "loop" not in found.witnesses and g.turn_cap >= NO_CAP
+    loop = "loop" in wanted and "loop" not in found.witnesses and g.turn_limit >= NO_CAP
     dead_claim = "dead-claim" in wanted and "dead-claim" not in found.witnesses
     act = run.act
     done = found.actions
@@ -205,7 +205,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
         done += 1
         if sets and run.heard:
             r = run.records[-1]
-            if not r.caught and r.claim % g.rank_count in {st.discarded_set(i)[1] for i in range(sets)}:
+            if not r.caught and r.claim % g.rules.rank_count in {st.discarded_set(i)[1] for i in range(sets)}:
                 expect = {"discarded": [rank_words(g, x) for _, x, _ in st.discarded_sets()],
                           "previous": claim_text(g, st.previous), "caught": False}
                 found.witnesses["dead-claim"] = run.witness(
@@ -224,8 +224,8 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                 f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
     seat = _winner(st)
     if seat is not None and "wins" in wanted and seat not in found.wins:
-        won: dict[str, Any] = {"winner": seat, "over": True} if g.first_out else {"out": [seat]}
-        found.wins[seat] = run.witness("winnability", won, f"seat {seat} {'wins' if g.first_out else 'goes out first'} "
+        won: dict[str, Any] = {"winner": seat, "over": True} if g.rules.first_out else {"out": [seat]}
+        found.wins[seat] = run.witness("winnability", won, f"seat {seat} {'wins' if g.rules.first_out else 'goes out first'} "
                                        f"after {st.turns} turns, played by bots ({', '.join(run.names)}; "
                                        f"seed {run.start['seed']})")
         found.played[seat] = {**run.start, "bots": list(run.names), "challenge_rate": run.rate, "turns": st.turns,
@@ -285,7 +285,7 @@ def pass_met(game: Game, games: int = 8, turns: int = 400) -> bool:
     for i in range(games):
         names, rate = LINEUPS[i % len(LINEUPS)]
         seed = i // len(LINEUPS)
-        run = _Run(game, seed, seed % game.players if game.dealer_by_lot else 0, names, rate)
+        run = _Run(game, seed, seed % game.players if game.rules.dealer_by_lot else 0, names, rate)
         st = run.state
         while st.phase is not _TERMINAL and st.turns < turns:
             if st.phase is _PLAY and st.can_pass():

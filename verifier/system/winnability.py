@@ -118,7 +118,7 @@ def first_out(st: State) -> int | None:
     elif st.players_in == st.game.players:
         return None  # nobody is out yet (the order out is empty)
     order = st.order_out()
-    return order[0] if order and not st.game.first_out else None
+    return order[0] if order and not st.game.rules.first_out else None
 
 
 def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = GREEDY_TURNS
@@ -140,8 +140,8 @@ def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = G
             shapes.append({"kind": PASS, "cards": [0]})
             continue
         size = st.hand_size(seat)
-        k = size if game.max_cards is None else min(size, game.max_cards)
-        k = k if seat == target else game.min_cards
+        k = size if game.rules.max_cards is None else min(size, game.rules.max_cards)
+        k = k if seat == target else game.rules.min_cards
         cards = lowest(st.hand(seat), k)
         required = st.required
         if len(cards) < k or not required:
@@ -200,10 +200,10 @@ def _replayed(sp: Spec, deals: _Deals, seat: int, play: Scripted, dealer: int, r
         table = replay_shape(game, st, _shape_trace(sp, shape), rotate=rotate)
     if isinstance(table, str) or first_out(st) != seat:
         return None
-    expect: dict[str, Any] = {"winner": seat, "over": True} if game.first_out else {"out": [seat]}
+    expect: dict[str, Any] = {"winner": seat, "over": True} if game.rules.first_out else {"out": [seat]}
     other = "passes" if passing else "plays the fewest cards"
     bots = ["plays all it may" if s == seat else other for s in range(game.players)]
-    won = "wins" if game.first_out else "goes out first"
+    won = "wins" if game.rules.first_out else "goes out first"
     w = Witness(PID, game.players, {"seed": PLAYS, "dealer": dealer}, table.steps, expect, words_text(game, table.said[-3:]),
                 f"seat {seat} {won} after {len(shape)} turns, a scripted greedy play (it plays as many cards as "
                 f"it may, every other seat {other})")
@@ -268,9 +268,9 @@ def bmc_win(a: Any, seat: int, budget: Any) -> Win | str:
     table = replay_shape(game, st, res.trace)
     if isinstance(table, str) or first_out(st) != seat:
         return f"the play found for seat {seat} does not replay" + (f": {table}" if isinstance(table, str) else "")
-    expect: dict[str, Any] = {"winner": seat, "over": True} if game.first_out else {"out": [seat]}
+    expect: dict[str, Any] = {"winner": seat, "over": True} if game.rules.first_out else {"out": [seat]}
     turns = res.trace.depth
     w = Witness(PID, game.players, {"seed": PLAYS, "dealer": 0}, table.steps, expect, words_text(game, table.said[-3:]),
-                f"seat {seat} {'wins' if game.first_out else 'goes out first'} after {turns} turns, a play found "
+                f"seat {seat} {'wins' if game.rules.first_out else 'goes out first'} after {turns} turns, a play found "
                 "by bounded model checking")
     return Win(w, "bmc", {"seed": PLAYS, "dealer": 0, "turns": turns, "actions": len(table.moves)})

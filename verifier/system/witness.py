@@ -199,7 +199,7 @@ class Table:
             for answer in st.accept_until(until):
                 add((answer, ENGINE_ACCEPT))
             if until >= 0 and st.phase is _RESPOND and st.to_act == until:
-                name = test or g.kind_names[0]
+                name = test or g.rules.kind_names[0]
                 action = self._calls.get(name) or self._calls.setdefault(name, Challenge(name))
                 st.apply_action(action)
                 add((until, action))
@@ -222,7 +222,7 @@ class Table:
 
 def dealt(game: Game, seed: int, dealer: int | None) -> State:
     st = game.new_initial_state()
-    if game.dealer_by_lot:
+    if game.rules.dealer_by_lot:
         st.apply_action(ChanceDealer(dealer or 0))
     st.apply_action(ChanceShuffle(seed))
     return st
@@ -290,10 +290,10 @@ def choose(game: Game, st: State, k: int, kind: int, truth: bool | None) -> tupl
     if truth is None:  # the lowest cards, as the first claim allowed
         return lowest(counts, k), required[0]
     hand = list(st.hand_cards(st.current_player()))
-    wild = game.wild
+    wild = game.rules.wild
 
     def fits(c: int, claim: int) -> bool:
-        return c == claim or (wild and c == game.joker)
+        return c == claim or (wild and c == game.rules.joker)
 
     for claim in required:
         good = [c for c in hand if fits(c, claim)]
@@ -336,7 +336,7 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
             if picked is None:
                 return f"seat {state.current_player()} holds no cards that make that play"
             cards, claim = picked
-            count = k if game.exact else min(max(a["count"], game.min_cards), k)
+            count = k if game.rules.exact else min(max(a["count"], game.rules.min_cards), k)
             ch = (a["challenger"] + rotate) % n if a["kind"] == CHALLENGE else None
             test = trace.spec.kinds[a["test"]][0] if a["kind"] == CHALLENGE and trace.spec.kinds else None
             table.turn(a["kind"], cards, claim, count, ch, test)
