@@ -3,7 +3,8 @@
 (a) No module but `verifier/solving/shortcuts.py` names Z3's C interface (`z3core`, `Z3_`), `ctypes`, glibc's
 malloc setting or z3's private main context, and the package `verifier/solving` (the bottom layer) imports
 nothing else of `verifier`. (b) Each `NAME_fast` there makes what `NAME_plain` makes: the same term (z3's `eq`),
-made by the same calls in the same order (the same Z3 ids in a fresh context), or the same answer.
+made by the same calls in the same order (the same Z3 ids in a fresh context), or the same answer
+(`Raw`, the bare-pointer terms, against z3's operators: tests/test_verifier_raw_terms.py).
 (c) The agreement tests' step (`tests/verifier_steps.py`) asks the verifier's seeded solvers.
 """
 

@@ -18,8 +18,8 @@ from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .graph import ClaimGraph, claim_graph
 from .registry import register
 from .solving.solver import Answer, ask, new_solver, num, truth
-from .subject import Subject
 from .solving.terms import all_of, bool_var, eq, ge, implies, int_var, lt, minus, mod, ne, not_, or_
+from .subject import Subject
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 CYCLE = "rank-cycle"
