@@ -16,12 +16,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from verifier_steps import Steps
+
 from cheatdsl.bots import make_bot
 from cheatdsl.engine import Ending, Game, Phase
 from cheatdsl.engine import State as EngineState
 from cheatdsl.model import Rulebook
 from cheatdsl.syntax.table import SECTIONS, Kind
-from verifier.system.engine_state import Steps, play_turn, read, replay_move
+from verifier.system.engine_state import play_turn, read, replay_move
 from verifier.system.spec import Spec, build_spec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,13 +29,14 @@ from agreement import (
     spec_for,
     values_used,
 )
+from verifier_steps import Steps
 
 from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
 from cheatdsl.syntax.table import SECTIONS, Kind
 from verifier.system import transitions
-from verifier.system.engine_state import Steps, read
+from verifier.system.engine_state import read
 from verifier.system.state import true
 from verifier.system.witness import dealt
 

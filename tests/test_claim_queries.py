@@ -10,9 +10,9 @@ import pytest
 from cheatdsl.load import load_rulebook
 from verifier.challenges import round_rank
 from verifier.claims import seat_fairness
-from verifier.solver import ask, fresh_context, new_solver
+from verifier.solving.solver import ask, fresh_context, new_solver
 from verifier.subject import Subject
-from verifier.terms import ge, int_var
+from verifier.solving.terms import ge, int_var
 from verifier.threshold import claim_threshold
 from verifier.verdict import Result
 

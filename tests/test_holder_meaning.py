@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from verifier_steps import Steps
 
 from cheatdsl.engine import Game, Phase
 from cheatdsl.engine import State as EngineState
@@ -28,7 +29,7 @@ from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
 from verifier.challenges import _outcomes
 from verifier.subject import Subject
-from verifier.system.engine_state import Steps, Turn, play_turn, read
+from verifier.system.engine_state import Turn, play_turn, read
 from verifier.system.spec import SpecError, build_spec
 from verifier.system.tabulate import evaluate, tabulate
 

@@ -17,7 +17,7 @@ import z3
 
 from cheatdsl.engine import Game, Phase
 from cheatdsl.load import compile_rulebook
-from verifier.solver import fresh_context
+from verifier.solving.solver import fresh_context
 from verifier.system import recurrence
 from verifier.system.engine_state import constant, read
 from verifier.system.spec import build_spec

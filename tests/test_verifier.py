@@ -17,7 +17,7 @@ from cheatdsl.properties import PROPERTY_IDS
 from verifier.registry import PENDING, properties
 from verifier.report import RulebookReport
 from verifier.runner import Timed, run_isolated, verify, verify_all
-from verifier.solver import ask, new_solver
+from verifier.solving.solver import ask, new_solver
 from verifier.verdict import Result, Verdict, proved, unknown
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Terms made as bare pointers (`verifier.terms.Raw`) are the terms z3's operators make, with the same Z3
+"""Terms made as bare pointers (`verifier.solving.shortcuts.Raw`) are the terms z3's operators make, with the same Z3
 ids, and what they drop is freed at the same points: Z3's search depends on the ids, so the deal and
 consistency checks find the same models either way.
 """
@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 import z3
 
-from verifier.solver import fresh_context, new_solver, num
-from verifier.terms import Raw, int_value
+from verifier.solving.shortcuts import Raw
+from verifier.solving.terms import int_value
+from verifier.solving.solver import fresh_context, new_solver, num
 
 
 def _with_operators() -> list[z3.BoolRef]:

@@ -135,7 +135,7 @@ def test_the_round_recurrent_set_needs_the_card_back(tmp_path: Path) -> None:
     (and termination is proved by the shrinking hands); with the lead passed on to the left it still is.
     `find` tries the quick solver first and says the same: where neither set is closed, in the words (and
     from the model) of the checks made alone in a fresh context."""
-    from verifier.solver import fresh_context
+    from verifier.solving.solver import fresh_context
     from verifier.system import recurrence
     from verifier.system.symmetry import rotation_symmetric
     text = (RULEBOOKS / "bluffstopp.yaml").read_text(encoding="utf-8")
@@ -466,7 +466,7 @@ def test_conservation_fails_for_a_step_that_drops_the_pile() -> None:
 def test_the_small_builders_make_the_terms_z3_makes() -> None:
     """`ite`, `total`, `true` and `false` call Z3's C functions directly: the terms are z3's own, the same
     Z3 terms (shared, so the same ids), of the same Python classes."""
-    from verifier.solver import fresh_context
+    from verifier.solving.solver import fresh_context
     from verifier.system.state import false, ite, total, true
     fresh_context()
     x, y, p = z3.Int("x"), z3.Int("y"), z3.Bool("p")

@@ -27,11 +27,11 @@ from typing import Any
 
 import z3
 
+from .solving.solver import fresh_context
+from .solving.terms import and_, not_
 from .system.invariant import CANDIDATES, STEP_CANDIDATES, ProofParts, Step, houdini
-from .solver import fresh_context
 from .system.spec import Spec, SpecError, build_spec
 from .system.transitions import ACCEPT, CHALLENGE, PASS
-from .terms import and_, not_
 
 KIND_NAMES = {ACCEPT: "accept", CHALLENGE: "challenge", PASS: "pass"}
 

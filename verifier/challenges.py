@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import z3
-from z3 import z3core
 
 from cheatdsl.derived import allowed_kinds, claim_set, turn_step
 from cheatdsl.expr import FactUnavailable
@@ -21,9 +20,9 @@ from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd, Rulebook
 from .calls import shown_places
 from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .registry import register
-from .solver import Answer, ask, new_solver, num, truth
+from .solving.solver import Answer, ask, new_solver, num, truth
+from .solving.terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, one_if, or_
 from .subject import Subject
-from .terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, or_
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 PRIORITY = "challenge-priority"
@@ -42,13 +41,6 @@ def _priority_rule(priority: Priority, calls: list[z3.BoolRef], times: list[z3.A
         return and_(calls[r], *[implies(calls[d], le(times[r], times[d])) for d in range(1, len(calls)) if d != r])
     # first_clockwise, and offered_in_turn (asked one by one from the claimant's left): the nearest caller.
     return and_(calls[r], *[not_(calls[d]) for d in range(1, r)])
-
-
-def _one_if(x: z3.BoolRef) -> z3.ArithRef:
-    """`z3.If(x, 1, 0)`, made as z3 makes it."""
-    ctx = x.ctx
-    one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
-    return z3.ArithRef(z3core.Z3_mk_ite(ctx.ref(), x.as_ast(), one.as_ast(), zero.as_ast()), ctx)
 
 
 def _counts_where(s: z3.Solver, seats: z3.ArithRef) -> tuple[dict[int, z3.ModelRef], Answer | None]:
@@ -203,7 +195,7 @@ def _round_at(subject: Subject, n: int, gaps: _Gaps) -> Result:
     s.add(ge(outcome, 0), lt(outcome, len(outcomes)), ge(prev, 0), lt(prev, len(leads)))
     s.add(*[implies(eq(outcome, i), eq(named, -1 if seat is None else seat)) for i, (_, seat) in enumerate(outcomes)])
     # A new round is led while two or more seats hold cards; with first_out nobody has gone out yet.
-    s.add(ge(add([_one_if(x) for x in seated]), 2))
+    s.add(ge(add([one_if(x) for x in seated]), 2))
     if rb.ending.style is EndStyle.FIRST_OUT:
         s.add(*seated)
     no_claim = or_([eq(prev, i) for i, (_, allowed) in enumerate(leads) if not allowed] or [z3.BoolVal(False)])
@@ -253,7 +245,7 @@ class _Gaps:
         s.add(or_([eq(named, v) for v in sorted(named_seats)]) if named_seats else z3.BoolVal(False))
         s.add(ge(prev, 0), lt(prev, claims))
         # As in `_round_at`: two or more seats hold cards (all of them with first_out).
-        s.add(ge(add([_one_if(x) for x in here]), 2))
+        s.add(ge(add([one_if(x) for x in here]), 2))
         if self.rb.ending.style is EndStyle.FIRST_OUT:
             s.add(*here)
         no_claim = or_([eq(prev, i) for i in no_claim_after] or [z3.BoolVal(False)])

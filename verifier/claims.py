@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable
 from math import gcd
 
 import z3
-from z3 import z3core
 
 from cheatdsl.derived import turn_step
 from cheatdsl.model import EndStyle
@@ -18,9 +17,9 @@ from cheatdsl.model import EndStyle
 from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .graph import ClaimGraph, claim_graph
 from .registry import register
-from .solver import Answer, all_of, ask, new_solver, num, truth
+from .solving.solver import Answer, ask, new_solver, num, truth
+from .solving.terms import all_of, bool_var, eq, ge, implies, int_var, lt, minus, mod, ne, not_, or_
 from .subject import Subject
-from .terms import bool_var, eq, ge, implies, int_var, lt, minus, ne, not_, or_
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 CYCLE = "rank-cycle"
@@ -286,18 +285,13 @@ class _Meets:
             self._solver = (new_solver(), int_var("seat"), int_var("claim"))
         s, seat, idx = self._solver
         s.push()
-        s.add(ge(seat, 0), lt(seat, n), ge(idx, 0), lt(idx, length), ne(_mod(minus(minus(seat, loop), idx), step), 0))
+        s.add(ge(seat, 0), lt(seat, n), ge(idx, 0), lt(idx, length), ne(mod(minus(minus(seat, loop), idx), step), 0))
         a = ask(s, eq(seat, 0))
         if a.unsat:
             a = ask(s)
         found = (num(a.model, seat), num(a.model, idx)) if a.sat else (-1, -1)
         s.pop()
         return a, *found
-
-
-def _mod(a: z3.ArithRef, b: int) -> z3.ArithRef:
-    """`a % b` for an integer term and an int, made as z3's `%` makes it."""
-    return z3.ArithRef(z3core.Z3_mk_mod(a.ctx.ref(), a.as_ast(), z3.IntVal(b, a.ctx).as_ast()), a.ctx)
 
 
 def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:

@@ -18,9 +18,10 @@ from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind, Surplus
 
 from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
 from .registry import register
-from .solver import ask, new_solver, truth
+from .solving.shortcuts import Raw
+from .solving.solver import ask, new_solver, truth
+from .solving.terms import eq, ge, int_value, int_var, le, plus
 from .subject import Subject
-from .terms import Raw, eq, ge, int_value, int_var, le, plus
 from .verdict import Result, combine, proved, refuted, unknown
 
 DEAL = "deal"

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .solving.shortcuts import die_with_parent
 from .verdict import Result
 
 
@@ -56,7 +57,9 @@ class Helper:
         parent = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:  # the helper
-            _die_with_parent()
+            # A parent killed by the runner's timer must not leave a helper running (where Linux cannot be
+            # asked, the helper stops between counts once its parent is gone).
+            die_with_parent()
             self.inbox.close()
             finished: list[Count] = []
             try:
@@ -125,16 +128,6 @@ class Helper:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent dies (a parent killed by the runner's timer must not
-    leave a helper running); elsewhere the helper stops between counts once its parent is gone."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 class _Recording:

@@ -20,7 +20,8 @@ from typing import Any
 from cheatdsl.model import Rulebook
 
 from .registry import Property, properties
-from .solver import fresh_context, reuse_freed_blocks
+from .solving.shortcuts import reuse_freed_blocks
+from .solving.solver import fresh_context
 from .subject import Subject
 from .verdict import Result, Verdict, internal_error, unknown
 from .workers import Workers

@@ -19,9 +19,9 @@ from cheatdsl.derived import TableRules, set_size
 from cheatdsl.model import SetMode
 
 from .registry import register
-from .solver import Answer, ask, new_solver, num
+from .solving.solver import Answer, ask, new_solver, num
 from .subject import Subject
-from .terms import and_, bool_var, eq, ge, implies, int_var, le, plus
+from .solving.terms import and_, bool_var, eq, ge, implies, int_var, le, plus
 from .true_claim import true_claim_play
 from .verdict import Result, Verdict, combine, counts_text, proved, refuted, unknown
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .helper import Count, Helper
 from .registry import register
-from .solver import fresh_context
+from .solving.solver import fresh_context
 from .subject import Subject
 from .verdict import Result, Verdict, combine, counts_text, internal_error, unknown
 

@@ -16,7 +16,7 @@ import z3
 from cheatdsl.engine import Ending, Game, Phase, State
 from cheatdsl.model import Rulebook
 
-from ..solver import ask, fresh_context, new_solver
+from ..solving.solver import ask, fresh_context, new_solver
 from ..verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
@@ -354,7 +354,7 @@ def whole_sets(sp: Spec) -> bool | str:
 
 
 def _whole_sets(sp: Spec) -> bool | str:
-    from ..terms import add, and_, eq, ge, int_var, le, not_, plus, times
+    from ..solving.terms import add, and_, eq, ge, int_var, le, not_, plus, times
     b = Builder(sp)
     row = [int_var(f"held{i}") for i in range(sp.width)]
     chosen = [int_var(f"chosen{r}") for r in range(len(sp.ranks_in_play))]

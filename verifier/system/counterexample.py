@@ -17,7 +17,7 @@ import z3
 
 from cheatdsl.engine import Game, State
 
-from ..solver import fresh_context
+from ..solving.solver import fresh_context
 from .invariant import CANDIDATES, STEP_CANDIDATES, Counterexample
 from .search import Search, bmc
 from .spec import Spec, merge_values

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import z3
 
-from ..terms import and_, eq, ge, int_var, lt, not_, or_, plus
+from ..solving.terms import and_, eq, ge, int_var, lt, not_, or_, plus
 from .spec import FIRST, Spec
 from .state import State, Term, false, hand, ite, merge, next_in, num, pick, total, true, zero
 from .tabulate import queries

@@ -2,19 +2,18 @@
 a turn as the encoding's step.
 
 Used to start a search from a real deal, to test whether a dealt state lies in a recurrent set, and
-by the agreement checks: every interpreter turn is a step of the transition relation giving the
-interpreter's next state (`step_problems`), and every step the relation allows from a played state
-is a turn the interpreter allows (`encoding_moves`, `replay_move`).
+by the agreement checks (tests/verifier_steps.py): every interpreter turn is a step of the transition
+relation giving the interpreter's next state, and every step the relation allows from a played state
+is a turn the interpreter allows (`replay_move`).
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from dataclasses import dataclass, field
+from typing import Any
 
 import z3
 
@@ -25,8 +24,8 @@ from cheatdsl.engine import Action as EngineAction
 from cheatdsl.engine import State as EngineState
 
 from .spec import FIRST, FOLLOW, LEAD, Spec
-from .state import State, Term, fresh, hand, num, total
-from .transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
+from .state import State, fresh, num
+from .transitions import ACCEPT, CHALLENGE, PASS, Action
 
 Values = dict[str, Any]
 
@@ -203,249 +202,6 @@ def action_of(spec: Spec, turn: Turn) -> Action:
                   num(turn.play.count), num(turn.challenger), test,
                   [num(turn.drawn.get(v, 0)) for v in spec.live],
                   [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
-
-
-# Facts that describe the turn to come, not the game: once the game is over they mean nothing.
-TURN_FACTS = ("actor", "prev", "mode", "passes", "last", "leading", "dealer")
-
-
-class Steps:
-    """The encoding's step at one table, built once over variables, against which interpreter turns are
-    checked by evaluating it on their values (no solving): `problems(before, turn, after)`. The turn cap
-    is a variable too, so that one step serves games stopped at other caps (`with_cap`)."""
-
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
-        self.cap_var = z3.Int("turn_cap") if spec.turn_cap is not None else None
-        self.shape = replace(spec, turn_cap=cast(int, self.cap_var)) if self.cap_var is not None else spec
-        self.s, self.t = fresh(self.shape, "before"), fresh(self.shape, "after")
-        self.a = fresh_action(spec, "turn")
-        b = Builder(self.shape, name_terms=False)
-        self.legal, self.after = b.step(self.s, self.a)
-        assert not b.defs, "the unnamed full step defines no terms"
-        over = self.t.over
-        same = [_or(over, eq) if fact in TURN_FACTS else eq
-                for fact, eq in _equalities(self.t, self.after) if fact != "nodef"]
-        self.check = _and([self.legal, *same])
-        self.model = z3.Model()
-        self.ctx = z3.main_ctx().ref()
-        # Each fact as (name, the declaration of its variable or None, whether it is a truth value, the
-        # encoding's constant when it is not a variable); declarations and values as Z3's own pointers,
-        # since a turn of a large table gives the model hundreds of values.
-        self.facts = {id(st): [_fact(name, term) for _, name, term in st.items()] for st in (self.s, self.t)}
-        self.choices = [(var.decl().ast, i) for i, var in enumerate(_action_terms(self.a)) if _variable(var)]
-        if self.cap_var is not None:
-            self.choices.append((self.cap_var.decl().ast, -1))
-        self.kept: list[Term] = []  # the values whose pointers are used, kept alive
-        self.numbers: dict[int, Any] = {}
-        self.truths = [self._pointer(z3.BoolVal(False)), self._pointer(z3.BoolVal(True))]
-        self.solver: z3.Solver | None = None  # the whole step over the same variables, made when first asked
-        self.deal_solver: z3.Solver | None = None  # the deal, made when first asked
-        self.dealt = self.s
-
-    def with_cap(self, cap: int) -> Steps:
-        """The same step for games stopped at the turn cap `cap` (the step has a cap)."""
-        if self.cap_var is None:
-            raise ValueError("this step has no turn cap to change")
-        other = copy.copy(self)
-        other.spec = replace(self.spec, turn_cap=cap)
-        other.solver = other.deal_solver = None
-        return other
-
-    def _pointer(self, term: Term) -> Any:
-        self.kept.append(term)
-        return term.as_ast()
-
-    def _number(self, value: int) -> Any:
-        got = self.numbers.get(value)
-        if got is None:
-            got = self.numbers[value] = self._pointer(num(value))
-        return got
-
-    def _assign(self, values: Values, state: State) -> list[str]:
-        """Give the model the facts `values` for `state`'s variables; facts the encoding holds constant must
-        have that value (else a problem)."""
-        out = []
-        add, ctx, model, truths, numbers = z3.Z3_add_const_interp, self.ctx, self.model.model, self.truths, self.numbers
-        for name, decl, truth, fixed in self.facts[id(state)]:
-            value = values[name]
-            if decl is None:
-                if fixed != value:
-                    out.append(f"{name}: the encoding holds it at {fixed}, the interpreter has {value}")
-            elif truth:
-                add(ctx, model, decl, truths[bool(value)])
-            else:
-                pointer = numbers.get(value)
-                add(ctx, model, decl, self._number(value) if pointer is None else pointer)
-        return out
-
-    def problems(self, before: Values, turn: Turn, after: Values) -> list[str]:
-        """How the encoding's step for `turn` from `before` differs from the interpreter's state `after`:
-        empty when the step is legal in the encoding and gives exactly `after`."""
-        # A model is evaluated once: Z3 keeps what it evaluated even when a value is changed afterwards.
-        self.model = z3.Model()
-        found = self._assign(before, self.s) + self._assign(after, self.t)
-        values = [*_action_terms(action_of(self.spec, turn)), num(self.spec.turn_cap or 0)]
-        for decl, i in self.choices:
-            z3.Z3_add_const_interp(self.ctx, self.model.model, decl, values[i].as_ast())  # numerals kept by `num`
-        if found or z3.is_true(self.model.eval(self.check)):
-            return found
-        if not z3.is_true(self.model.eval(self.legal)):
-            return [f"the encoding does not allow the turn ({self._why_not(turn)})"]
-        bad = []
-        for fact, name, term in self.after.items():
-            if fact == "nodef" or (after["over"] and fact in TURN_FACTS):
-                continue
-            value = _plain(self.model.eval(term))
-            if value != after[name]:
-                bad.append(f"{name}: encoding {value}, interpreter {after[name]}")
-        return bad
-
-    def deal_problems(self, values: Values) -> list[str]:
-        """Empty when the interpreter's dealt state `values` is an initial state of the encoding (some deal
-        the rules allow, followed by the first turn's start, gives it)."""
-        if self.deal_solver is None:
-            from .deal import initial
-            cons, self.dealt, _ = initial(Builder(self.shape, name_terms=False), "deal")
-            self.deal_solver = z3.Solver()
-            self.deal_solver.add(cons)
-        solver = self.deal_solver
-        solver.push()
-        if self.cap_var is not None:
-            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
-        for fact, name, dealt in self.dealt.items():
-            if fact == "nodef" or (values["over"] and fact in TURN_FACTS):
-                continue
-            value = values[name]
-            solver.add(dealt == (z3.BoolVal(value) if isinstance(value, bool) else num(value)))
-        found = solver.check()
-        solver.pop()
-        return [] if found == z3.sat else [f"the dealt state is not an initial state of the encoding ({found})"]
-
-    def moves(self, before: Values, limit: int, rng: random.Random) -> list[dict[str, Any]]:
-        """Up to `limit` distinct steps the encoding allows from `before`, each as the choices `kind`, `cards`
-        (per live value), `claim`, `count`, `challenger`, `test` and `discards`. The cards drawn from the
-        stock are left out: the encoding lets the loser draw any of them, the interpreter the top ones.
-        Each shape of step is asked for in turn (a pass; a play accepted, or challenged by each seat with
-        each kind; each also playing the whole hand; a challenge after which sets are discarded), so
-        that no shape uses up the limit and the rarer ones are tried."""
-        sp, a = self.spec, self.a
-        if self.solver is None:
-            self.solver = z3.Solver()
-            self.solver.add(self.legal)
-        solver = self.solver
-        solver.push()
-        solver.set("random_seed", rng.randrange(1 << 30))
-        if self.cap_var is not None:
-            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
-        for _, name, term in self.s.items():
-            if _variable(term):
-                value = before[name]
-                solver.add(term == (z3.BoolVal(value) if isinstance(value, bool) else num(value)))
-        whole = total(a.cards) == hand(self.s, self.s.actor)
-        shapes: list[Term] = [z3.And(a.kind == PASS, a.challenger < 0), a.kind == ACCEPT,
-                              z3.And(a.kind == ACCEPT, whole)]
-        for c in range(sp.n):
-            for k in range(len(sp.kinds)):
-                challenged = z3.And(a.kind == CHALLENGE, a.challenger == c, a.test == k)
-                shapes += [challenged, z3.And(challenged, whole)]
-                if sp.window_through_passes and self.s.open is not None:  # a challenge of the open play
-                    shapes.append(z3.And(a.kind == PASS, a.challenger == c, a.test == k, self.s.open))
-        if any(_variable(x) for x in a.discards):
-            shapes.append(z3.And(a.kind == CHALLENGE, total(a.discards) > 0))
-        out: list[dict[str, Any]] = []
-        for shape in shapes:
-            if len(out) >= limit:
-                break
-            solver.push()
-            solver.add(shape)
-            for _ in range(max(1, (limit - len(out)) // len(shapes))):
-                if len(out) >= limit or solver.check() != z3.sat:
-                    break
-                m = solver.model()
-
-                def value(term: Term, m: z3.ModelRef = m) -> int:
-                    return _plain(m.eval(term, model_completion=True))  # type: ignore[return-value]
-                move = {"kind": value(a.kind), "cards": [value(x) for x in a.cards], "claim": value(a.claim),
-                        "count": value(a.count), "challenger": value(a.challenger), "test": value(a.test),
-                        "discards": [value(x) for x in a.discards]}
-                out.append(move)
-                solver.add(_other_than(a, move))
-            solver.pop()
-        solver.pop()
-        return out
-
-    def _why_not(self, turn: Turn) -> str:
-        """The first guard of the step that the turn breaks, in its Z3 form."""
-        b = Builder(self.shape, name_terms=False)
-        if turn.kind == PASS:
-            guards, _ = b.pass_turn(self.s, self.a)
-        else:
-            guards, t1, m = b.play(self.s, self.a)
-            if turn.kind == CHALLENGE:
-                guards = guards + b.challenge(self.s, t1, self.a, m)[0]
-        for g in guards:
-            if not z3.is_true(self.model.eval(g)):
-                return f"fails {g}"
-        return "no guard fails"
-
-
-def _equalities(a: State, b: State) -> list[tuple[str, Term]]:
-    """Fact by fact, a == b (made directly: a large table has hundreds)."""
-    ctx = z3.main_ctx()
-    return [(fact, z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), y.as_ast()), ctx))
-            for (fact, _, x), (_, _, y) in zip(a.items(), b.items())]
-
-
-def _and(terms: list[Term]) -> Term:
-    ctx = z3.main_ctx()
-    args = (z3.Ast * len(terms))(*[t.as_ast() for t in terms])
-    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(terms), args), ctx)
-
-
-def _or(a: Term, b: Term) -> Term:
-    ctx = z3.main_ctx()
-    args = (z3.Ast * 2)(a.as_ast(), b.as_ast())
-    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), 2, args), ctx)
-
-
-def _action_terms(a: Action) -> list[Term]:
-    return [a.kind, *a.cards, a.claim, a.count, a.challenger, a.test, *a.draws, *a.discards]
-
-
-def _variable(term: Term) -> bool:
-    """Whether `term` is a variable (not a numeral or a truth value: the facts a state holds constant)."""
-    ctx, ast = term.ctx_ref(), term.as_ast()
-    return (z3.Z3_get_app_num_args(ctx, ast) == 0
-            and z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, ast)) == z3.Z3_OP_UNINTERPRETED)
-
-
-def _fact(name: str, term: Term) -> tuple[str, Any, bool, int | bool | None]:
-    """(name, the declaration of its variable or None, whether it is a truth value, its constant or None)."""
-    if _variable(term):
-        return name, term.decl().ast, z3.is_bool(term), None
-    return name, None, z3.is_bool(term), _plain(term)
-
-
-def _plain(term: Term) -> int | bool:
-    """The Python value of a Z3 numeral or truth value."""
-    if z3.is_true(term) or z3.is_false(term):
-        return z3.is_true(term)
-    return int(term.as_long())
-
-
-def _other_than(a: Action, move: dict[str, Any]) -> Term:
-    """A step differing from `move` in a choice that matters for its kind."""
-    if move["kind"] == PASS:  # a pass, with or without a challenge of the open play after it
-        if move["challenger"] < 0:
-            return z3.Not(z3.And(a.kind == PASS, a.challenger < 0))
-        return z3.Not(z3.And(a.kind == PASS, a.challenger == move["challenger"], a.test == move["test"]))
-    same = [a.kind == move["kind"], a.claim == move["claim"], a.count == move["count"]]
-    same += [x == k for x, k in zip(a.cards, move["cards"])]
-    if move["kind"] == CHALLENGE:
-        same += [a.challenger == move["challenger"], a.test == move["test"]]
-        same += [x == k for x, k in zip(a.discards, move["discards"])]
-    return z3.Not(z3.And(same))
 
 
 def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.Random) -> Turn | str:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import z3
 
-from ..solver import ask, new_solver
-from ..terms import add, and_, eq, ge, le, lt, ne, not_, or_
+from ..solving.solver import ask, new_solver
+from ..solving.terms import add, and_, eq, ge, le, lt, ne, not_, or_
 from .deal import initial
 from .spec import FOLLOW, Spec, merge_values
 from .state import State, Term, fresh, hand, in_count

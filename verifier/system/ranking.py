@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import z3
 
-from ..solver import ask, new_solver
+from ..solving.solver import ask, new_solver
 from .invariant import kind_steps, passes_lemma, typing
 from .spec import Spec, merge_values
 from .state import State, Term, in_count, total

@@ -28,8 +28,9 @@ from typing import Any
 
 import z3
 
-from ..solver import Answer, ask, fresh_context, new_solver
-from ..terms import and_, eq, ge, lt, not_, or_
+from ..solving.shortcuts import main_context_if_made, set_main_context
+from ..solving.solver import Answer, ask, fresh_context, new_solver
+from ..solving.terms import and_, eq, ge, lt, not_, or_
 from .invariant import conservation, typing
 from .spec import FIRST, FOLLOW, LEAD, Spec
 from .state import (
@@ -317,7 +318,7 @@ def _quickly(sp: Spec, symmetric: bool) -> Recurrence | None:
     model found is a state that leaves R), so Q shown closed is `find`'s answer. Otherwise `find` checks
     again with the verifier's solver in the context it was called in, untouched by this try, so that a
     failure is explained by the same model, in the same words, as without it."""
-    saved = z3.z3._main_ctx  # type: ignore[attr-defined]
+    saved = main_context_if_made()
     fresh_context()
     try:
         lie = check(sp, symmetric, quick=True)
@@ -331,7 +332,7 @@ def _quickly(sp: Spec, symmetric: bool) -> Recurrence | None:
         # The quick context goes with its last term (not later, with Python's cycle collector, while the
         # next contexts are made: a context made while another is alive costs about twice as much).
         fresh_context()
-        z3.z3._main_ctx = saved  # type: ignore[attr-defined]
+        set_main_context(saved)
 
 
 def concrete_in_round_set(sp: Spec, values: dict[str, Any]) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 import z3
 
-from ..solver import ask, new_solver
+from ..solving.solver import ask, new_solver
 from .deal import Deal, initial
 from .spec import Spec
 from .state import State, Term, equal, fresh, ite, merge

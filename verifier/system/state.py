@@ -12,10 +12,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import z3
-from z3 import z3core
 
-from ..solver import all_of, any_of
-from ..terms import and_, bool_var, c_function, eq, ge, int_constant, int_var, lt, or_, wrap
+from ..solving.shortcuts import truth_terms
+from ..solving.terms import all_of, and_, any_of, bool_var, eq, ge, int_constant, int_var, ite, lt, or_, sum_nonzero
 from .spec import FIRST, FOLLOW, LEAD, Spec
 
 Term = Any  # a z3 expression, or a Python int/bool standing for a constant
@@ -59,12 +58,12 @@ def zero() -> z3.ArithRef:
 
 def true() -> z3.BoolRef:
     """`true` in the current Z3 context (one term per context, made once)."""
-    return _truths(z3.main_ctx())[0]
+    return truth_terms(z3.main_ctx())[0]
 
 
 def false() -> z3.BoolRef:
     """`false` in the current Z3 context."""
-    return _truths(z3.main_ctx())[1]
+    return truth_terms(z3.main_ctx())[1]
 
 VECTORS = ("pile", "stock", "aside", "gone", "sets", "top")
 SCALARS = ("prev", "mode", "actor", "passes", "last", "turns", "dealer", "winner", "loser", "topcount")
@@ -185,79 +184,8 @@ def equal(a: State, b: State, only: Sequence[str] | None = None) -> list[z3.Bool
 
 # -- small builders ------------------------------------------------------------------------------
 
-# Z3's C functions called without z3core's check of the error code after every call (`terms.wrap`
-# refuses a term that is not made): the same calls in the same order, so the same terms.
-_MK_ITE = c_function(z3core.Z3_mk_ite)
-_MK_ADD = c_function(z3core.Z3_mk_add)
-
-
-def _truths(ctx: z3.Context) -> tuple[z3.BoolRef, z3.BoolRef]:
-    """`true` and `false` of a context, kept on it."""
-    got: tuple[z3.BoolRef, z3.BoolRef] | None = getattr(ctx, "cheatdsl_truth_terms", None)
-    if got is None:
-        got = ctx.cheatdsl_truth_terms = (z3.BoolVal(True, ctx), z3.BoolVal(False, ctx))  # type: ignore[attr-defined]
-    return got
-
-
-def _truth_pointers(ctx: z3.Context) -> tuple[int, int]:
-    """The addresses of `true` and `false` in a context (Z3 shares every term, so a term is `true`
-    exactly when it is that term)."""
-    got: tuple[int, int] | None = getattr(ctx, "cheatdsl_truths", None)
-    if got is None:
-        t, f = _truths(ctx)  # kept alive, so the addresses stay
-        got = ctx.cheatdsl_truths = (t.as_ast().value, f.as_ast().value)  # type: ignore[attr-defined]
-    return got
-
-
-# The class of `If(c, a, b)` for the classes of `a` and `b` an integer (a numeral or not) or a Boolean term.
-_KINDS = {(z3.BoolRef, z3.BoolRef): z3.BoolRef, **{(x, y): z3.ArithRef for x in (z3.ArithRef, z3.IntNumRef)
-                                                  for y in (z3.ArithRef, z3.IntNumRef)}}
-
-
-def ite(cond: Term, a: Term, b: Term) -> Term:
-    """If(cond, a, b), folded when the branches are the same term or the condition is constant.
-
-    The term is the one `z3.If` makes; it is made directly (the builders make many thousands, and
-    z3.If's checks of sorts and contexts cost more than the term)."""
-    if a is b:
-        return a
-    kind = _KINDS.get((type(a), type(b))) if type(cond) is z3.BoolRef else None
-    if kind is not None:  # the common case, made as the general case below makes it
-        ctx = cond.ctx
-        got = getattr(ctx, "cheatdsl_truths", None) or _truth_pointers(ctx)
-        c = cond.ast.value
-        if c == got[0]:
-            return a
-        if c == got[1]:
-            return b
-        if a.ast.value == b.ast.value:
-            return a
-        if a.ctx is ctx and b.ctx is ctx:
-            return wrap(kind, _MK_ITE(ctx.ctx, cond.ast, a.ast, b.ast), ctx)
-    if isinstance(cond, bool):
-        return a if cond else b
-    if isinstance(cond, z3.BoolRef) and isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
-        ctx = cond.ctx
-        yes, no = _truth_pointers(ctx)
-        c = cond.ast.value
-        if c == yes:
-            return a
-        if c == no:
-            return b
-        if a.ast.value == b.ast.value:
-            return a
-        # The verifier's numbers are all integers, so two arithmetic terms have one sort, as two Booleans do.
-        kind = z3.BoolRef if isinstance(a, z3.BoolRef) else z3.ArithRef if isinstance(a, z3.ArithRef) else None
-        if kind is not None and isinstance(b, kind) and a.ctx is ctx and b.ctx is ctx:
-            return wrap(kind, _MK_ITE(ctx.ctx, cond.ast, a.ast, b.ast), ctx)
-        return z3.If(cond, a, b)
-    if z3.is_true(cond):
-        return a
-    if z3.is_false(cond):
-        return b
-    if z3.is_expr(a) and z3.is_expr(b) and a.eq(b):
-        return a
-    return z3.If(cond, a, b)
+# `ite(cond, a, b)` (from `terms`): If(cond, a, b), folded when the branches are the same term or the
+# condition is constant.
 
 
 def merge(cond: Term, a: State, b: State) -> State:
@@ -302,18 +230,8 @@ def pick(seat: Term, items: Sequence[Term]) -> Term:
 
 
 def total(terms: Sequence[Term]) -> Term:
-    """The sum of the terms that are not the numeral 0, made as `z3.Sum` makes it (directly, for integers)."""
-    nought = zero().ast.value  # Z3 shares terms: a term is the numeral 0 exactly when it is this one
-    live = [t for t in terms if not (isinstance(t, z3.ExprRef) and t.ast.value == nought)]
-    if not live:
-        return zero()
-    if len(live) == 1:
-        return live[0]
-    ctx = live[0].ctx if isinstance(live[0], z3.ArithRef) else None
-    if ctx is not None and all(isinstance(t, z3.ArithRef) and t.ctx is ctx for t in live):
-        args = (z3.Ast * len(live))(*[t.ast for t in live])
-        return wrap(z3.ArithRef, _MK_ADD(ctx.ctx, len(live), args), ctx)  # type: ignore[no-any-return]
-    return z3.Sum(live)
+    """The sum of the terms that are not the numeral 0, made as `z3.Sum` makes it."""
+    return sum_nonzero(terms, zero())
 
 
 def count_true(flags: Sequence[Term]) -> Term:

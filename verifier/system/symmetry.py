@@ -13,7 +13,7 @@ from typing import Any
 
 import z3
 
-from ..solver import ask, new_solver
+from ..solving.solver import ask, new_solver
 from .spec import Spec
 from .state import Term, false, ite, true
 from .tabulate import Leaf, Tree

@@ -26,7 +26,7 @@ from typing import Any
 
 import z3
 
-from ..terms import and_, eq, ge, gt, implies, int_var, le, lt, minus, ne, not_, or_, plus, times
+from ..solving.terms import and_, eq, ge, gt, implies, int_var, le, lt, minus, ne, not_, or_, plus, times
 from .spec import FOLLOW, LEAD, Spec
 from .state import (
     State,

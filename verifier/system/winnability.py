@@ -19,7 +19,7 @@ from typing import Any
 
 from cheatdsl.engine import Game, Phase, State
 
-from ..solver import fresh_context
+from ..solving.solver import fresh_context
 from ..verdict import Result, proved, unknown
 from .engine_state import constant, merged_values, read
 from .search import Trace, bmc
