@@ -68,48 +68,50 @@ def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
             build_spec(rb, n)
         return
     spec = build_spec(rb, n)
-    assert spec.players == game.players and spec.step == game.step
+    rules = spec.rules
+    assert spec.players == game.players and rules.step == game.step
     # Cards: values, the deck, wild jokers, and which claim each card passes as.
-    assert (spec.by_rank, spec.rank_count, spec.values, spec.wild) == (game.by_rank, game.rank_count, game.values,
-                                                                       game.wild)
+    assert (rules.by_rank, rules.rank_count, rules.values, rules.wild) == \
+        (game.by_rank, game.rank_count, game.values, game.wild)
     assert {v: spec.deck[i] for i, v in enumerate(spec.live)} == {v: k for v, k in enumerate(game.deck_counts) if k}
     assert spec.claims == tuple(game.claim_order)
     for i, v in enumerate(spec.live):
         passes = {spec.claims[c] for c in spec.matches[i]}
         assert passes == {c for c in game.claim_order if game.count_matching(_one(game, v), frozenset([c]))}
-    assert spec.ranks_in_play == game.ranks_in_play
+    assert rules.ranks_in_play == game.ranks_in_play
     # Claims: the first claim, a lead with nothing before it, and follow and lead after each claim.
-    assert _claims(spec, spec.first) == game.required_after(None, False)[1]
-    assert _claims(spec, spec.lead_none) == game.required_after(None, True)[1]
+    assert _claims(spec, spec.required.first) == game.required_after(None, False)[1]
+    assert _claims(spec, spec.required.lead_none) == game.required_after(None, True)[1]
     for i, prev in enumerate(spec.claims):
-        assert _claims(spec, spec.follow[i]) == game.required_after(prev, False)[1]
-        assert _claims(spec, spec.lead[i]) == game.required_after(prev, True)[1]
-    assert (spec.min_cards, spec.max_cards, spec.exact, spec.any_count, spec.count_cap) == \
+        assert _claims(spec, spec.required.follow[i]) == game.required_after(prev, False)[1]
+        assert _claims(spec, spec.required.lead[i]) == game.required_after(prev, True)[1]
+    assert (rules.min_cards, rules.max_cards, rules.exact, rules.any_count, rules.count_cap) == \
         (game.min_cards, game.max_cards, game.exact, game.any_count, game.count_cap)
-    assert (spec.count_judged, spec.reveal_all) == (game.count_judged, game.reveal_all)
-    assert (spec.round_ends_challenge, spec.round_ends_all_pass) == \
+    assert (rules.count_judged, rules.reveal_all) == (game.count_judged, game.reveal_all)
+    assert (rules.round_ends_on_challenge, rules.round_ends_on_all_pass) == \
         (game.round_ends_on_challenge, game.round_ends_on_all_pass)
-    assert (spec.may_pass, spec.leader_may_pass, spec.all_pass_discards) == \
+    assert (rules.may_pass, rules.leader_may_pass, rules.all_pass_discards) == \
         (game.may_pass, game.leader_may_pass, game.all_pass_discards)
     # Challenges and penalties.
-    assert tuple(name for name, _ in spec.kinds) == game.kind_names
-    assert all(by_hand == (game.kinds[name].test is ChallengeTest.HAND) for name, by_hand in spec.kinds)
-    assert (spec.take_pile, spec.draw, spec.pile_discarded, spec.short_stock_takes_pile) == \
+    assert tuple(kind.name for kind in rules.kinds) == game.kind_names
+    assert all(by_hand == (game.kinds[kind.name].test is ChallengeTest.HAND)
+               for kind, by_hand in zip(rules.kinds, spec.by_hand))
+    assert (rules.take_pile, rules.draw, rules.pile_after_discarded, rules.short_stock_takes_pile) == \
         (game.take_pile, game.draw, game.pile_after_discarded, game.short_stock_takes_pile)
     # Sets and the end.
-    assert (spec.set_size, spec.sets_forced, spec.sets_naturals_only) == \
+    assert (rules.set_size, rules.sets_forced, rules.sets_naturals_only) == \
         (game.set_size, game.sets_forced, game.sets_naturals_only)
-    assert (spec.first_out, spec.at_once, spec.emptied_stays_in) == (game.first_out, game.at_once,
-                                                                     game.emptied_stays_in)
+    assert (rules.first_out, rules.at_once, rules.emptied_stays_in) == (game.first_out, game.at_once,
+                                                                      game.emptied_stays_in)
     if rb.ending.turn_cap is None:
-        assert spec.turn_cap is None and game.turn_cap == NO_CAP
+        assert spec.turn_limit is None and game.turn_cap == NO_CAP
     else:
-        assert spec.turn_cap == game.turn_cap
+        assert spec.turn_limit == game.turn_cap
     # The deal.
-    assert spec.hand_sizes == tuple(game.hand_sizes) and spec.dealer_by_lot == game.dealer_by_lot
+    assert rules.hand_sizes == tuple(game.hand_sizes) and rules.dealer_by_lot == game.dealer_by_lot
     to_stock = rb.deal.surplus is Surplus.STOCK
-    assert spec.stock_count == (game.surplus if to_stock else 0)
-    assert spec.aside_count == game.table.set_aside + (0 if to_stock else game.surplus)
+    assert rules.stock_count == (game.surplus if to_stock else 0)
+    assert rules.aside_count == game.table.set_aside + (0 if to_stock else game.surplus)
     # Who plays after a challenge, with every seat in and any seat (or nobody) dealt the cards it asks
     # about: the tabulated formula and the interpreter's agree.
     holders = [h for h in (None, *range(n)) if all(h in holder_answers(game.table, card) for card in spec.held)
@@ -124,7 +126,7 @@ def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
                     state = game.new_initial_state()
                     state.lay_out(dealer, [[0] * (game.values + 1)] * n,
                                   holders={} if holder is None else dict.fromkeys(spec.held, holder))
-                    assert _seat(spec.next_player, {**facts, "dealer": dealer}, holder) == \
+                    assert _seat(spec.trees.next_player, {**facts, "dealer": dealer}, holder) == \
                         game.next_player(game.facts(state, dealer, **facts))
 
 

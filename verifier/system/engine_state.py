@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any
 
 import z3
 
@@ -45,11 +45,11 @@ def read(spec: Spec, st: EngineState) -> Values:
         for i, k in enumerate(_counts(spec, st.hand_cards(seat))):
             out[f"h{seat}_{i}"] = k
     sets: Counter[int] = Counter()
-    nsets = [0] * len(spec.ranks_in_play)
+    nsets = [0] * len(spec.rules.ranks_in_play)
     for _, rank, cards in st.discarded_sets():
         sets.update(cards)
-        if rank in spec.ranks_in_play:
-            nsets[spec.ranks_in_play.index(rank)] += 1
+        if rank in spec.rules.ranks_in_play:
+            nsets[spec.rules.ranks_in_play.index(rank)] += 1
     places: list[tuple[str, Any]] = [("pile", st.pile_cards()), ("stock", st.stock()), ("aside", st.aside()),
                                      ("gone", st.gone()), ("sets", list(sets.elements()))]
     for name, cards in places:
@@ -62,7 +62,7 @@ def read(spec: Spec, st: EngineState) -> Values:
     prev = st.previous
     out["prev"] = -1 if prev is None else spec.claim_index[prev]
     required = frozenset(spec.claim_index[c] for c in st.required_claims())
-    if st.leading and prev is None and required == spec.req_sets[spec.first]:
+    if st.leading and prev is None and required == spec.req_sets[spec.required.first]:
         mode = FIRST
     elif st.leading:
         mode = LEAD
@@ -92,7 +92,7 @@ def read(spec: Spec, st: EngineState) -> Values:
     for card in spec.held:
         holder = st.holders.get(card)
         out[f"holder{card}"] = -1 if holder is None else holder
-    out["open"] = spec.window_through_passes and st.window_open
+    out["open"] = spec.rules.window_through_passes and st.window_open
     # The open play's cards and the count called (the newest play on the pile), zero when none is open.
     top: tuple[int, ...] = ()
     out["topcount"] = 0
@@ -101,11 +101,11 @@ def read(spec: Spec, st: EngineState) -> Values:
     for i, k in enumerate(_counts(spec, top)):
         out[f"top{i}"] = k
     # Facts the rules cannot change are constants of the encoding.
-    if not spec.may_pass:
+    if not spec.rules.may_pass:
         out["passes"], out["last"] = 0, -1
-    if spec.turn_cap is None:
+    if spec.turn_limit is None:
         out["turns"] = 0
-    if spec.first_out:  # the first seat out ends the game, so no seat leaves one that goes on
+    if spec.rules.first_out:  # the first seat out ends the game, so no seat leaves one that goes on
         out["loser"] = -1
         out.update({f"inn{seat}": True for seat in range(n)})
     return out
@@ -142,7 +142,7 @@ def merged_values(full: Spec, merged: Spec, keep: tuple[int, ...], values: Value
     for p in prefixes:
         for c, members in enumerate(classes):
             out[f"{p}{c}"] = sum(values.get(f"{p}{i}", 0) for i in members)
-    out["nsets0"] = sum(values.get(f"nsets{r}", 0) for r in range(len(full.ranks_in_play)))
+    out["nsets0"] = sum(values.get(f"nsets{r}", 0) for r in range(len(full.rules.ranks_in_play)))
     if merged.claims != full.claims:
         out["prev"] = -1 if values["prev"] < 0 else 0
     return out
@@ -191,18 +191,18 @@ def play_turn(st: EngineState, choose: Callable[[EngineState], EngineAction]) ->
 
 def action_of(spec: Spec, turn: Turn) -> Action:
     """The encoding's choices for `turn`, as Z3 numerals."""
-    names = [name for name, _ in spec.kinds]
+    names = [kind.name for kind in spec.rules.kinds]
     test = num(names.index(turn.test) if turn.test else 0)
     if turn.play is None:
         zeros = [num(0)] * spec.width
         return Action(num(turn.kind), zeros, num(0), num(0), num(turn.challenger), test,
                       [num(turn.drawn.get(v, 0)) for v in spec.live],
-                      [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
+                      [num(turn.discards.get(r, 0)) for r in spec.rules.ranks_in_play])
     cards = Counter(turn.play.cards)
     return Action(num(turn.kind), [num(cards.get(v, 0)) for v in spec.live], num(spec.claim_index[turn.play.claim]),
                   num(turn.play.count), num(turn.challenger), test,
                   [num(turn.drawn.get(v, 0)) for v in spec.live],
-                  [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
+                  [num(turn.discards.get(r, 0)) for r in spec.rules.ranks_in_play])
 
 
 # Facts that describe the turn to come, not the game: once the game is over they mean nothing.
@@ -216,8 +216,8 @@ class Steps:
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
-        self.cap_var = z3.Int("turn_cap") if spec.turn_cap is not None else None
-        self.shape = replace(spec, turn_cap=cast(int, self.cap_var)) if self.cap_var is not None else spec
+        self.cap_var = z3.Int("turn_cap") if spec.turn_limit is not None else None
+        self.shape = replace(spec, capped_at=self.cap_var) if self.cap_var is not None else spec
         self.s, self.t = fresh(self.shape, "before"), fresh(self.shape, "after")
         self.a = fresh_action(spec, "turn")
         b = Builder(self.shape, name_terms=False)
@@ -248,7 +248,7 @@ class Steps:
         if self.cap_var is None:
             raise ValueError("this step has no turn cap to change")
         other = copy.copy(self)
-        other.spec = replace(self.spec, turn_cap=cap)
+        other.spec = replace(self.spec, capped_at=cap)
         other.solver = other.deal_solver = None
         return other
 
@@ -285,7 +285,7 @@ class Steps:
         # A model is evaluated once: Z3 keeps what it evaluated even when a value is changed afterwards.
         self.model = z3.Model()
         found = self._assign(before, self.s) + self._assign(after, self.t)
-        values = [*_action_terms(action_of(self.spec, turn)), num(self.spec.turn_cap or 0)]
+        values = [*_action_terms(action_of(self.spec, turn)), num(self.spec.turn_limit or 0)]
         for decl, i in self.choices:
             z3.Z3_add_const_interp(self.ctx, self.model.model, decl, values[i].as_ast())  # numerals kept by `num`
         if found or z3.is_true(self.model.eval(self.check)):
@@ -312,7 +312,7 @@ class Steps:
         solver = self.deal_solver
         solver.push()
         if self.cap_var is not None:
-            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
+            solver.add(self.cap_var == num(self.spec.turn_limit or 0))
         for fact, name, dealt in self.dealt.items():
             if fact == "nodef" or (values["over"] and fact in TURN_FACTS):
                 continue
@@ -337,7 +337,7 @@ class Steps:
         solver.push()
         solver.set("random_seed", rng.randrange(1 << 30))
         if self.cap_var is not None:
-            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
+            solver.add(self.cap_var == num(self.spec.turn_limit or 0))
         for _, name, term in self.s.items():
             if _variable(term):
                 value = before[name]
@@ -346,10 +346,10 @@ class Steps:
         shapes: list[Term] = [z3.And(a.kind == PASS, a.challenger < 0), a.kind == ACCEPT,
                               z3.And(a.kind == ACCEPT, whole)]
         for c in range(sp.n):
-            for k in range(len(sp.kinds)):
+            for k in range(len(sp.rules.kinds)):
                 challenged = z3.And(a.kind == CHALLENGE, a.challenger == c, a.test == k)
                 shapes += [challenged, z3.And(challenged, whole)]
-                if sp.window_through_passes and self.s.open is not None:  # a challenge of the open play
+                if sp.rules.window_through_passes and self.s.open is not None:  # a challenge of the open play
                     shapes.append(z3.And(a.kind == PASS, a.challenger == c, a.test == k, self.s.open))
         if any(_variable(x) for x in a.discards):
             shapes.append(z3.And(a.kind == CHALLENGE, total(a.discards) > 0))
@@ -455,7 +455,7 @@ def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.R
     stock, reveals = Counter(st.stock()), st.reveal_count()
     # A pass may be followed by a challenge of the last play, still open (`window: before_next_play`).
     calling = move["kind"] == CHALLENGE or (move["kind"] == PASS and move["challenger"] >= 0)
-    test = spec.kinds[move["test"]][0] if calling else ""
+    test = spec.rules.kinds[move["test"]].name if calling else ""
     if move["kind"] == PASS:
         why = _try(st, PASS_ACTION)
         if why is not None:
@@ -482,7 +482,7 @@ def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.R
             return f"refuses seat {seat}'s {f'challenge `{test}`' if calls else 'accepting'}: {why}"
     if calling and (st.reveal_count() == reveals or st.reveal(reveals).challenger != move["challenger"]):
         return f"never hears seat {move['challenger']} challenge"
-    for rank, k in zip(spec.ranks_in_play, move["discards"]):
+    for rank, k in zip(spec.rules.ranks_in_play, move["discards"]):
         for _ in range(k):
             why = _try(st, DiscardSet(rank))
             if why is not None:
