@@ -9,6 +9,8 @@ again, differently, fails here.
 
 from __future__ import annotations
 
+import pickle
+import re
 from itertools import product
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from cheatdsl.engine import Game
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import ChallengeTest, Rulebook, Surplus
-from verifier.system.spec import Spec, SpecError, build_spec
+from verifier.system.spec import KEY_FIELDS, Spec, SpecError, build_spec, merge_values
 from verifier.system.tabulate import Tree, evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,3 +137,68 @@ def _one(game: Game, value: int) -> list[int]:
     hand = [0] * (game.values + 1)
     hand[value] = 1
     return hand
+
+
+# The spec holds the rules record and copies none of it (issue 27, point 1: "the verifier's encoding holds
+# the one rules record; nothing copies it").
+
+# Fields of the record whose content the spec's own fields hold in the encoding's form: the deck as card
+# classes (`live`, `deck`, `matches`), the claim order and claim sets as positions (`claims`, `req_sets`,
+# `required`), the seat formulas tabulated (`trees`); and what those are made from.
+HELD_BY_THE_SPEC = {"table", "space", "rulebook", "deck_counts", "passes_as", "claim_order", "first", "follow", "lead",
+                    "lead_none", "next_player", "first_player", "all_pass_leader", "pass_when", "turn_start_win"}
+# Read by the key in the form the encoding reads them: card values, jokers and ranks (which a merged spec
+# overrides), and the kinds of challenge by name and test.
+READ_BY_THE_KEY = {"values", "wild", "ranks_in_play", "kinds"}
+
+
+def _specs() -> list[Spec]:
+    """A spec of every shipped rulebook at its smallest count, with its merged games."""
+    out = []
+    for path in sorted((ROOT / "rulebooks").glob("*.yaml")):
+        rb = load_rulebook(str(path))
+        try:
+            spec = build_spec(rb, rb.players.min)
+        except SpecError:
+            continue
+        out += [spec, merge_values(spec), merge_values(spec, tuple(range(spec.width)))]
+    return out
+
+
+def test_a_spec_repeats_no_field_of_its_rules_record() -> None:
+    """Every consequence of a rule is read from `spec.rules`; the spec keeps only the encoding's own tables."""
+    specs = _specs()
+    assert len(specs) > 20
+    for spec in specs:
+        # Fill the spec's cached views too: none of them may store a field of the record either.
+        for name in dir(spec):
+            if not name.startswith("_"):
+                getattr(spec, name)
+        assert set(vars(spec)) & set(vars(spec.rules)) == set(), spec.rules
+
+
+def test_every_field_the_verifier_reads_of_the_record_is_in_the_key() -> None:
+    """A spec is the key verdicts are cached under: a field of the record that the encoding reads but the key
+    leaves out would let two different games share one verdict."""
+    read: set[str] = set()
+    for path in (ROOT / "verifier").rglob("*.py"):
+        read |= set(re.findall(r"\.rules\.([a-z_]+)", path.read_text()))
+    # `spec.py` itself reads the record as `rules` (building a spec) and `r` (its views and key).
+    read |= set(re.findall(r"\b(?:rules|r)\.([a-z_]+)", (ROOT / "verifier" / "system" / "spec.py").read_text()))
+    assert {"step", "take_pile", "pile_after_discarded"} <= read  # the scan finds the readers
+    missing = read - set(KEY_FIELDS) - HELD_BY_THE_SPEC - READ_BY_THE_KEY
+    assert not missing, f"read from spec.rules but not in spec.KEY_FIELDS: {sorted(missing)}"
+
+
+def test_specs_are_keys_by_the_game_they_encode() -> None:
+    """Two loads of one rulebook give equal specs that hash alike, whichever process holds them (a spec sent
+    from a worker is looked up by its key); another player count or the merged game is another key."""
+    path = str(ROOT / "rulebooks" / "english-ascending.yaml")
+    one, other = build_spec(load_rulebook(path), 3), build_spec(load_rulebook(path), 3)
+    assert one.rules is not other.rules
+    assert one == other and hash(one) == hash(other)
+    sent = pickle.loads(pickle.dumps(one))
+    assert sent == one and hash(sent) == hash(one) and {sent: "proved"}[other] == "proved"
+    assert merge_values(one) == pickle.loads(pickle.dumps(merge_values(other)))
+    assert one != build_spec(load_rulebook(path), 4)
+    assert one != merge_values(one) and hash(merge_values(one)) != hash(one)
