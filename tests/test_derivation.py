@@ -2,9 +2,11 @@
 
 Project's choice: a rule's consequence at a table (the count cap, the claims allowed after each claim,
 the challenges allowed, the set size, what a short stock or a hand emptied by sets does) is worked out
-once (`cheatdsl.derived.TableRules`). These tests compare every table the two back ends keep, for every
-shipped rulebook and fixture at every player count it allows, so a back end that derived one of them
-again, differently, fails here.
+once (`cheatdsl.derived.TableRules`). The verifier's `Spec` holds that record (`spec.rules`) and copies
+none of it; it adds the encoding's own tables (card classes, claim sets by position, seat formulas
+tabulated). These tests compare those tables and the interpreter's with the record, for every shipped
+rulebook and fixture at every player count it allows, so a back end that derived one of them again,
+differently, fails here.
 """
 
 from __future__ import annotations
