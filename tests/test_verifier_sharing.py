@@ -71,7 +71,8 @@ def test_the_quick_symmetry_test_never_accepts_what_the_solver_rejects(name: str
     for n in (rb.players.min, rb.players.max):
         sp = build_spec(rb, n)
         trees = sp.trees
-        for tree in (trees.next_player, trees.all_pass_leader, trees.turn_start_win, trees.pass_when, trees.first_player):
+        for tree in (trees.next_player, trees.all_pass_leader, trees.turn_start_win, trees.pass_when,
+                     trees.first_player):
             if tree is not None and same_shape_turned(tree, n, sp.rules.step):
                 with monkeypatch.context() as m:
                     m.setattr(symmetry, "same_shape_turned", lambda *args: False)  # the solver alone

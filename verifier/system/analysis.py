@@ -347,8 +347,9 @@ _WHOLE_SETS: dict[tuple[Any, ...], bool | str] = {}
 
 def whole_sets(sp: Spec) -> bool | str:
     """Whatever a hand holds, a discard takes whole sets: each set `size` cards of one rank, none it lacks."""
-    key = (sp.live, sp.rules.values, sp.rules.rank_count, sp.set_ranks, sp.deck, sp.rules.set_size, sp.rules.sets_forced,
-           sp.rules.sets_naturals_only, sp.merged)
+    r = sp.rules
+    key = (sp.live, r.values, r.rank_count, sp.set_ranks, sp.deck, r.set_size, r.sets_forced, r.sets_naturals_only,
+           sp.merged)
     if key not in _WHOLE_SETS:
         _WHOLE_SETS[key] = _whole_sets(sp)
     return _WHOLE_SETS[key]

@@ -76,7 +76,8 @@ class Action:
 
 def fresh_action(spec: Spec, name: str) -> Action:
     w = spec.width
-    draws = [int_var(f"{name}.draw{i}") for i in range(w)] if spec.uses_stock and not spec.rules.take_pile else [zero()] * w
+    drawn = spec.uses_stock and not spec.rules.take_pile
+    draws = [int_var(f"{name}.draw{i}") for i in range(w)] if drawn else [zero()] * w
     optional = spec.rules.set_size is not None and not spec.rules.sets_forced
     discards = [int_var(f"{name}.discard{r}") if optional else zero() for r in range(len(spec.set_ranks))]
     return Action(int_var(f"{name}.kind"), [int_var(f"{name}.card{i}") for i in range(w)], int_var(f"{name}.claim"),
@@ -373,7 +374,8 @@ class Builder:
         sp = self.spec
         claimant, ch = (s.last, a.challenger) if window else (s.actor, a.challenger)
         claim = s.prev if window else a.claim
-        guard = [ge(ch, 0), lt(ch, sp.n), ne(ch, claimant), pick(ch, t1.inn), ge(a.test, 0), lt(a.test, len(sp.by_hand))]
+        guard = [ge(ch, 0), lt(ch, sp.n), ne(ch, claimant), pick(ch, t1.inn), ge(a.test, 0),
+                 lt(a.test, len(sp.by_hand))]
         if not sp.by_hand:
             guard.append(false())
         if sp.rules.at_once:

@@ -326,7 +326,8 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
             k = sum(a["cards"])
             if a["kind"] == PASS:  # a pass, and where the last play is still open, perhaps a challenge of it
                 called = a["challenger"] >= 0 and window
-                test = trace.spec.rules.kinds[a["test"]].name if called and 0 <= a["test"] < len(trace.spec.rules.kinds) else None
+                kinds = trace.spec.rules.kinds
+                test = kinds[a["test"]].name if called and 0 <= a["test"] < len(kinds) else None
                 table.turn(PASS, (), 0, 0, (a["challenger"] + rotate) % n if called else None, test)
                 continue
             truth = truths.get(i)
