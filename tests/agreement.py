@@ -72,7 +72,7 @@ def spec_for(rb: Rulebook, n: int, cap: int | None) -> Spec:
     """The encoding of `rb` at `n` seats with the table's turn cap `cap` (the rulebook's own if lower)."""
     sp = build_spec(rb, n)
     caps = [c for c in (rb.ending.turn_cap, cap) if c is not None]
-    return replace(sp, turn_cap=min(caps)) if caps else sp
+    return replace(sp, capped_at=min(caps)) if caps else sp
 
 
 _STEPS: dict[tuple[Spec, bool], Steps] = {}
@@ -81,13 +81,13 @@ _STEPS: dict[tuple[Spec, bool], Steps] = {}
 def steps_for(sp: Spec) -> Steps:
     """The encoding's step at the table of `sp`, shared by its games whatever their turn cap (the last few
     tables are kept)."""
-    key = (replace(sp, turn_cap=None), sp.turn_cap is not None)
+    key = (replace(sp, capped_at=None), sp.turn_limit is not None)
     got = _STEPS.get(key)
     if got is None:
         if len(_STEPS) >= 8:
             del _STEPS[next(iter(_STEPS))]
         got = _STEPS[key] = Steps(sp)
-    return got if got.spec.turn_cap == sp.turn_cap or sp.turn_cap is None else got.with_cap(sp.turn_cap)
+    return got if got.spec.turn_limit == sp.turn_limit or sp.turn_limit is None else got.with_cap(sp.turn_limit)
 
 
 def play_game(rb: Rulebook, n: int, seed: int, *, cap: int | None = None, sample_every: int = 0,

@@ -11,6 +11,7 @@ interpreter allows, giving the same state. benchmarks/agreement_campaign.py runs
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import replace
 from pathlib import Path
@@ -160,13 +161,20 @@ def _findings_with(monkeypatch: pytest.MonkeyPatch, fixture: str, samples: int, 
                      moves_per_state=12).findings
 
 
+def _ruled(spec: Any, **changes: Any) -> Any:
+    """`spec` with a rules record that differs from its own in `changes`: an encoding that misreads a rule."""
+    rules = copy.copy(spec.rules)
+    vars(rules).update(changes)
+    return replace(spec, rules=rules)
+
+
 def test_an_encoding_that_ignores_the_direction_of_play_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """`setup.direction: anticlockwise`: an encoding whose next seat is always the one clockwise disagrees with
     the interpreter's turns."""
     original = transitions.next_in
 
     def clockwise(spec: Any, s: Any, seat: Any) -> Any:
-        return original(replace(spec, step=1), s, seat)
+        return original(_ruled(spec, step=1), s, seat)
     found = _findings_with(monkeypatch, "anticlockwise.yaml", 0, next_in=clockwise)
     assert any("actor" in f for f in found), found[:3]
 
@@ -184,7 +192,7 @@ def test_an_encoding_that_lets_an_emptying_play_be_challenged_is_caught(monkeypa
     build = transitions.Builder.__init__
 
     def after_window(self: transitions.Builder, spec: Any, name_terms: bool = True) -> None:
-        build(self, replace(spec, at_once=False), name_terms)
+        build(self, _ruled(spec, at_once=False), name_terms)
     found = _findings_with(monkeypatch, "at-once.yaml", 6, __init__=after_window)
     assert any("never hears" in f for f in found), found[:3]
 

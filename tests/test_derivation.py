@@ -7,12 +7,16 @@ order, the challenges allowed, the set size, what a short stock or a hand emptie
 out once, in `cheatdsl.derived.TableRules`. `Game` holds it as `game.rules` and repeats none of its fields;
 the record cannot change once made; its claim graph, indexed by the previous claim for the interpreter,
 says what its sets keyed by claim say; and seats are stepped by one helper (`derived.seat_after`). The
-last tests compare the verifier's `Spec` with the record, for every shipped rulebook and fixture at every
+verifier's `Spec` holds a record too (`spec.rules`) and copies none of it, adding only the encoding's
+own tables (card classes, claim sets by position, seat formulas tabulated); the last tests compare those
+tables with the interpreter's record, for every shipped rulebook and fixture at every
 player count it allows, so a back end that derived a table again, differently, fails here.
 """
 
 from __future__ import annotations
 
+import pickle
+import re
 from dataclasses import FrozenInstanceError
 from itertools import product
 from pathlib import Path
@@ -23,7 +27,7 @@ from cheatdsl.derived import NO_CAP, TableRules, holder_answers, seat_after
 from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import ChallengeTest, Direction, Rulebook, Surplus
-from verifier.system.spec import Spec, SpecError, build_spec
+from verifier.system.spec import KEY_FIELDS, Spec, SpecError, build_spec, merge_values
 from verifier.system.tabulate import Tree, evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,48 +175,30 @@ def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
         return
     spec = build_spec(rb, n)
     rules = game.rules
-    assert spec.players == game.players and spec.step == rules.step
-    # Cards: values, the deck, wild jokers, and which claim each card passes as.
-    assert (spec.by_rank, spec.rank_count, spec.values, spec.wild) == (rules.by_rank, rules.rank_count, rules.values,
-                                                                       rules.wild)
+    assert spec.players == game.players and spec.rules.step == rules.step
+    # The spec's own record says what the interpreter's does (each derived from the rulebook once).
+    assert {k: v for k, v in vars(spec.rules).items() if k not in ("rulebook", "table", "space")} == \
+        {k: v for k, v in vars(rules).items() if k not in ("rulebook", "table", "space")}
+    # Cards: the deck as the encoding's card classes, and which claim each card passes as.
     assert {v: spec.deck[i] for i, v in enumerate(spec.live)} == {v: k for v, k in enumerate(rules.deck_counts) if k}
     assert spec.claims == tuple(rules.claim_order)
     for i, v in enumerate(spec.live):
         passes = {spec.claims[c] for c in spec.matches[i]}
         assert passes == {c for c in rules.claim_order if rules.count_matching(_one(game, v), frozenset([c]))}
-    assert spec.ranks_in_play == rules.ranks_in_play
     # Claims: the first claim, a lead with nothing before it, and follow and lead after each claim.
-    assert _claims(spec, spec.first) == rules.required_after(None, False)[1]
-    assert _claims(spec, spec.lead_none) == rules.required_after(None, True)[1]
+    assert _claims(spec, spec.required.first) == rules.required_after(None, False)[1]
+    assert _claims(spec, spec.required.lead_none) == rules.required_after(None, True)[1]
     for i, prev in enumerate(spec.claims):
-        assert _claims(spec, spec.follow[i]) == rules.required_after(prev, False)[1]
-        assert _claims(spec, spec.lead[i]) == rules.required_after(prev, True)[1]
-    assert (spec.min_cards, spec.max_cards, spec.exact, spec.any_count, spec.count_cap) == \
-        (rules.min_cards, rules.max_cards, rules.exact, rules.any_count, rules.count_cap)
-    assert (spec.count_judged, spec.reveal_all) == (rules.count_judged, rules.reveal_all)
-    assert (spec.round_ends_challenge, spec.round_ends_all_pass) == \
-        (rules.round_ends_on_challenge, rules.round_ends_on_all_pass)
-    assert (spec.may_pass, spec.leader_may_pass, spec.all_pass_discards) == \
-        (rules.may_pass, rules.leader_may_pass, rules.all_pass_discards)
-    # Challenges and penalties.
-    assert tuple(name for name, _ in spec.kinds) == rules.kind_names
-    assert all(by_hand == (rules.kind_by_name[name].test is ChallengeTest.HAND) for name, by_hand in spec.kinds)
-    assert (spec.take_pile, spec.draw, spec.pile_discarded, spec.short_stock_takes_pile) == \
-        (rules.take_pile, rules.draw, rules.pile_after_discarded, rules.short_stock_takes_pile)
-    # Sets and the end.
-    assert (spec.set_size, spec.sets_forced, spec.sets_naturals_only) == \
-        (rules.set_size, rules.sets_forced, rules.sets_naturals_only)
-    assert (spec.first_out, spec.at_once, spec.emptied_stays_in) == (rules.first_out, rules.at_once,
-                                                                     rules.emptied_stays_in)
+        assert _claims(spec, spec.required.follow[i]) == rules.required_after(prev, False)[1]
+        assert _claims(spec, spec.required.lead[i]) == rules.required_after(prev, True)[1]
+    # Challenges: the kinds by name and which of them test a hand.
+    assert tuple(kind.name for kind in spec.rules.kinds) == rules.kind_names
+    assert all(by_hand == (rules.kind_by_name[kind.name].test is ChallengeTest.HAND)
+               for kind, by_hand in zip(spec.rules.kinds, spec.by_hand))
     if rb.ending.turn_cap is None:
-        assert spec.turn_cap is None and game.turn_limit == NO_CAP
+        assert spec.turn_limit is None and game.turn_limit == NO_CAP
     else:
-        assert spec.turn_cap == game.turn_limit
-    # The deal.
-    assert spec.hand_sizes == tuple(rules.hand_sizes) and spec.dealer_by_lot == rules.dealer_by_lot
-    to_stock = rb.deal.surplus is Surplus.STOCK
-    assert spec.stock_count == (rules.surplus if to_stock else 0)
-    assert spec.aside_count == rules.table.set_aside + (0 if to_stock else rules.surplus)
+        assert spec.turn_limit == game.turn_limit
     # Who plays after a challenge, with every seat in and any seat (or nobody) dealt the cards it asks
     # about: the tabulated formula and the interpreter's agree.
     holders = [h for h in (None, *range(n)) if all(h in holder_answers(rules.table, card) for card in spec.held)
@@ -227,7 +213,7 @@ def test_game_and_spec_read_the_same_tables(rb: Rulebook, n: int) -> None:
                     state = game.new_initial_state()
                     state.lay_out(dealer, [[0] * (rules.values + 1)] * n,
                                   holders={} if holder is None else dict.fromkeys(spec.held, holder))
-                    assert _seat(spec.next_player, {**facts, "dealer": dealer}, holder) == \
+                    assert _seat(spec.trees.next_player, {**facts, "dealer": dealer}, holder) == \
                         rules.next_player.code(game.facts(state, dealer, **facts))
 
 
@@ -236,3 +222,68 @@ def _one(game: Game, value: int) -> list[int]:
     hand = [0] * (game.rules.values + 1)
     hand[value] = 1
     return hand
+
+
+# The spec holds the rules record and copies none of it (issue 27, point 1: "the verifier's encoding holds
+# the one rules record; nothing copies it").
+
+# Fields of the record whose content the spec's own fields hold in the encoding's form: the deck as card
+# classes (`live`, `deck`, `matches`), the claim order and claim sets as positions (`claims`, `req_sets`,
+# `required`), the seat formulas tabulated (`trees`); and what those are made from.
+HELD_BY_THE_SPEC = {"table", "space", "rulebook", "deck_counts", "passes_as", "claim_order", "first", "follow", "lead",
+                    "lead_none", "next_player", "first_player", "all_pass_leader", "pass_when", "turn_start_win"}
+# Read by the key in the form the encoding reads them: card values, jokers and ranks (which a merged spec
+# overrides), and the kinds of challenge by name and test.
+READ_BY_THE_KEY = {"values", "wild", "ranks_in_play", "kinds"}
+
+
+def _specs() -> list[Spec]:
+    """A spec of every shipped rulebook at its smallest count, with its merged games."""
+    out = []
+    for path in sorted((ROOT / "rulebooks").glob("*.yaml")):
+        rb = load_rulebook(str(path))
+        try:
+            spec = build_spec(rb, rb.players.min)
+        except SpecError:
+            continue
+        out += [spec, merge_values(spec), merge_values(spec, tuple(range(spec.width)))]
+    return out
+
+
+def test_a_spec_repeats_no_field_of_its_rules_record() -> None:
+    """Every consequence of a rule is read from `spec.rules`; the spec keeps only the encoding's own tables."""
+    specs = _specs()
+    assert len(specs) > 20
+    for spec in specs:
+        # Fill the spec's cached views too: none of them may store a field of the record either.
+        for name in dir(spec):
+            if not name.startswith("_"):
+                getattr(spec, name)
+        assert set(vars(spec)) & set(vars(spec.rules)) == set(), spec.rules
+
+
+def test_every_field_the_verifier_reads_of_the_record_is_in_the_key() -> None:
+    """A spec is the key verdicts are cached under: a field of the record that the encoding reads but the key
+    leaves out would let two different games share one verdict."""
+    read: set[str] = set()
+    for path in (ROOT / "verifier").rglob("*.py"):
+        read |= set(re.findall(r"\.rules\.([a-z_]+)", path.read_text()))
+    # `spec.py` itself reads the record as `rules` (building a spec) and `r` (its views and key).
+    read |= set(re.findall(r"\b(?:rules|r)\.([a-z_]+)", (ROOT / "verifier" / "system" / "spec.py").read_text()))
+    assert {"step", "take_pile", "pile_after_discarded"} <= read  # the scan finds the readers
+    missing = read - set(KEY_FIELDS) - HELD_BY_THE_SPEC - READ_BY_THE_KEY
+    assert not missing, f"read from spec.rules but not in spec.KEY_FIELDS: {sorted(missing)}"
+
+
+def test_specs_are_keys_by_the_game_they_encode() -> None:
+    """Two loads of one rulebook give equal specs that hash alike, whichever process holds them (a spec sent
+    from a worker is looked up by its key); another player count or the merged game is another key."""
+    path = str(ROOT / "rulebooks" / "english-ascending.yaml")
+    one, other = build_spec(load_rulebook(path), 3), build_spec(load_rulebook(path), 3)
+    assert one.rules is not other.rules
+    assert one == other and hash(one) == hash(other)
+    sent = pickle.loads(pickle.dumps(one))
+    assert sent == one and hash(sent) == hash(one) and {sent: "proved"}[other] == "proved"
+    assert merge_values(one) == pickle.loads(pickle.dumps(merge_values(other)))
+    assert one != build_spec(load_rulebook(path), 4)
+    assert one != merge_values(one) and hash(merge_values(one)) != hash(one)

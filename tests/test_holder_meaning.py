@@ -92,7 +92,7 @@ def test_after_a_challenge_the_holder_of_the_king_of_hearts_leads_in_both_back_e
         # The verifier's tabulated rule, asked with this deal, names the holder.
         def answer(query: tuple[Any, ...], h: int = holder) -> Any:
             return h if query[0] == "holder" else True
-        named = evaluate(spec.next_player, answer)
+        named = evaluate(spec.trees.next_player, answer)
         assert named == holder
         # And its transition from the interpreter's state before the turn gives the state after it.
         assert steps.problems(read(spec, before), turn, read(spec, after)) == []
@@ -143,7 +143,8 @@ def test_the_leader_after_everyone_passes_may_be_the_holder_of_a_card() -> None:
     holder = st.holders.get(KING_OF_HEARTS)
     assert game.rules.all_pass_leader is not None
     assert game.rules.all_pass_leader.code(game.facts(st, 0, last_player=0)) == holder
-    named = evaluate(spec.all_pass_leader, lambda q: holder if q[0] == "holder" else True)  # type: ignore[arg-type]
+    named = evaluate(spec.trees.all_pass_leader,  # type: ignore[arg-type]
+                     lambda q: holder if q[0] == "holder" else True)
     assert named == holder
 
 

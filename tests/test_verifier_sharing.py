@@ -70,11 +70,13 @@ def test_the_quick_symmetry_test_never_accepts_what_the_solver_rejects(name: str
     rb = load_rulebook(str(RULEBOOKS / name))
     for n in (rb.players.min, rb.players.max):
         sp = build_spec(rb, n)
-        for tree in (sp.next_player, sp.all_pass_leader, sp.turn_start_win, sp.pass_when, sp.first_player):
-            if tree is not None and same_shape_turned(tree, n, sp.step):
+        trees = sp.trees
+        for tree in (trees.next_player, trees.all_pass_leader, trees.turn_start_win, trees.pass_when,
+                     trees.first_player):
+            if tree is not None and same_shape_turned(tree, n, sp.rules.step):
                 with monkeypatch.context() as m:
                     m.setattr(symmetry, "same_shape_turned", lambda *args: False)  # the solver alone
-                    assert tree_symmetric(tree, n, sp.step) is True
+                    assert tree_symmetric(tree, n, sp.rules.step) is True
 
 
 # Terms ------------------------------------------------------------------------------------------------

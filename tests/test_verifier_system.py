@@ -215,9 +215,9 @@ def _turn(st: State, rng: random.Random) -> dict[str, Any]:
 
 
 def _action(sp: Any, step: dict[str, Any]) -> Action:
-    test = [name for name, _ in sp.kinds].index(step["test"]) if "test" in step else 0
+    test = [kind.name for kind in sp.rules.kinds].index(step["test"]) if "test" in step else 0
     drawn = [z3.IntVal(step["drawn"].get(v, 0)) for v in sp.live]
-    discards = [z3.IntVal(step["discards"].get(r, 0)) for r in sp.ranks_in_play]
+    discards = [z3.IntVal(step["discards"].get(r, 0)) for r in sp.rules.ranks_in_play]
     if step["kind"] == STEP_PASS:
         zeros = [z3.IntVal(0)] * sp.width
         return Action(z3.IntVal(STEP_PASS), zeros, z3.IntVal(0), z3.IntVal(0), z3.IntVal(step["challenger"]),
@@ -236,7 +236,7 @@ def _compare(sp: Any, before: dict[str, Any], step: dict[str, Any], after: dict[
         return ["the step is not legal in the encoding"]
     bad = []
     for field, name, term in model.items():
-        if field in ("nodef", "stuck", "capped") or (field == "turns" and sp.turn_cap is None):
+        if field in ("nodef", "stuck", "capped") or (field == "turns" and sp.turn_limit is None):
             continue
         if after["over"] and field not in ("h", "pile", "stock", "aside", "gone", "sets", "over", "winner", "loser"):
             continue
@@ -431,11 +431,11 @@ def test_proved_properties_hold_in_random_games(name: str) -> None:
 def test_next_player_is_tabulated_by_the_seats_it_reads() -> None:
     """`left(claimant)` reads only whether the seats after the claimant are in, seat by seat."""
     sp = build_spec(load_rulebook(str(RULEBOOKS / "mogeln.yaml")), 4)
-    assert isinstance(sp.next_player, Node) and sp.next_player.query == ("fact", "claimant")
-    _, first = sp.next_player.branches[0]
+    assert isinstance(sp.trees.next_player, Node) and sp.trees.next_player.query == ("fact", "claimant")
+    _, first = sp.trees.next_player.branches[0]
     assert isinstance(first, Node) and first.query == ("in", 1)
     english = build_spec(load_rulebook(str(RULEBOOKS / "english-ascending.yaml")), 3)
-    assert [leaf.value for _, leaf in english.next_player.branches] == [1, 2, 0]  # type: ignore[union-attr]
+    assert [leaf.value for _, leaf in english.trees.next_player.branches] == [1, 2, 0]  # type: ignore[union-attr]
 
 
 def test_a_fixed_seat_breaks_the_symmetry() -> None:

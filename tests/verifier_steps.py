@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 import z3
 
@@ -34,8 +34,8 @@ class Steps:
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
-        self.cap_var = z3.Int("turn_cap") if spec.turn_cap is not None else None
-        self.shape = replace(spec, turn_cap=cast(int, self.cap_var)) if self.cap_var is not None else spec
+        self.cap_var = z3.Int("turn_cap") if spec.turn_limit is not None else None
+        self.shape = replace(spec, capped_at=self.cap_var) if self.cap_var is not None else spec
         self.s, self.t = fresh(self.shape, "before"), fresh(self.shape, "after")
         self.a = fresh_action(spec, "turn")
         b = Builder(self.shape, name_terms=False)
@@ -63,7 +63,7 @@ class Steps:
         if self.cap_var is None:
             raise ValueError("this step has no turn cap to change")
         other = copy.copy(self)
-        other.spec = replace(self.spec, turn_cap=cap)
+        other.spec = replace(self.spec, capped_at=cap)
         other.solver = other.deal_solver = None
         return other
 
@@ -87,7 +87,7 @@ class Steps:
         # A model is evaluated once: Z3 keeps what it evaluated even when a value is changed afterwards.
         self.model = z3.Model()
         found = self._assign(before, self.s) + self._assign(after, self.t)
-        values = [*_action_terms(action_of(self.spec, turn)), num(self.spec.turn_cap or 0)]
+        values = [*_action_terms(action_of(self.spec, turn)), num(self.spec.turn_limit or 0)]
         for decl, i in self.choices:
             set_value(self.model, decl, values[i])
         if found or z3.is_true(self.model.eval(self.check)):
@@ -113,7 +113,7 @@ class Steps:
         solver = self.deal_solver
         solver.push()
         if self.cap_var is not None:
-            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
+            solver.add(self.cap_var == num(self.spec.turn_limit or 0))
         for fact, name, dealt in self.dealt.items():
             if fact == "nodef" or (values["over"] and fact in TURN_FACTS):
                 continue
@@ -138,7 +138,7 @@ class Steps:
         solver.push()
         solver.set("random_seed", rng.randrange(1 << 30))
         if self.cap_var is not None:
-            solver.add(self.cap_var == num(self.spec.turn_cap or 0))
+            solver.add(self.cap_var == num(self.spec.turn_limit or 0))
         for _, name, term in self.s.items():
             if is_variable(term):
                 value = before[name]

@@ -13,8 +13,8 @@ from typing import Any
 
 import z3
 
-from cheatdsl.derived import turn_step
-from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind, Surplus
+from cheatdsl.derived import DealError, turn_step
+from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind
 
 from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
 from .registry import register
@@ -89,16 +89,17 @@ def _hands_text(hands: tuple[int, ...] | list[int]) -> str:
 
 
 def _deal_at(subject: Subject, n: int) -> Result:
-    rb, t = subject.rb, subject.table(n)
-    dealt = t.hand_sizes()
-    if isinstance(dealt, str):
-        return refuted(DEAL, f"cannot deal: {dealt}", players=n)
-    hands, left = dealt
+    rb = subject.rb
+    try:
+        record = subject.rules(n)
+    except DealError as exc:
+        return refuted(DEAL, f"cannot deal: {exc.reason}", players=n)
+    hands, left, set_aside = record.hand_sizes, record.surplus, record.table.set_aside
     v, rules = deal_rules(subject, n)
     s = new_solver()
     r = Raw()
     r.assert_(s, *[rule.constraint for rule in rules])
-    fixed = [*(eq(hi, k) for hi, k in zip(v.hands, hands)), eq(v.aside, t.set_aside), eq(v.surplus, left)]
+    fixed = [*(eq(hi, k) for hi, k in zip(v.hands, hands)), eq(v.aside, set_aside), eq(v.surplus, left)]
     a = ask(s, *fixed)
     if not a.sat:
         return unknown(DEAL, a.reason) if a.unknown else refuted(
@@ -114,8 +115,8 @@ def _deal_at(subject: Subject, n: int) -> Result:
         alt = [int_value(other.model, hi) for hi in v.hands]
         return refuted(DEAL, f"the rules do not fix the deal: {_hands_text(hands)} and {_hands_text(alt)} both fit",
                        hands=list(hands), other=alt)
-    stock = left if rb.deal.surplus is Surplus.STOCK else 0
-    details: dict[str, Any] = {"hands": list(hands), "set_aside": t.set_aside,
+    stock = record.stock_count
+    details: dict[str, Any] = {"hands": list(hands), "set_aside": set_aside,
                                "surplus": left, "surplus_to": rb.deal.surplus.value}
     gap = _first_player_gap(subject, n, s, fixed, v, details)
     if gap is not None:
@@ -124,8 +125,8 @@ def _deal_at(subject: Subject, n: int) -> Result:
         return refuted(DEAL, f"{_hands_text(hands)} leaves no stock, so the draw penalty has nothing to draw",
                        **details)
     text = _hands_text(hands)
-    if t.set_aside:
-        text += f", {t.set_aside} set aside"
+    if set_aside:
+        text += f", {set_aside} set aside"
     if left:
         text += f", {left} {'in the stock' if stock else 'left aside'}"
     return proved(DEAL, text, **details)

@@ -6,6 +6,7 @@ from functools import cached_property
 from typing import Any
 
 from cheatdsl.cards import JOKER, ClaimSpace, Table
+from cheatdsl.derived import TableRules
 from cheatdsl.model import ClaimKind, Rulebook
 
 
@@ -17,12 +18,19 @@ class Subject:
         self.counts = counts or tuple(rulebook.players.counts())
         self._tables: dict[int, Table] = {}
         self._spaces: dict[int, ClaimSpace] = {}
+        self._rules: dict[int, TableRules] = {}
         self.cache: dict[Any, Any] = {}
 
     def table(self, n: int) -> Table:
         if n not in self._tables:
             self._tables[n] = Table(self.rb, n)
         return self._tables[n]
+
+    def rules(self, n: int) -> TableRules:
+        """The rules record at `n` players (`cheatdsl.derived.DealError` where the deck cannot be dealt)."""
+        if n not in self._rules:
+            self._rules[n] = TableRules(self.rb, n, self.table(n))
+        return self._rules[n]
 
     def space(self, n: int) -> ClaimSpace:
         if n not in self._spaces:

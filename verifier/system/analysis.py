@@ -281,7 +281,7 @@ def winner_at(a: Analysis, budget: Budget) -> Result:
     assert sp is not None
     needed = {"winner", "winner-step"} | ({"outs"} if sp.seats_leave else set())
     if needed <= a.inv.proved:
-        if sp.first_out:
+        if sp.rules.first_out:
             text = "the first seat out is the one winner and the game ends there, so it never gets cards back"
         else:
             text = ("the first seat out wins and stays the winner; a seat that is out holds nothing and never "
@@ -322,15 +322,16 @@ def resolution_at(a: Analysis, budget: Budget) -> Result:
     pid = "challenge-resolution"
     sp = a.spec
     assert sp is not None
-    if not sp.kinds:
+    if not sp.rules.kinds:
         return not_applicable(pid, "no challenge may be made at this player count")
     if a.inv.unknown:
         return unknown(pid, a.inv.unknown)
-    kinds = ", ".join(f"`{name}` ({'a card of the claim shown from hand' if by_hand else 'the cards played'})"
-                      for name, by_hand in sp.kinds)
+    kinds = ", ".join(f"`{kind.name}` ({'a card of the claim shown from hand' if by_hand else 'the cards played'})"
+                      for kind, by_hand in zip(sp.rules.kinds, sp.by_hand))
     wild = ""
     if a.rb.deck.jokers:
-        wild = ("; a joker passes as any claim (wild)" if sp.wild else "; a joker never passes as a claim (not wild)")
+        wild = ("; a joker passes as any claim (wild)" if sp.rules.wild
+                else "; a joker never passes as a claim (not wild)")
     if pid in a.inv.proved:
         return proved(pid, f"each challenge ({kinds}) has one verdict, found from the revealed cards; the loser is "
                       f"the claimant or the challenger and picks up cards{wild} ({_how(a.inv)})")
@@ -346,8 +347,9 @@ _WHOLE_SETS: dict[tuple[Any, ...], bool | str] = {}
 
 def whole_sets(sp: Spec) -> bool | str:
     """Whatever a hand holds, a discard takes whole sets: each set `size` cards of one rank, none it lacks."""
-    key = (sp.live, sp.values, sp.rank_count, sp.ranks_in_play, sp.deck, sp.set_size, sp.sets_forced,
-           sp.sets_naturals_only, sp.merged)
+    r = sp.rules
+    key = (sp.live, r.values, r.rank_count, sp.set_ranks, sp.deck, r.set_size, r.sets_forced, r.sets_naturals_only,
+           sp.merged)
     if key not in _WHOLE_SETS:
         _WHOLE_SETS[key] = _whole_sets(sp)
     return _WHOLE_SETS[key]
@@ -357,11 +359,11 @@ def _whole_sets(sp: Spec) -> bool | str:
     from ..solving.terms import add, and_, eq, ge, int_var, le, not_, plus, times
     b = Builder(sp)
     row = [int_var(f"held{i}") for i in range(sp.width)]
-    chosen = [int_var(f"chosen{r}") for r in range(len(sp.ranks_in_play))]
+    chosen = [int_var(f"chosen{r}") for r in range(len(sp.set_ranks))]
     t = fresh_sets(sp)
     guard: list[Any] = []
     left = b.discard_sets(t, row, chosen, guard)
-    size = sp.set_size
+    size = sp.rules.set_size
     assert size is not None
 
     def sets_of(k: Any) -> Any:  # `size * k`, the numeral made after `k`, as z3's operator makes it
@@ -387,7 +389,7 @@ def fresh_sets(sp: Spec) -> Any:
     from .state import fresh
     t = fresh(sp, "discard")
     t.sets = [z3.IntVal(0)] * sp.width
-    t.nsets = [z3.IntVal(0)] * len(sp.ranks_in_play)
+    t.nsets = [z3.IntVal(0)] * len(sp.set_ranks)
     return t
 
 
@@ -395,18 +397,18 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
     pid = "discards"
     sp = a.spec
     assert sp is not None
-    if a.rb.sets is None or sp.set_size is None:
+    if a.rb.sets is None or sp.rules.set_size is None:
         return not_applicable(pid, "no sets leave the game (no `sets` rule)")
-    size = sp.set_size
+    size = sp.rules.set_size
     whole = a.cached("whole-sets", lambda: whole_sets(sp))
     if whole is not True:
         return unknown(pid, whole) if isinstance(whole, str) else refuted(
             pid, f"a discard can take cards that do not make whole sets of {size}")
-    naturals = [sp.deck[i] for i, v in enumerate(sp.live) if v != sp.values]
+    naturals = [sp.deck[i] for i in range(sp.width) if i != sp.joker_index]
     copies = min(naturals) if naturals else 0
     public = "shown to all (each discard names its seat, rank and cards)"
     why = ""
-    if sp.wild:
+    if sp.rules.wild:
         why = "a wild joker still passes as a discarded rank"
     elif size < copies:
         why = f"a set of {size} leaves {copies - size} natural cards of its rank in play"
@@ -421,9 +423,9 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
             return z3.BoolVal(False)
         dead = []
         for c, v in enumerate(sp.claims):
-            rank = v % sp.rank_count
-            if rank in sp.ranks_in_play:
-                dead.append(z3.And(act.claim == c, s.nsets[sp.ranks_in_play.index(rank)] >= 1))
+            rank = v % sp.rules.rank_count
+            if rank in sp.set_ranks:
+                dead.append(z3.And(act.claim == c, s.nsets[sp.set_ranks.index(rank)] >= 1))
         return z3.And(act.kind == CHALLENGE, z3.Not(r["caught"]), z3.Or(dead) if dead else z3.BoolVal(False))
 
     def check(st: State) -> bool:
@@ -479,7 +481,7 @@ def lasso(a: Analysis) -> Witness | str:
     sp = a.spec
     assert sp is not None
     game = a.game
-    test = next(name for name, by_hand in sp.kinds if not by_hand)
+    test = next(kind.name for kind, by_hand in zip(sp.rules.kinds, sp.by_hand) if not by_hand)
     order = {v: i for i, v in enumerate(sp.claims)}
     first: dict[tuple[int, ...], int] = {}  # the claim to lie about, by the claims allowed
     limit = 4 * max(len(sp.claims), 1) * sp.n + 8
@@ -537,10 +539,10 @@ def round_lasso(a: Analysis) -> Witness | str:
     sp = a.spec
     assert sp is not None
     game = a.game
-    test = next(name for name, by_hand in sp.kinds if not by_hand)
+    test = next(kind.name for kind, by_hand in zip(sp.rules.kinds, sp.by_hand) if not by_hand)
     order = {v: i for i, v in enumerate(sp.claims)}
     # Enough rounds to empty the stock, then for the lead to go round the table twice.
-    limit = (sp.stock_count // max(sp.draw, 1) + 2 * sp.n + 4) * (sp.n + 1) + 8
+    limit = (sp.rules.stock_count // max(sp.rules.draw, 1) + 2 * sp.n + 4) * (sp.n + 1) + 8
     for seed in range(SEEDS):
         st = dealt(game, seed, 0)
         if st.phase is not _PLAY:
@@ -588,11 +590,11 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
     pid = "termination"
     sp = a.spec
     assert sp is not None
-    if sp.turn_cap is not None:
+    if sp.rules.turn_cap is not None:
         capped = a.cached("cap", lambda: ranking.capped(sp))
         if capped is True:
             return proved(pid, f"the turn cap stops every play: each turn counts one, and the turn that reaches "
-                          f"{sp.turn_cap} ends the game (checked on every step)")
+                          f"{sp.rules.turn_cap} ends the game (checked on every step)")
     # Z3 checks once, at the smallest player count, that the set of states with every seat holding two
     # different cards and an empty pile is closed under a caught lie; at every count the interpreter then
     # deals a game in that set and plays the lie until the whole state comes back.
@@ -620,7 +622,7 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
                            recurrent_set=budget.first)
         return _played(pid, a, "loop", unknown(
             pid, f"a recurrent set exists (a caught lie returns every hand), but {found}"), "a play that never ends")
-    if not sp.may_pass or "passes" in a.inv.proved:
+    if not sp.rules.may_pass or "passes" in a.inv.proved:
         shrink = a.cached("shrink", lambda: ranking.hands_only_shrink(sp))
         if shrink is True:
             return proved(pid, "every play ends: cards only leave the hands and the stock (every play makes them "

@@ -78,7 +78,7 @@ def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Che
     identities of the terms it makes, which are then the same whatever was checked before it."""
     fresh_context()
     symmetric = rotation_symmetric(sp)
-    restrict = (lambda b, d: [d.dealer == 0]) if symmetric and sp.dealer_by_lot else None
+    restrict = (lambda b, d: [d.dealer == 0]) if symmetric and sp.rules.dealer_by_lot else None
     stop = time.perf_counter() + seconds
     rlimit = rlimit or int(SEARCH_RLIMIT * EFFORT)
 

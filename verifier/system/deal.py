@@ -35,9 +35,9 @@ def dealt_size(spec: Spec, seat: int, dealer: Term) -> Term:
     """Cards dealt to `seat`: the deal goes one at a time from the dealer's left in turn order."""
     sizes = []
     for d in range(spec.n):
-        place = ((seat - d) * spec.step - 1) % spec.n
-        sizes.append(num(spec.hand_sizes[place]))
-    return pick(dealer, sizes) if spec.dealer_by_lot else sizes[0]
+        place = ((seat - d) * spec.rules.step - 1) % spec.n
+        sizes.append(num(spec.rules.hand_sizes[place]))
+    return pick(dealer, sizes) if spec.rules.dealer_by_lot else sizes[0]
 
 
 def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], State, Deal]:
@@ -50,21 +50,21 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
     mark = len(b.defs)
     dealer = int_var(f"{name}.dealer")
     dealt = [[int_var(f"{name}.dealt{s}_{i}") for i in range(w)] for s in range(n)]
-    aside = [int_var(f"{name}.aside{i}") if sp.aside_count else zero() for i in range(w)]
+    aside = [int_var(f"{name}.aside{i}") if sp.rules.aside_count else zero() for i in range(w)]
     stock = [int_var(f"{name}.stock{i}") if sp.uses_stock else zero() for i in range(w)]
-    cons: list[Term] = [ge(dealer, 0), lt(dealer, n if sp.dealer_by_lot else 1)]
+    cons: list[Term] = [ge(dealer, 0), lt(dealer, n if sp.rules.dealer_by_lot else 1)]
     for s in range(n):
         cons += [ge(x, 0) for x in dealt[s]]
         cons.append(eq(total(dealt[s]), dealt_size(sp, s, dealer)))
     cons += [ge(x, 0) for x in aside if z3.is_const(x) and not z3.is_int_value(x)]
     cons += [ge(x, 0) for x in stock if z3.is_const(x) and not z3.is_int_value(x)]
-    cons.append(eq(total(aside), sp.aside_count))
-    cons.append(eq(total(stock), sp.stock_count))
+    cons.append(eq(total(aside), sp.rules.aside_count))
+    cons.append(eq(total(stock), sp.rules.stock_count))
     for i in range(w):
         cons.append(eq(plus(plus(total([dealt[s][i] for s in range(n)]), aside[i]), stock[i]), sp.deck[i]))
-    if plain and sp.set_size is not None and sp.sets_forced and not sp.merged:
+    if plain and sp.rules.set_size is not None and sp.rules.sets_forced and not sp.merged:
         for values in b.rank_values:
-            cons += [lt(total([dealt[s][i] for i in values]), sp.set_size) for s in range(n)]
+            cons += [lt(total([dealt[s][i] for i in values]), sp.rules.set_size) for s in range(n)]
 
     t = State()
     t.h = [list(row) for row in dealt]
@@ -73,7 +73,7 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
     t.aside = list(aside)
     t.gone = [zero()] * w
     t.sets = [zero()] * w
-    t.nsets = [zero()] * len(sp.ranks_in_play)
+    t.nsets = [zero()] * len(sp.set_ranks)
     t.inn = [true()] * n
     t.prev = num(-1)
     t.mode = num(FIRST)
@@ -88,13 +88,13 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
     t.over = t.capped = t.stuck = t.nodef = t.open = false()
     t.top = [zero()] * sp.width
     t.topcount = zero()
-    if sp.set_size is not None and sp.sets_forced and not (plain and not sp.merged):
+    if sp.rules.set_size is not None and sp.rules.sets_forced and not (plain and not sp.merged):
         for s in range(n):
-            t.h[s] = b.discard_sets(t, t.h[s], [zero()] * len(sp.ranks_in_play), cons)
+            t.h[s] = b.discard_sets(t, t.h[s], [zero()] * len(sp.set_ranks), cons)
 
     holders: dict[int, z3.ArithRef] = {}
     facts: dict[object, Term] = {"dealer": dealer}
-    asked = [q[1] for q in queries(sp.first_player) if q[0] == "holder"]
+    asked = [q[1] for q in queries(sp.trees.first_player) if q[0] == "holder"]
     for card in (*asked, *(c for c in sp.held if c not in asked)):
         q = ("holder", card)
         hv = int_var(f"{name}.holder{card}")
@@ -103,7 +103,7 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
         if sp.merged:  # which class the card is in is left open
             cons.append(or_(eq(hv, -1), and_(ge(hv, 0), lt(hv, n))))
             continue
-        value = sp.values if card >= 10_000 else (card % sp.rank_count if sp.by_rank else card)
+        value = sp.rules.values if card >= 10_000 else (card % sp.rules.rank_count if sp.rules.by_rank else card)
         if value not in sp.live:
             cons.append(eq(hv, -1))
             continue
@@ -112,7 +112,7 @@ def initial(b: Builder, name: str, plain: bool = False) -> tuple[list[Term], Sta
         options.append(and_(eq(hv, -1), ge(plus(aside[i], stock[i]), 1)))
         cons.append(or_(options))
     t.holder = {card: holders[card] for card in sp.held}
-    first, defined = b.seat_rule(sp.first_player, facts, t)
+    first, defined = b.seat_rule(sp.trees.first_player, facts, t)
     first = ite(defined, first, pick(dealer, [num(sp.succ(d)) for d in range(n)]))
     for s in range(n):
         t = b.go_out(t, s, and_(eq(hand(t, s), 0), not_(t.over)))

@@ -44,11 +44,11 @@ def read(spec: Spec, st: EngineState) -> Values:
         for i, k in enumerate(_counts(spec, st.hand_cards(seat))):
             out[f"h{seat}_{i}"] = k
     sets: Counter[int] = Counter()
-    nsets = [0] * len(spec.ranks_in_play)
+    nsets = [0] * len(spec.rules.ranks_in_play)
     for _, rank, cards in st.discarded_sets():
         sets.update(cards)
-        if rank in spec.ranks_in_play:
-            nsets[spec.ranks_in_play.index(rank)] += 1
+        if rank in spec.rules.ranks_in_play:
+            nsets[spec.rules.ranks_in_play.index(rank)] += 1
     places: list[tuple[str, Any]] = [("pile", st.pile_cards()), ("stock", st.stock()), ("aside", st.aside()),
                                      ("gone", st.gone()), ("sets", list(sets.elements()))]
     for name, cards in places:
@@ -61,7 +61,7 @@ def read(spec: Spec, st: EngineState) -> Values:
     prev = st.previous
     out["prev"] = -1 if prev is None else spec.claim_index[prev]
     required = frozenset(spec.claim_index[c] for c in st.required_claims())
-    if st.leading and prev is None and required == spec.req_sets[spec.first]:
+    if st.leading and prev is None and required == spec.req_sets[spec.required.first]:
         mode = FIRST
     elif st.leading:
         mode = LEAD
@@ -91,7 +91,7 @@ def read(spec: Spec, st: EngineState) -> Values:
     for card in spec.held:
         holder = st.holders.get(card)
         out[f"holder{card}"] = -1 if holder is None else holder
-    out["open"] = spec.window_through_passes and st.window_open
+    out["open"] = spec.rules.window_through_passes and st.window_open
     # The open play's cards and the count called (the newest play on the pile), zero when none is open.
     top: tuple[int, ...] = ()
     out["topcount"] = 0
@@ -100,11 +100,11 @@ def read(spec: Spec, st: EngineState) -> Values:
     for i, k in enumerate(_counts(spec, top)):
         out[f"top{i}"] = k
     # Facts the rules cannot change are constants of the encoding.
-    if not spec.may_pass:
+    if not spec.rules.may_pass:
         out["passes"], out["last"] = 0, -1
-    if spec.turn_cap is None:
+    if spec.turn_limit is None:
         out["turns"] = 0
-    if spec.first_out:  # the first seat out ends the game, so no seat leaves one that goes on
+    if spec.rules.first_out:  # the first seat out ends the game, so no seat leaves one that goes on
         out["loser"] = -1
         out.update({f"inn{seat}": True for seat in range(n)})
     return out
@@ -141,7 +141,7 @@ def merged_values(full: Spec, merged: Spec, keep: tuple[int, ...], values: Value
     for p in prefixes:
         for c, members in enumerate(classes):
             out[f"{p}{c}"] = sum(values.get(f"{p}{i}", 0) for i in members)
-    out["nsets0"] = sum(values.get(f"nsets{r}", 0) for r in range(len(full.ranks_in_play)))
+    out["nsets0"] = sum(values.get(f"nsets{r}", 0) for r in range(len(full.rules.ranks_in_play)))
     if merged.claims != full.claims:
         out["prev"] = -1 if values["prev"] < 0 else 0
     return out
@@ -190,18 +190,18 @@ def play_turn(st: EngineState, choose: Callable[[EngineState], EngineAction]) ->
 
 def action_of(spec: Spec, turn: Turn) -> Action:
     """The encoding's choices for `turn`, as Z3 numerals."""
-    names = [name for name, _ in spec.kinds]
+    names = [kind.name for kind in spec.rules.kinds]
     test = num(names.index(turn.test) if turn.test else 0)
     if turn.play is None:
         zeros = [num(0)] * spec.width
         return Action(num(turn.kind), zeros, num(0), num(0), num(turn.challenger), test,
                       [num(turn.drawn.get(v, 0)) for v in spec.live],
-                      [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
+                      [num(turn.discards.get(r, 0)) for r in spec.rules.ranks_in_play])
     cards = Counter(turn.play.cards)
     return Action(num(turn.kind), [num(cards.get(v, 0)) for v in spec.live], num(spec.claim_index[turn.play.claim]),
                   num(turn.play.count), num(turn.challenger), test,
                   [num(turn.drawn.get(v, 0)) for v in spec.live],
-                  [num(turn.discards.get(r, 0)) for r in spec.ranks_in_play])
+                  [num(turn.discards.get(r, 0)) for r in spec.rules.ranks_in_play])
 
 
 def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.Random) -> Turn | str:
@@ -211,7 +211,7 @@ def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.R
     stock, reveals = Counter(st.stock()), st.reveal_count()
     # A pass may be followed by a challenge of the last play, still open (`window: before_next_play`).
     calling = move["kind"] == CHALLENGE or (move["kind"] == PASS and move["challenger"] >= 0)
-    test = spec.kinds[move["test"]][0] if calling else ""
+    test = spec.rules.kinds[move["test"]].name if calling else ""
     if move["kind"] == PASS:
         why = _try(st, PASS_ACTION)
         if why is not None:
@@ -238,7 +238,7 @@ def replay_move(spec: Spec, st: EngineState, move: dict[str, Any], rng: random.R
             return f"refuses seat {seat}'s {f'challenge `{test}`' if calls else 'accepting'}: {why}"
     if calling and (st.reveal_count() == reveals or st.reveal(reveals).challenger != move["challenger"]):
         return f"never hears seat {move['challenger']} challenge"
-    for rank, k in zip(spec.ranks_in_play, move["discards"]):
+    for rank, k in zip(spec.rules.ranks_in_play, move["discards"]):
         for _ in range(k):
             why = _try(st, DiscardSet(rank))
             if why is not None:

@@ -74,7 +74,7 @@ def outs_hold_nothing(sp: Spec, s: State) -> dict[str, Term]:
 def winner(sp: Spec, s: State) -> dict[str, Term]:
     n = sp.n
     ended = and_(s.over, not_(s.capped))
-    if sp.first_out:
+    if sp.rules.first_out:
         return {"a game over by the rules has a winner": or_(not_(ended), and_(ge(s.winner, 0), lt(s.winner, n))),
                 "a winner ends the game": or_(lt(s.winner, 0), s.over)}
     one_left = and_(eq(in_count(s), 1), ge(s.loser, 0), or_(*[and_(eq(s.loser, i), s.inn[i]) for i in range(n)]))
@@ -99,7 +99,7 @@ def no_deadlock(sp: Spec, s: State) -> dict[str, Term]:
 
 def hands_lemma(sp: Spec, s: State) -> dict[str, Term]:
     """A candidate lemma: every seat still in holds cards enough for a play while the game goes on."""
-    return {f"seat {i} holds a play while in": or_(s.over, not_(s.inn[i]), ge(hand(s, i), max(sp.min_cards, 1)))
+    return {f"seat {i} holds a play while in": or_(s.over, not_(s.inn[i]), ge(hand(s, i), max(sp.rules.min_cards, 1)))
             for i in range(sp.n)}
 
 
@@ -166,7 +166,7 @@ def _classes(sp: Spec) -> tuple[int, ...]:
     """One natural value and the joker keep their own class: conservation of each is then that of every
     natural value and of the jokers, since the merged game treats all values of a count alike."""
     keep = []
-    naturals = [i for i, v in enumerate(sp.live) if v != sp.values]
+    naturals = [i for i in range(sp.width) if i != sp.joker_index]
     if naturals:
         keep.append(naturals[0])
     if sp.joker_index is not None:
@@ -194,7 +194,7 @@ def kind_steps(ab: Spec, symmetric: bool) -> Iterator[Step]:
     s: State | None = None
     a: Action | None = None
     for kind in (ACCEPT, CHALLENGE, PASS):
-        if kind == PASS and not ab.may_pass:
+        if kind == PASS and not ab.rules.may_pass:
             continue
         b = Builder(ab)
         if s is None or a is None:
@@ -232,7 +232,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     result = Invariants(set(), symmetric=symmetric)
     if not sp.seats_leave:
         alive = [g for g in alive if g != "outs"]
-    if not sp.may_pass:
+    if not sp.rules.may_pass:
         alive = [g for g in alive if g != "passes"]
 
     b0 = Builder(ab)

@@ -39,7 +39,7 @@ def _holds(sp: Spec, claim: Callable[[int, State, State, Builder], Term]) -> boo
 
 def capped(sp: Spec) -> bool | str:
     """Every turn counts one more, and a game whose count reaches the cap is over."""
-    cap = sp.turn_cap
+    cap = sp.rules.turn_cap
     assert cap is not None
     return _holds(sp, lambda kind, s, t, b: z3.And(t.turns == s.turns + 1, z3.Or(t.turns < cap, t.over)))
 
@@ -61,7 +61,7 @@ def hands_only_shrink(sp: Spec) -> bool | str:
 def claim_chain(sp: Spec) -> int | None:
     """The most plays a game can have when no round ends, passing is not allowed and the claims allowed after
     each claim lead on along a graph with no cycle (each play must go further along it); None otherwise."""
-    if sp.may_pass or sp.round_ends_challenge or sp.round_ends_all_pass:
+    if sp.rules.may_pass or sp.rules.round_ends_on_challenge or sp.rules.round_ends_on_all_pass:
         return None
     longest: dict[int, int] = {}
     on_path: set[int] = set()
@@ -73,7 +73,7 @@ def claim_chain(sp: Spec) -> int | None:
             return None  # a cycle: no bound from the claims alone
         on_path.add(c)
         best = 0
-        for d in sp.req_sets[sp.follow[c]]:
+        for d in sp.req_sets[sp.required.follow[c]]:
             more = plays_from(d)
             if more is None:
                 return None
@@ -83,7 +83,7 @@ def claim_chain(sp: Spec) -> int | None:
         return best + 1
 
     most = 0
-    for c in sp.req_sets[sp.first]:
+    for c in sp.req_sets[sp.required.first]:
         got = plays_from(c)
         if got is None:
             return None

@@ -54,7 +54,7 @@ from .transitions import CHALLENGE, Action, Builder
 
 
 def _naturals(sp: Spec) -> list[int]:
-    return [i for i, v in enumerate(sp.live) if v != sp.values]
+    return [i for i in range(sp.width) if i != sp.joker_index]
 
 
 def in_set(b: Builder, s: State) -> dict[str, Term]:
@@ -69,12 +69,12 @@ def in_set(b: Builder, s: State) -> dict[str, Term]:
     }
     for q in range(sp.n):
         out[f"seat {q} holds two different cards"] = ge(count_true([ge(s.h[q][i], 1) for i in nat]), 2)
-        if sp.turn_start_win is not None:
-            out[f"seat {q} does not win at its turn"] = not_(b.condition(sp.turn_start_win, s, q))
-        if sp.set_size is not None:
+        if sp.trees.turn_start_win is not None:
+            out[f"seat {q} does not win at its turn"] = not_(b.condition(sp.trees.turn_start_win, s, q))
+        if sp.rules.set_size is not None:
             for r, values in enumerate(b.rank_values):
                 out[f"seat {q} holds no complete set of rank {r}"] = lt(total([s.h[q][i] for i in values]),
-                                                                        sp.set_size)
+                                                                        sp.rules.set_size)
     return out
 
 
@@ -103,10 +103,10 @@ def lie_move(b: Builder, s: State, claim: Term, card: Term) -> Action:
     """The repeatable move from `s`: one card (the live value at `card`) called as one of `claim`,
     challenged by the next seat by its cards."""
     sp = b.spec
-    test = next(k for k, (_, by_hand) in enumerate(sp.kinds) if not by_hand)
+    test = next(k for k, by_hand in enumerate(sp.by_hand) if not by_hand)
     return Action(kind=num(CHALLENGE), cards=[ite(eq(card, i), num(1), zero()) for i in range(sp.width)],
                   claim=claim, count=num(1), challenger=next_in(sp, s, s.actor), test=num(test),
-                  draws=[zero()] * sp.width, discards=[zero()] * len(sp.ranks_in_play))
+                  draws=[zero()] * sp.width, discards=[zero()] * len(sp.set_ranks))
 
 
 def a_lie(sp: Spec, s: State, claim: Term, card: Term) -> Term:
@@ -134,7 +134,7 @@ class Recurrence:
 def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool = False) -> Recurrence:
     """Whether R is closed under the caught-lie move, from seat 0 (or from every seat); `quick`: asked of the
     quick solver (see `_quickly`)."""
-    if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
+    if sp.rules.min_cards > 1 or not any(not by_hand for by_hand in sp.by_hand) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards")
     b = Builder(sp)
     s = fresh(sp, "r")
@@ -187,8 +187,8 @@ def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
     if sp.seats_leave and not all(values[f"inn{q}"] for q in range(n)):
         return False
     mode, prev = values["mode"], values["prev"]
-    rid = sp.first if mode == FIRST else (sp.follow[prev] if mode == FOLLOW else
-                                          (sp.lead[prev] if prev >= 0 else sp.lead_none))
+    rid = sp.required.first if mode == FIRST else (sp.required.follow[prev] if mode == FOLLOW else
+                                          (sp.required.lead[prev] if prev >= 0 else sp.required.lead_none))
     if not sp.req_sets[rid]:
         return False
     required = frozenset(sp.claims[c] for c in sp.req_sets[rid])
@@ -196,20 +196,21 @@ def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
     for q in range(n):
         if sum(1 for i in naturals if hands[q][i] >= 1) < 2:
             return False
-        if sp.set_size is not None and any(sum(hands[q][i] for i in vals) >= sp.set_size for vals in b.rank_values):
+        if sp.rules.set_size is not None and any(sum(hands[q][i] for i in vals) >= sp.rules.set_size
+                                                   for vals in b.rank_values):
             return False
-        if sp.turn_start_win is not None:
+        if sp.trees.turn_start_win is not None:
             def answer(query: tuple[Any, ...], q: int = q) -> Any:
                 if query[0] == "holds":
-                    wild = sp.wild and sp.joker_index is not None
-                    return sum(hands[q][i] for i, v in enumerate(sp.live) if v in query[1] and v != sp.values) + \
+                    wild = sp.rules.wild and sp.joker_index is not None
+                    return sum(hands[q][i] for i, v in enumerate(sp.live) if v in query[1] and i != sp.joker_index) + \
                         (hands[q][sp.joker_index] if wild and query[1] else 0)  # type: ignore[index]
                 if query[0] == "in":
                     return True
                 name = query[1]
                 return {"hand": sum(hands[q]), "leading": values["leading"], "required": required,
                         "dealer": values["dealer"]}[name]
-            if evaluate(sp.turn_start_win, answer):
+            if evaluate(sp.trees.turn_start_win, answer):
                 return False
     return True
 
@@ -227,9 +228,9 @@ def round_set(b: Builder, s: State) -> dict[str, Term]:
 def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool = False) -> Recurrence:
     """Whether Q is closed under a round: a caught lie led, then every seat still in passing; `quick`: asked of
     the quick solver (see `_quickly`)."""
-    if sp.min_cards > 1 or not any(not by_hand for _, by_hand in sp.kinds) or not _naturals(sp):
+    if sp.rules.min_cards > 1 or not any(not by_hand for by_hand in sp.by_hand) or not _naturals(sp):
         return Recurrence(False, "no one-card lie can be challenged by its cards", "round")
-    if not (sp.may_pass and sp.round_ends_all_pass and sp.all_pass_leader is not None):
+    if not (sp.rules.may_pass and sp.rules.round_ends_on_all_pass and sp.trees.all_pass_leader is not None):
         return Recurrence(False, "no round ends when every seat passes", "round")
     b = Builder(sp)
     s = fresh(sp, "q")

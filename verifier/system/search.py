@@ -85,7 +85,7 @@ def step_of(b: Builder, s: State, a: Action, kinds: Sequence[int]) -> tuple[Term
     parts = []
     caught = None
     for kind in kinds:
-        if kind == PASS and not b.spec.may_pass:
+        if kind == PASS and not b.spec.rules.may_pass:
             continue
         legal, after = b.step_kind(s, a, kind)
         if kind == CHALLENGE:
@@ -144,7 +144,7 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
                 solver.add(a.challenger == g["challenger"], a.test == g["test"])
                 if caught is not None and g.get("caught") is not None:
                     solver.add(caught == g["caught"])
-            if g["kind"] == PASS and sp.window_through_passes:  # a challenge after the pass only where guided
+            if g["kind"] == PASS and sp.rules.window_through_passes:  # a challenge after the pass only where guided
                 called = g.get("challenger", -1)
                 solver.add(a.challenger == called if called >= 0 else a.challenger < 0)
         goals.append(z3.And(z3.Not(s.over), goal(s, t, a, b, i)))  # a turn played, not a game over standing still
@@ -153,7 +153,7 @@ def bmc(sp: Spec, goal: Goal, depth: int, *, start: State | None = None, kinds: 
         caughts.append(caught)
         for shape in exclude:  # plays already tried: not the same shape again
             if len(shape) == i + 1:
-                solver.add(z3.Not(z3.And([_same_shape(x, c, g, sp.window_through_passes) for x, c, g in zip(actions, caughts, shape)])))
+                solver.add(z3.Not(z3.And([_same_shape(x, c, g, sp.rules.window_through_passes) for x, c, g in zip(actions, caughts, shape)])))
         if ((i + 1) % check_every or i + 1 < first_check) and i + 1 < depth:
             continue
         answer = ask(solver, z3.Or(goals))

@@ -1,9 +1,11 @@
 """A rulebook at one table as finite tables: the only input the Z3 encoding reads.
 
-Everything a rule decides is looked up here: which claims are allowed after which, which card
-passes as which claim, who plays after a challenge (a decision tree, see `tabulate.py`), how many
-cards each seat is dealt. Two rulebooks with equal specs at a player count play the same game there,
-so a spec is also the key under which verdicts are cached.
+A spec holds the table's rules record (`cheatdsl.derived.TableRules`, as the interpreter's `Game` holds
+it) and adds only what is the encoding's own: the card and claim classes its vectors are indexed by,
+the sets of claims a play may be asked for, and the seat formulas tabulated as decision trees (see
+`tabulate.py`). Every consequence of a rule is read from `spec.rules` under the record's own name. Two
+rulebooks with equal specs at a player count play the same game there, so a spec is also the key under
+which verdicts are cached (`key`).
 """
 
 from __future__ import annotations
@@ -21,74 +23,78 @@ from .tabulate import Tree, queries, tabulate
 
 FIRST, FOLLOW, LEAD = 0, 1, 2
 
+# The rules record's fields the encoding reads, which with the spec's own fields make up its key: two
+# tables that agree on all of them are one game to the encoding. (`tests/test_derivation.py` checks that
+# every field the verifier reads of `spec.rules` is here or stands for something the spec's own fields
+# hold.)
+KEY_FIELDS = (
+    "players", "step", "by_rank", "rank_count", "min_cards", "max_cards", "exact", "any_count", "count_cap",
+    "count_judged", "reveal_all", "take_pile", "draw", "pile_after_discarded", "round_ends_on_challenge",
+    "round_ends_on_all_pass", "may_pass", "leader_may_pass", "all_pass_discards", "set_size", "sets_forced",
+    "sets_naturals_only", "first_out", "at_once", "turn_cap", "hand_sizes", "aside_count", "stock_count",
+    "dealer_by_lot", "emptied_stays_in", "short_stock_takes_pile", "window_through_passes",
+)
+
 
 @dataclass(frozen=True)
-class Spec:
-    """The tables of one rulebook at one player count. Seats are 0..players-1 in turn order.
+class Required:
+    """The claims a play may be asked for, each as a position in `Spec.req_sets`: the first claim of the
+    game, a follow of each claim (by position in `Spec.claims`), a lead after each, and a lead with
+    nothing claimed before it."""
 
-    Every table is read from `cheatdsl.derived.TableRules`, as the interpreter's `Game` reads it.
-    Card values are those of the interpreter (`Game.card_values`): a rank index, or an exact card
-    `suit * ranks + rank`, and `values` for the joker. `live` lists the values the deck holds; every
-    per-card vector of the encoding is indexed by position in `live`. Claims are indexed by their
-    position in claim order; `req_sets` lists every distinct set of claims a play may be asked for.
-    """
-
-    players: int
-    step: int
-    by_rank: bool
-    rank_count: int
-    values: int
-    live: tuple[int, ...]
-    deck: tuple[int, ...]
-    wild: bool
-    claims: tuple[int, ...]
-    matches: tuple[frozenset[int], ...]
-    req_sets: tuple[frozenset[int], ...]
     first: int
     follow: tuple[int, ...]
     lead: tuple[int, ...]
     lead_none: int
-    min_cards: int
-    max_cards: int | None
-    exact: bool
-    any_count: bool
-    count_cap: int | None
-    count_judged: bool
-    reveal_all: bool
-    kinds: tuple[tuple[str, bool], ...]
-    take_pile: bool
-    draw: int
-    pile_discarded: bool
-    round_ends_challenge: bool
-    round_ends_all_pass: bool
-    may_pass: bool
-    leader_may_pass: bool
-    all_pass_discards: bool
+
+
+@dataclass(frozen=True)
+class Trees:
+    """The rules record's seat and condition formulas tabulated as decision trees (`tabulate.py`); None
+    where the rules have no such formula in force."""
+
+    next_player: Tree
+    first_player: Tree
     all_pass_leader: Tree | None
     pass_when: Tree | None
-    next_player: Tree
-    set_size: int | None
-    sets_forced: bool
-    sets_naturals_only: bool
-    ranks_in_play: tuple[int, ...]
-    first_out: bool
-    at_once: bool
     turn_start_win: Tree | None
-    turn_cap: int | None
-    hand_sizes: tuple[int, ...]
-    aside_count: int
-    stock_count: int
-    dealer_by_lot: bool
-    first_player: Tree
-    emptied_stays_in: bool = False  # `ending.emptied_by_sets: stays_in` (with sets): empty seats are passed over
-    short_stock_takes_pile: bool = False  # `penalty.short_stock: take_pile`: a draw the stock cannot fill takes the pile too
-    window_through_passes: bool = False  # `window: before_next_play` with passing: a pass leaves the last play open
+
+
+@dataclass(frozen=True, eq=False)
+class Spec:
+    """The tables of one rulebook at one player count. Seats are 0..players-1 in turn order.
+
+    `rules` is the table's rules record. Card values are those of the interpreter (`Game.card_values`):
+    a rank index, or an exact card `suit * ranks + rank`, and `rules.values` for the joker. `live` lists
+    the values the deck holds and `deck` how many cards of each; every per-card vector of the encoding is
+    indexed by position in `live`, and `matches` gives the claims (positions in `claims`) each passes as.
+    Claims are indexed by their position in claim order; `req_sets` lists every distinct set of claims a
+    play may be asked for, and `required` which one is asked for when. `held` lists the cards whose
+    holder a formula read after the deal asks (`holder`, `dealt`). A spec made by `merge_values` has
+    `merged` set: its card and claim classes are not the record's values and claims. `capped_at`, when
+    given, is the turn cap the encoding steps with instead of `rules.turn_cap` (a Z3 variable where one
+    step serves games stopped at any cap).
+    """
+
+    rules: TableRules
+    live: tuple[int, ...]
+    deck: tuple[int, ...]
+    claims: tuple[int, ...]
+    matches: tuple[frozenset[int], ...]
+    req_sets: tuple[frozenset[int], ...]
+    required: Required
+    trees: Trees
     merged: bool = False
-    held: tuple[int, ...] = ()  # the cards whose holder a formula read after the deal asks (`holder`, `dealt`)
+    held: tuple[int, ...] = ()
+    capped_at: Any = None
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
 
     @property
     def n(self) -> int:
-        return self.players
+        return self.rules.players
 
     @property
     def width(self) -> int:
@@ -98,37 +104,98 @@ class Spec:
     def total(self) -> int:
         return sum(self.deck)
 
+    @property
+    def turn_limit(self) -> Any:
+        """The turn cap the encoding steps with: `capped_at` when given, else the rules' (None: no cap)."""
+        return self.rules.turn_cap if self.capped_at is None else self.capped_at
+
     @cached_property
     def joker_index(self) -> int | None:
-        """The position of the joker in `live`, or None."""
-        return self.live.index(self.values) if self.values in self.live else None
+        """The position of the joker in `live`, or None (always None in a merged spec, whose classes
+        are all natural cards)."""
+        joker = self.rules.values
+        return None if self.merged or joker not in self.live else self.live.index(joker)
+
+    @cached_property
+    def set_ranks(self) -> tuple[int, ...]:
+        """The ranks whose discarded sets the state counts one by one: the ranks in play, or in a merged
+        spec (where which cards make a set is left open) one count for every set."""
+        return (0,) if self.merged else self.rules.ranks_in_play
+
+    @cached_property
+    def by_hand(self) -> tuple[bool, ...]:
+        """For each kind of challenge allowed (`rules.kinds`), whether it is judged by a card of the
+        claim shown from the challenger's hand (rather than by the cards played)."""
+        return tuple(kind.test is ChallengeTest.HAND for kind in self.rules.kinds)
 
     def rank_of(self, i: int) -> int:
         """The rank of the live value at position `i` (-1 for the joker)."""
-        v = self.live[i]
-        return -1 if v == self.values else v % self.rank_count
+        return -1 if i == self.joker_index else self.live[i] % self.rules.rank_count
 
     @cached_property
     def seats_leave(self) -> bool:
         """Whether seats go out while the game goes on."""
-        return not self.first_out
+        return not self.rules.first_out
 
     @cached_property
     def uses_stock(self) -> bool:
-        return self.stock_count > 0
+        return self.rules.stock_count > 0
 
     @cached_property
     def uses_gone(self) -> bool:
         """Whether cards can leave the game unseen (discarded piles, hands of seats going out)."""
-        return ((self.may_pass and self.all_pass_discards) or (not self.take_pile and self.pile_discarded)
-                or (self.turn_start_win is not None and not self.first_out))
+        r = self.rules
+        return ((r.may_pass and r.all_pass_discards) or (not r.take_pile and r.pile_after_discarded)
+                or (r.turn_start_win is not None and not r.first_out))
 
     @cached_property
     def claim_index(self) -> dict[int, int]:
         return {v: i for i, v in enumerate(self.claims)}
 
     def succ(self, seat: int, places: int = 1) -> int:
-        return (seat + self.step * places) % self.players
+        return (seat + self.rules.step * places) % self.rules.players
+
+    @cached_property
+    def key(self) -> tuple[Any, ...]:
+        """What makes two specs one game to the encoding: the record's fields it reads (`KEY_FIELDS`, and
+        the kinds of challenge by name and test) and the spec's own fields. A merged spec's card classes
+        hold no joker and make sets of one rank, whatever the record says."""
+        r = self.rules
+        cards = (len(self.live), False, (0,)) if self.merged else (r.values, r.wild, r.ranks_in_play)
+        kinds = tuple((kind.name, by_hand) for kind, by_hand in zip(r.kinds, self.by_hand))
+        return (tuple(getattr(r, name) for name in KEY_FIELDS), cards, kinds, self.live, self.deck, self.claims,
+                self.matches, self.req_sets, self.required, self.trees, self.merged, self.held, self.capped_at)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (Spec, SpecKey)) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The rules record holds compiled formulas, which do not travel between processes; what another
+        # process does with a spec it is sent (a verdict's table) is look things up under its key.
+        return (SpecKey, (self.key,))
+
+    def __copy__(self) -> Spec:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
+        return self
+
+
+@dataclass(frozen=True, eq=False)
+class SpecKey:
+    """A spec as another process receives it (the table of invariants proved there, `analysis.made_here`):
+    its key alone, equal to the spec it was made from and hashed alike, so verdicts are looked up under it."""
+
+    key: tuple[Any, ...]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (Spec, SpecKey)) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
 
 def merge_values(spec: Spec, keep: tuple[int, ...] = ()) -> Spec:
@@ -140,11 +207,11 @@ def merge_values(spec: Spec, keep: tuple[int, ...] = ()) -> Spec:
     rest = spec.total - sum(classes)
     if rest or not classes:
         classes.append(rest)
-    out = replace(spec, live=tuple(range(len(classes))), deck=tuple(classes), values=len(classes),
-                  wild=False, matches=tuple(frozenset() for _ in classes), ranks_in_play=(0,), merged=True)
+    out = replace(spec, live=tuple(range(len(classes))), deck=tuple(classes),
+                  matches=tuple(frozenset() for _ in classes), merged=True)
     if all(spec.req_sets):
         # Which claim is asked for then matters to nothing left: every step may claim the one claim.
-        out = replace(out, claims=(0,), req_sets=(frozenset([0]),), first=0, follow=(0,), lead=(0,), lead_none=0)
+        out = replace(out, claims=(0,), req_sets=(frozenset([0]),), required=Required(0, (0,), (0,), 0))
     return out
 
 
@@ -160,13 +227,13 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     """The spec of `rb` at `n` players; SpecError when the table cannot be dealt or tabulated.
 
     What the rules imply at the table comes from `TableRules`, as the interpreter's `Game` reads it;
-    here it is laid out as the encoding's tables, and the seat formulas are tabulated."""
+    the spec holds that record and lays out the encoding's own tables beside it (card and claim classes,
+    the claim sets asked for, the seat formulas tabulated)."""
     try:
         rules = TableRules(rb, n, table)
     except DealError as exc:
         raise SpecError(f"cannot deal: {exc.reason}") from None
     t, space = rules.table, rules.space
-    values = rules.values
     live = tuple(v for v, count in enumerate(rules.deck_counts) if count)
     claims = tuple(rules.claim_order)
     index = {v: i for i, v in enumerate(claims)}
@@ -190,7 +257,6 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
 
     hand_max = len(t.deck)
     first_out = rules.first_out
-    kinds = tuple((kind.name, kind.test is ChallengeTest.HAND) for kind in rules.kinds)
 
     def seat_tree(place: str, code: Any, domains: dict[str, Any], seats_out: bool, acting: bool = False) -> Tree:
         # `holder` reads the deal where a seat is chosen; `holds` where a seat acts, as in the interpreter.
@@ -221,19 +287,7 @@ def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
     later = [tree for tree in (next_player, all_pass_leader, pass_when, tsw) if tree is not None]
     held = tuple(sorted({q[1] for tree in later for q in queries(tree) if q[0] == "holder"}))
     return Spec(
-        players=n, step=step, by_rank=rules.by_rank, rank_count=rules.rank_count, values=values, live=live,
-        deck=tuple(rules.deck_counts[v] for v in live), wild=rules.wild, claims=claims, matches=matches,
-        req_sets=req_sets, first=first, follow=follow, lead=lead, lead_none=lead_none, min_cards=rules.min_cards,
-        max_cards=rules.max_cards, exact=rules.exact, any_count=rules.any_count, count_cap=rules.count_cap,
-        count_judged=rules.count_judged, reveal_all=rules.reveal_all, kinds=kinds, take_pile=rules.take_pile,
-        draw=rules.draw, pile_discarded=rules.pile_after_discarded,
-        round_ends_challenge=rules.round_ends_on_challenge, round_ends_all_pass=rules.round_ends_on_all_pass,
-        may_pass=rules.may_pass, leader_may_pass=rules.leader_may_pass, all_pass_discards=rules.all_pass_discards,
-        all_pass_leader=all_pass_leader, pass_when=pass_when, next_player=next_player, set_size=rules.set_size,
-        sets_forced=rules.sets_forced, sets_naturals_only=rules.sets_naturals_only,
-        ranks_in_play=rules.ranks_in_play, first_out=first_out, at_once=rules.at_once, turn_start_win=tsw,
-        turn_cap=rules.turn_cap, hand_sizes=rules.hand_sizes, aside_count=rules.aside_count,
-        stock_count=rules.stock_count, dealer_by_lot=rules.dealer_by_lot, first_player=first_player,
-        emptied_stays_in=rules.emptied_stays_in, short_stock_takes_pile=rules.short_stock_takes_pile, held=held,
-        window_through_passes=rules.window_through_passes,
+        rules=rules, live=live, deck=tuple(rules.deck_counts[v] for v in live), claims=claims, matches=matches,
+        req_sets=req_sets, required=Required(first, follow, lead, lead_none),
+        trees=Trees(next_player, first_player, all_pass_leader, pass_when, tsw), held=held,
     )

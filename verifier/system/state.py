@@ -143,29 +143,29 @@ def fresh(spec: Spec, name: str) -> State:
     s.h = [ints(f"h{seat}_", w) for seat in range(n)]
     s.pile = ints("pile", w)
     s.stock = ints("stock", w, spec.uses_stock)
-    s.aside = ints("aside", w, spec.aside_count > 0)
+    s.aside = ints("aside", w, spec.rules.aside_count > 0)
     s.gone = ints("gone", w, spec.uses_gone)
-    s.sets = ints("sets", w, spec.set_size is not None)
-    s.nsets = ints("nsets", len(spec.ranks_in_play), spec.set_size is not None)
+    s.sets = ints("sets", w, spec.rules.set_size is not None)
+    s.nsets = ints("nsets", len(spec.set_ranks), spec.rules.set_size is not None)
     s.inn = [bool_var(f"{name}.in{i}") if spec.seats_leave else true() for i in range(n)]
     s.prev = int_var(f"{name}.prev")
     s.mode = int_var(f"{name}.mode")
     s.actor = int_var(f"{name}.actor")
-    s.passes = int_var(f"{name}.passes") if spec.may_pass else zero()
-    s.last = int_var(f"{name}.last") if spec.may_pass else num(-1)
-    s.turns = int_var(f"{name}.turns") if spec.turn_cap is not None else zero()
+    s.passes = int_var(f"{name}.passes") if spec.rules.may_pass else zero()
+    s.last = int_var(f"{name}.last") if spec.rules.may_pass else num(-1)
+    s.turns = int_var(f"{name}.turns") if spec.turn_limit is not None else zero()
     s.dealer = int_var(f"{name}.dealer")
     s.winner = int_var(f"{name}.winner")
-    s.loser = int_var(f"{name}.loser") if not spec.first_out else num(-1)
+    s.loser = int_var(f"{name}.loser") if not spec.rules.first_out else num(-1)
     s.leading = bool_var(f"{name}.leading")
     s.over = bool_var(f"{name}.over")
     s.capped = bool_var(f"{name}.capped")
     s.stuck = bool_var(f"{name}.stuck")
     s.nodef = bool_var(f"{name}.nodef")
     s.holder = {card: int_var(f"{name}.holder{card}") for card in spec.held}
-    s.open = bool_var(f"{name}.open") if spec.window_through_passes else false()
-    s.top = ints("top", w, spec.window_through_passes)
-    s.topcount = int_var(f"{name}.topcount") if spec.window_through_passes else zero()
+    s.open = bool_var(f"{name}.open") if spec.rules.window_through_passes else false()
+    s.top = ints("top", w, spec.rules.window_through_passes)
+    s.topcount = int_var(f"{name}.topcount") if spec.rules.window_through_passes else zero()
     return s
 
 
@@ -292,9 +292,9 @@ def _required_id(spec: Spec, prev: Term, mode: Term) -> Term:
                 tests[p] = eq(prev, p)
             out = ite(tests[p], value, out)
         return out
-    follow = by_prev(spec.follow, spec.first)
-    lead = by_prev(spec.lead, spec.lead_none)
-    return ite(eq(mode, FIRST), num(spec.first), ite(eq(mode, FOLLOW), follow, lead))
+    follow = by_prev(spec.required.follow, spec.required.first)
+    lead = by_prev(spec.required.lead, spec.required.lead_none)
+    return ite(eq(mode, FIRST), num(spec.required.first), ite(eq(mode, FOLLOW), follow, lead))
 
 
 def allowed(spec: Spec, rid: Term, claim: Term) -> Term:
@@ -327,8 +327,8 @@ def required_empty(spec: Spec, rid: Term) -> Term:
 def holds(spec: Spec, s: State, seat: Term, claim_values: frozenset[int]) -> Term:
     """Cards of `seat` that pass as one of these claims (wild jokers count), as `holds()` reads it."""
     row = hand_vector(s, seat)
-    parts = [row[i] for i, v in enumerate(spec.live) if v in claim_values and v != spec.values]
-    if spec.wild and claim_values and spec.joker_index is not None:
+    parts = [row[i] for i, v in enumerate(spec.live) if v in claim_values and i != spec.joker_index]
+    if spec.rules.wild and claim_values and spec.joker_index is not None:
         parts.append(row[spec.joker_index])
     return total(parts)
 

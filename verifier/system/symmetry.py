@@ -129,10 +129,10 @@ _CACHE: dict[tuple[Tree | None, int, int], bool | str] = {}
 
 def rotation_symmetric(sp: Spec) -> bool:
     """Whether every seat formula the turn reads treats all seats alike."""
-    for tree in (sp.next_player, sp.all_pass_leader, sp.turn_start_win, sp.pass_when):
-        key = (tree, sp.n, sp.step)
+    for tree in (sp.trees.next_player, sp.trees.all_pass_leader, sp.trees.turn_start_win, sp.trees.pass_when):
+        key = (tree, sp.n, sp.rules.step)
         if key not in _CACHE:
-            _CACHE[key] = tree_symmetric(tree, sp.n, sp.step)
+            _CACHE[key] = tree_symmetric(tree, sp.n, sp.rules.step)
         if _CACHE[key] is not True:
             return False
     return True

@@ -76,9 +76,10 @@ class Action:
 
 def fresh_action(spec: Spec, name: str) -> Action:
     w = spec.width
-    draws = [int_var(f"{name}.draw{i}") for i in range(w)] if spec.uses_stock and not spec.take_pile else [zero()] * w
-    optional = spec.set_size is not None and not spec.sets_forced
-    discards = [int_var(f"{name}.discard{r}") if optional else zero() for r in range(len(spec.ranks_in_play))]
+    drawn = spec.uses_stock and not spec.rules.take_pile
+    draws = [int_var(f"{name}.draw{i}") for i in range(w)] if drawn else [zero()] * w
+    optional = spec.rules.set_size is not None and not spec.rules.sets_forced
+    discards = [int_var(f"{name}.discard{r}") if optional else zero() for r in range(len(spec.set_ranks))]
     return Action(int_var(f"{name}.kind"), [int_var(f"{name}.card{i}") for i in range(w)], int_var(f"{name}.claim"),
                   int_var(f"{name}.count"), int_var(f"{name}.challenger"), int_var(f"{name}.test"), draws, discards)
 
@@ -99,11 +100,11 @@ class Builder:
         self.resolution: dict[str, Term] = {}
         self.window_caught: Term | None = None  # the verdict of a challenge made after a pass, in the last pass step
         self.required_index = {frozenset(spec.claims[i] for i in s): k for k, s in enumerate(spec.req_sets)}
-        r = spec.rank_count
+        r = spec.rules.rank_count
         self.rank_values: list[list[int]] = []
-        for rank in spec.ranks_in_play:
+        for rank in spec.set_ranks:
             self.rank_values.append(sorted(i for i, v in enumerate(spec.live)
-                                           if v != spec.values and v % r == rank))
+                                           if i != spec.joker_index and v % r == rank))
 
     def name(self, term: Term, label: str) -> Term:
         """`term`, or with named terms on, a fresh variable defined equal to it (one case split, not many)."""
@@ -195,11 +196,11 @@ class Builder:
 
     def can_pass(self, s: State, seat: Term) -> Term:
         sp = self.spec
-        if not sp.may_pass:
+        if not sp.rules.may_pass:
             return false()
-        out = true() if sp.leader_may_pass else not_(s.leading)
-        if sp.pass_when is not None:
-            out = and_(out, self.condition(sp.pass_when, s, seat))
+        out = true() if sp.rules.leader_may_pass else not_(s.leading)
+        if sp.trees.pass_when is not None:
+            out = and_(out, self.condition(sp.trees.pass_when, s, seat))
         return out
 
     # -- going out and the next turn ---------------------------------------------------------
@@ -211,14 +212,14 @@ class Builder:
         sp = self.spec
         seat = _int(seat)
         t = s.copy()
-        if sp.first_out:
+        if sp.rules.first_out:
             t.over = or_(s.over, cond)
             t.winner = ite(cond, seat, s.winner)
             return t
         t.inn = [and_(s.inn[i], not_(and_(cond, is_seat(seat, i)))) for i in range(sp.n)]
         t.winner = ite(and_(cond, eq(s.winner, -1)), seat, s.winner)
         left = in_count(t)
-        if sp.turn_start_win is not None:
+        if sp.trees.turn_start_win is not None:
             # A seat leaving a game that goes on puts the cards it still holds out of play.
             drop = and_(cond, gt(left, 1))
             row = hand_vector(s, seat)
@@ -236,26 +237,26 @@ class Builder:
         """`seat` comes to play: the turn cap, turn-start wins (the next seat on), or no legal action."""
         sp = self.spec
         t = s.copy()
-        if sp.turn_cap is not None:
-            cap = ge(t.turns, sp.turn_cap)
+        if sp.turn_limit is not None:
+            cap = ge(t.turns, sp.turn_limit)
             t.over = or_(t.over, cap)
             t.capped = or_(t.capped, cap)
         cur = _int(seat)
-        if sp.turn_start_win is None:
+        if sp.trees.turn_start_win is None:
             cur = self.pass_over_empty(t, cur)
         else:
             active = not_(t.over)
-            for _ in range(1 if sp.first_out else sp.n):
+            for _ in range(1 if sp.rules.first_out else sp.n):
                 cur = self.pass_over_empty(t, cur)
-                win = and_(active, self.condition(sp.turn_start_win, t, cur))
+                win = and_(active, self.condition(sp.trees.turn_start_win, t, cur))
                 t = self.go_out(t, cur, win)
                 cur = ite(win, next_in(sp, t, cur), cur)
                 active = and_(win, not_(t.over))
         t.actor = cur
         rid = required_id(sp, t)
-        cannot_play = or_(required_empty(sp, rid), lt(hand(t, cur), sp.min_cards))
+        cannot_play = or_(required_empty(sp, rid), lt(hand(t, cur), sp.rules.min_cards))
         stuck = and_(not_(t.over), cannot_play, not_(self.can_pass(t, cur)))
-        if sp.emptied_stays_in:  # passed over all the way round: no seat still in holds a card
+        if sp.rules.emptied_stays_in:  # passed over all the way round: no seat still in holds a card
             stuck = or_(stuck, and_(not_(t.over), eq(hand(t, cur), 0)))
         t.stuck = or_(t.stuck, stuck)
         t.over = or_(t.over, stuck)
@@ -266,7 +267,7 @@ class Builder:
         """`emptied_by_sets: stays_in`: the first seat from `seat` on holding cards (turns pass by an
         empty hand); `seat` itself otherwise."""
         sp = self.spec
-        if not sp.emptied_stays_in:
+        if not sp.rules.emptied_stays_in:
             return seat
         for _ in range(sp.n - 1):
             seat = self.name(ite(eq(hand(s, seat), 0), next_in(sp, s, seat), seat), "passed_over")
@@ -280,29 +281,29 @@ class Builder:
         x = a.cards
         m = total(x)
         row = hand_vector(s, s.actor)
-        guard = [not_(s.over), allowed(sp, required_id(sp, s), a.claim), ge(m, sp.min_cards)]
+        guard = [not_(s.over), allowed(sp, required_id(sp, s), a.claim), ge(m, sp.rules.min_cards)]
         guard += [and_(ge(xi, 0), le(xi, ri)) for xi, ri in zip(x, row)]
-        if sp.max_cards is not None:
-            guard.append(le(m, sp.max_cards))
-        if sp.exact:
+        if sp.rules.max_cards is not None:
+            guard.append(le(m, sp.rules.max_cards))
+        if sp.rules.exact:
             guard.append(eq(a.count, m))
-        elif sp.any_count and sp.count_cap is not None:
-            guard += [ge(a.count, sp.min_cards), le(a.count, sp.count_cap)]
+        elif sp.rules.any_count and sp.rules.count_cap is not None:
+            guard += [ge(a.count, sp.rules.min_cards), le(a.count, sp.rules.count_cap)]
         else:  # extra cards may be slipped in: the count called is at most the cards played
-            guard += [ge(a.count, sp.min_cards), le(a.count, m)]
+            guard += [ge(a.count, sp.rules.min_cards), le(a.count, m)]
         t = s.copy()
         set_hand(t, s.actor, [minus(r, xi) for r, xi in zip(row, x)])
         t.pile = [plus(p, xi) for p, xi in zip(s.pile, x)]
         t.prev = a.claim
         t.leading = false()
         t.open = false()
-        if sp.window_through_passes:  # the play's cards, kept apart while it may be challenged after a pass
+        if sp.rules.window_through_passes:  # the play's cards, kept apart while it may be challenged after a pass
             t.top = list(x)
             t.topcount = a.count
-        if sp.may_pass:
+        if sp.rules.may_pass:
             t.passes = zero()
             t.last = s.actor
-        if sp.turn_cap is not None:
+        if sp.turn_limit is not None:
             t.turns = plus(s.turns, 1)
         return guard, t, m
 
@@ -310,7 +311,7 @@ class Builder:
         """The play stands: an empty hand goes out, then the claimant's left plays the next claim."""
         out = self.go_out(t, claimant, eq(hand(t, claimant), 0))
         out.mode = num(FOLLOW)
-        if self.spec.window_through_passes:
+        if self.spec.rules.window_through_passes:
             out.open = and_(pick(claimant, out.inn), not_(out.over))
             out.top = [ite(out.open, x, zero()) for x in out.top]
             out.topcount = ite(out.open, out.topcount, zero())
@@ -332,13 +333,13 @@ class Builder:
         sp = self.spec
         if sp.merged:
             return self.free("caught", z3.BoolSort())
-        if sp.reveal_all:
+        if sp.rules.reveal_all:
             judged = [gt(xi, 0) for xi in x]
         else:  # only the top card: the play's highest value
             judged = [and_(gt(x[i], 0), *[eq(x[j], 0) for j in range(i + 1, len(x))]) for i in range(len(x))]
         bad = [and_(j, not_(self._match(i, claim))) for i, j in enumerate(judged)]
         caught = or_(bad) if bad else false()
-        if sp.count_judged:
+        if sp.rules.count_judged:
             caught = or_(caught, ne(m, count))
         return caught
 
@@ -353,10 +354,10 @@ class Builder:
             self.defs.append(total(shown) == ite(caught, zero(), num(1)))
             return caught, shown
         index = sp.claim_index
-        natural_of = [index.get(v, -1) if v != sp.values else -1 for v in sp.live]
+        natural_of = [index.get(v, -1) if i != sp.joker_index else -1 for i, v in enumerate(sp.live)]
         naturals = [and_(eq(claim, c), gt(row[i], 0)) for i, c in enumerate(natural_of) if c >= 0]
         natural = or_(naturals) if naturals else false()
-        joker = gt(row[sp.joker_index], 0) if sp.wild and sp.joker_index is not None else false()
+        joker = gt(row[sp.joker_index], 0) if sp.rules.wild and sp.joker_index is not None else false()
         shown = []
         for i, c in enumerate(natural_of):
             if c >= 0:
@@ -373,27 +374,28 @@ class Builder:
         sp = self.spec
         claimant, ch = (s.last, a.challenger) if window else (s.actor, a.challenger)
         claim = s.prev if window else a.claim
-        guard = [ge(ch, 0), lt(ch, sp.n), ne(ch, claimant), pick(ch, t1.inn), ge(a.test, 0), lt(a.test, len(sp.kinds))]
-        if not sp.kinds:
+        guard = [ge(ch, 0), lt(ch, sp.n), ne(ch, claimant), pick(ch, t1.inn), ge(a.test, 0),
+                 lt(a.test, len(sp.by_hand))]
+        if not sp.by_hand:
             guard.append(false())
-        if sp.at_once:
+        if sp.rules.at_once:
             guard.append(gt(hand(t1, claimant), 0))
         caught: Term = false()
         shown: list[Term] = [zero()] * sp.width
-        for k in range(len(sp.kinds) - 1, -1, -1):
-            if sp.kinds[k][1]:
+        for k in range(len(sp.by_hand) - 1, -1, -1):
+            if sp.by_hand[k]:
                 c_k, shown_k = self.shown_by_hand(t1, claimant, claim)
             elif window:  # the open play, kept apart from the pile beneath
                 c_k, shown_k = self.caught_by_cards(s.top, claim, s.topcount, total(s.top)), [zero()] * sp.width
             else:
                 c_k, shown_k = self.caught_by_cards(a.cards, a.claim, a.count, m), [zero()] * sp.width
-            caught = c_k if k == len(sp.kinds) - 1 else ite(eq(a.test, k), c_k, caught)
-            shown = shown_k if k == len(sp.kinds) - 1 else [ite(eq(a.test, k), x, y) for x, y in zip(shown_k, shown)]
+            caught = c_k if k == len(sp.by_hand) - 1 else ite(eq(a.test, k), c_k, caught)
+            shown = shown_k if k == len(sp.by_hand) - 1 else [ite(eq(a.test, k), x, y) for x, y in zip(shown_k, shown)]
         caught = self.name(caught, "caught")
         winner = self.name(ite(caught, ch, claimant), "winner")
         loser = self.name(ite(caught, claimant, ch), "loser")
         t = t1.copy()
-        if sp.window_through_passes:
+        if sp.rules.window_through_passes:
             t.open = false()
             t.passes = zero()
             t.top = [zero()] * sp.width
@@ -406,7 +408,7 @@ class Builder:
             t = moved
         row = hand_vector(t, loser)
         gained: Term = total(shown)
-        if sp.take_pile:
+        if sp.rules.take_pile:
             gained = plus(gained, total(t.pile))
             row = [plus(h, p) for h, p in zip(row, t.pile)]
             t.pile = [zero()] * sp.width
@@ -416,27 +418,27 @@ class Builder:
             if sp.uses_stock:
                 guard += [and_(ge(di, 0), le(di, st)) for di, st in zip(d, t.stock)]
                 stock = total(t.stock)
-                short = lt(stock, sp.draw)
-                guard.append(eq(total(d), ite(short, stock, num(sp.draw))))
+                short = lt(stock, sp.rules.draw)
+                guard.append(eq(total(d), ite(short, stock, num(sp.rules.draw))))
                 t.stock = [minus(st, di) for st, di in zip(t.stock, d)]
                 row = [plus(h, di) for h, di in zip(row, d)]
                 gained = plus(gained, total(d))
-            if sp.short_stock_takes_pile:  # `short_stock: take_pile`: then the loser takes the pile as well
+            if sp.rules.short_stock_takes_pile:  # `short_stock: take_pile`: then the loser takes the pile as well
                 short = self.name(short, "short")
                 row = [plus(h, ite(short, p, zero())) for h, p in zip(row, t.pile)]
                 gained = plus(gained, ite(short, total(t.pile), zero()))
-                if sp.pile_discarded:
+                if sp.rules.pile_after_discarded:
                     t.gone = [plus(g, ite(short, zero(), p)) for g, p in zip(t.gone, t.pile)]
                     t.pile = [zero()] * sp.width
                 else:
                     t.pile = [ite(short, zero(), p) for p in t.pile]
-            elif sp.pile_discarded:
+            elif sp.rules.pile_after_discarded:
                 t.gone = [plus(g, p) for g, p in zip(t.gone, t.pile)]
                 t.pile = [zero()] * sp.width
-        if sp.round_ends_challenge:
+        if sp.rules.round_ends_on_challenge:
             t.leading = true()
         by_sets: Term = false()
-        if sp.set_size is not None:
+        if sp.rules.set_size is not None:
             row = [self.name(x, "picked") for x in row]
             before = total(t.nsets)
             row = self.discard_sets(t, row, a.discards, guard)
@@ -448,23 +450,23 @@ class Builder:
     def discard_sets(self, t: State, row: list[Term], chosen: Sequence[Term], guard: list[Term]) -> list[Term]:
         """Complete sets leave `row` (every one if forced, else `chosen` per rank); naturals first."""
         sp = self.spec
-        size = sp.set_size
+        size = sp.rules.set_size
         assert size is not None
         row = list(row)
         if sp.merged:  # some cards of each class make up k sets: which ones is left open
-            sets = self.free("sets") if sp.sets_forced else chosen[0]
+            sets = self.free("sets") if sp.rules.sets_forced else chosen[0]
             taken = [self.free("taken") for _ in row]
             guard += [ge(sets, 0), *[and_(ge(x, 0), le(x, r)) for x, r in zip(taken, row)], eq(total(taken), times(sets, size))]
             t.sets = [plus(a, x) for a, x in zip(t.sets, taken)]
             t.nsets = [plus(t.nsets[0], sets)]
             return [minus(r, x) for r, x in zip(row, taken)]
         j = sp.joker_index
-        jokers_free = not sp.sets_naturals_only and j is not None
+        jokers_free = not sp.rules.sets_naturals_only and j is not None
         for r, values in enumerate(self.rank_values):
             naturals = total([row[i] for i in values])
             held = plus(naturals, row[j]) if jokers_free and j is not None else naturals
             most = (sum(sp.deck[i] for i in values) + (sp.deck[j] if jokers_free and j is not None else 0)) // size
-            if sp.sets_forced:
+            if sp.rules.sets_forced:
                 k: Term = zero()
                 for q in range(1, most + 1):
                     k = ite(ge(held, q * size), num(q), k)
@@ -509,7 +511,7 @@ class Builder:
         earliest = first_of(c) if c is not None else pick(first, firsts)
         anyone = or_(list(cand))
         out = t.copy()
-        if sp.first_out:
+        if sp.rules.first_out:
             out.over = or_(t.over, anyone)
             out.winner = ite(anyone, earliest, t.winner)
             return out
@@ -534,7 +536,7 @@ class Builder:
         earlier challenge, left so by a short stock) stays as it is."""
         sp = self.spec
         by_sets = self.resolution.get("by_sets", false())
-        if sp.emptied_stays_in:
+        if sp.rules.emptied_stays_in:
             cand = [and_(t.inn[s], eq(hand(t, s), 0), or_(is_seat(claimant, s), is_seat(loser, s)),
                            not_(and_(is_seat(loser, s), by_sets)), not_(and_(is_seat(claimant, s), caught)))
                     for s in range(sp.n)]
@@ -545,7 +547,7 @@ class Builder:
                     for s in range(sp.n)]
         out = self.leave_in_order(t, claimant, cand)
         facts = {"claimant": claimant, "challenger": ch, "winner": winner, "loser": loser, "caught": caught}
-        nxt, defined = self.seat_rule(sp.next_player, facts, out)
+        nxt, defined = self.seat_rule(sp.trees.next_player, facts, out)
         nxt = ite(defined, nxt, claimant)
         nxt = ite(pick(nxt, out.inn), nxt, next_in(sp, out, nxt))
         go = out.copy()
@@ -559,18 +561,18 @@ class Builder:
         """The guard and the result of a pass; with `a`, where the last play is still open, `a.challenger`
         may challenge it after the pass (without, every responder lets it stand)."""
         sp = self.spec
-        if not sp.may_pass:
+        if not sp.rules.may_pass:
             return [false()], s
         guard = [not_(s.over), self.can_pass(s, s.actor)]
         t = s.copy()
-        if sp.turn_cap is not None:
+        if sp.turn_limit is not None:
             t.turns = plus(s.turns, 1)
         t.passes = plus(s.passes, 1)
         everyone = ge(t.passes, in_count(s))
-        if sp.emptied_stays_in:  # seats passed over for an empty hand are not among the passes
+        if sp.rules.emptied_stays_in:  # seats passed over for an empty hand are not among the passes
             everyone = ge(t.passes, minus(in_count(s), count_true([and_(s.inn[i], eq(hand(s, i), 0)) for i in range(sp.n)])))
         on = self.begin_turn(t, next_in(sp, t, s.actor))
-        if sp.window_through_passes and sp.kinds and a is not None:
+        if sp.rules.window_through_passes and sp.rules.kinds and a is not None:
             # The last play is asked about again: `a.challenger` >= 0 challenges it, -1 lets it stand.
             claimant = and_(ge(s.last, 0), lt(s.last, sp.n), pick(s.last, s.inn))
             called = self.name(and_(not_(everyone), s.open, claimant, ge(a.challenger, 0)), "called")
@@ -587,16 +589,16 @@ class Builder:
         sp = self.spec
         t = s.copy()
         t.passes = zero()
-        if sp.window_through_passes:
+        if sp.rules.window_through_passes:
             t.open = false()
             t.top = [zero()] * sp.width
             t.topcount = zero()
-        if sp.all_pass_discards:
+        if sp.rules.all_pass_discards:
             t.gone = [g + p for g, p in zip(t.gone, t.pile)]
             t.pile = [zero()] * sp.width
-        if sp.round_ends_all_pass and sp.all_pass_leader is not None:
+        if sp.rules.round_ends_on_all_pass and sp.trees.all_pass_leader is not None:
             last = ite(ge(t.last, 0), t.last, next_in(sp, t, seat))
-            leader, defined = self.seat_rule(sp.all_pass_leader, {"last_player": last}, t)
+            leader, defined = self.seat_rule(sp.trees.all_pass_leader, {"last_player": last}, t)
             leader = ite(defined, leader, last)
             leader = ite(pick(leader, t.inn), leader, next_in(sp, t, leader))
             t.nodef = or_(t.nodef, not_(defined))

@@ -54,7 +54,7 @@ def winnability_at(a: Any, budget: Any) -> Result:
     sp = a.spec
     assert sp is not None
     n = sp.n
-    wins = greedy_wins(sp, a.game, rotation_symmetric(sp) and sp.dealer_by_lot)
+    wins = greedy_wins(sp, a.game, rotation_symmetric(sp) and sp.rules.dealer_by_lot)
     if len(wins) < n:
         found = games(a, "wins")
         for seat, w in sorted(found.wins.items()):

@@ -257,8 +257,8 @@ def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, A
         for a in trace.actions:
             cards = tuple(sorted(v for i, v in enumerate(sp.live) for _ in range(a["cards"][i])))
             claim = sp.claims[a["claim"]] if 0 <= a["claim"] < len(sp.claims) else sp.claims[0]
-            test = sp.kinds[a["test"]][0] if 0 <= a["test"] < len(sp.kinds) else None
-            discards = {sp.ranks_in_play[r]: k for r, k in enumerate(a["discards"]) if k > 0}
+            test = sp.rules.kinds[a["test"]].name if 0 <= a["test"] < len(sp.rules.kinds) else None
+            discards = {sp.rules.ranks_in_play[r]: k for r, k in enumerate(a["discards"]) if k > 0}
             table.turn(a["kind"], cards, claim, a["count"], a["challenger"], test, discards)
     except IllegalAction as exc:
         return f"the interpreter refuses a step: {exc}"
@@ -310,7 +310,7 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
     """A merged trace played from `state`: each turn of the same kind and size, cards chosen to fit."""
     table = Table(game, state)
     n = game.players
-    window = trace.spec.window_through_passes
+    window = trace.spec.rules.window_through_passes
     # A challenge after a pass judges the last play: that play is made true or a lie to match its verdict.
     truths: dict[int, bool] = {}
     last_play = -1
@@ -326,7 +326,8 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
             k = sum(a["cards"])
             if a["kind"] == PASS:  # a pass, and where the last play is still open, perhaps a challenge of it
                 called = a["challenger"] >= 0 and window
-                test = trace.spec.kinds[a["test"]][0] if called and 0 <= a["test"] < len(trace.spec.kinds) else None
+                kinds = trace.spec.rules.kinds
+                test = kinds[a["test"]].name if called and 0 <= a["test"] < len(kinds) else None
                 table.turn(PASS, (), 0, 0, (a["challenger"] + rotate) % n if called else None, test)
                 continue
             truth = truths.get(i)
@@ -338,7 +339,7 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
             cards, claim = picked
             count = k if game.rules.exact else min(max(a["count"], game.rules.min_cards), k)
             ch = (a["challenger"] + rotate) % n if a["kind"] == CHALLENGE else None
-            test = trace.spec.kinds[a["test"]][0] if a["kind"] == CHALLENGE and trace.spec.kinds else None
+            test = trace.spec.rules.kinds[a["test"]].name if a["kind"] == CHALLENGE and trace.spec.rules.kinds else None
             table.turn(a["kind"], cards, claim, count, ch, test)
     except IllegalAction as exc:
         return f"the interpreter refuses a step: {exc}"
