@@ -147,10 +147,10 @@ class Steps:
         shapes: list[Term] = [z3.And(a.kind == PASS, a.challenger < 0), a.kind == ACCEPT,
                               z3.And(a.kind == ACCEPT, whole)]
         for c in range(sp.n):
-            for k in range(len(sp.kinds)):
+            for k in range(len(sp.rules.kinds)):
                 challenged = z3.And(a.kind == CHALLENGE, a.challenger == c, a.test == k)
                 shapes += [challenged, z3.And(challenged, whole)]
-                if sp.window_through_passes and self.s.open is not None:  # a challenge of the open play
+                if sp.rules.window_through_passes and self.s.open is not None:  # a challenge of the open play
                     shapes.append(z3.And(a.kind == PASS, a.challenger == c, a.test == k, self.s.open))
         if any(is_variable(x) for x in a.discards):
             shapes.append(z3.And(a.kind == CHALLENGE, total(a.discards) > 0))
