@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..tally import EMPTY, Json, Spread
+from ..tally import Json, Spread
 
 
 @dataclass(frozen=True)
