@@ -1,0 +1,74 @@
+"""Issue 27 point 3: the verifier's settings and caches are objects the caller makes and passes down
+(`verifier/settings.py`); they reach the worker processes as arguments, and two runs in one process with
+different settings do not leak into each other.
+
+The fixture: emptied-stays-in.yaml's no-deadlock fails induction; with one counterexample search
+(`--searches 1`, the default) the play is found and replayed (refuted), with none (`--searches 0`) the
+verdict is unknown, "not searched" (cheatdsl verify --help: "where none is made a failed induction is
+unknown, never a pass").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from cheatdsl.load import load_rulebook
+from verifier.api import Request, Settings, verify, verify_many
+from verifier.settings import Caches
+from verifier.system.analysis import SEARCH_DEPTH, search_depth
+from verifier.verdict import Result, Verdict
+
+FIXTURE = Path(__file__).parent / "fixtures" / "emptied-stays-in.yaml"
+
+
+def _no_deadlock(settings: Settings, caches: Caches | None = None) -> Result:
+    (timed,) = verify(load_rulebook(str(FIXTURE)), settings, ["no-deadlock"], caches=caches)
+    return timed.result
+
+
+def test_searches_reach_the_worker_that_runs_the_heavy_checks() -> None:
+    """`--searches 0`: the failed induction is unknown, not searched; the default searches and refutes."""
+    none = _no_deadlock(Settings(searches=0))
+    assert none.verdict is Verdict.UNKNOWN and "not searched" in none.summary
+    assert _no_deadlock(Settings()).verdict is Verdict.REFUTED
+
+
+def test_two_runs_in_one_process_with_different_settings_do_not_leak() -> None:
+    """A run with no searches, then one with the default, then none again: each reads as it would alone,
+    with new caches each time or with one set of caches passed to all three."""
+    for shared in (None, Caches()):
+        first = _no_deadlock(Settings(searches=0), shared)
+        default = _no_deadlock(Settings(), shared)
+        again = _no_deadlock(Settings(searches=0), shared)
+        assert default.verdict is Verdict.REFUTED
+        assert (again.verdict, again.summary) == (first.verdict, first.summary)
+
+
+def test_rulebooks_verified_together_each_get_the_settings() -> None:
+    rb = load_rulebook(str(FIXTURE))
+    runs = verify_many([Request(rb, ("no-deadlock",)), Request(rb, ("no-deadlock", "deal"))], Settings(searches=0))
+    assert [t.result.verdict for t in runs[0]] == [Verdict.UNKNOWN]
+    assert [t.result.verdict for t in runs[1]] == [Verdict.UNKNOWN, Verdict.PROVED]
+
+
+def test_the_verified_found_are_given_back_in_the_callers_caches() -> None:
+    """Verdicts that no budget could change, found by a worker, are kept in the caches the caller passed."""
+    caches = Caches()
+    verify(load_rulebook(str(FIXTURE)), Settings(), ["card-conservation"], caches=caches)
+    assert {pid for pid, _ in caches.known} >= {"card-conservation"}
+
+
+def test_settings_are_frozen_and_keep_the_command_lines_bounds() -> None:
+    settings = Settings(searches=-3, effort=0.0)
+    assert (settings.searches, settings.effort) == (0, 0.01)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.searches = 2  # type: ignore[misc]
+
+
+def test_the_search_depth_grows_with_the_effort_given() -> None:
+    """`--search-effort X` searches deeper by the square root of X above 1 (the effort is an argument now)."""
+    assert search_depth(1.0) == search_depth(0.5) == SEARCH_DEPTH
+    assert search_depth(4.0) == 2 * SEARCH_DEPTH
