@@ -10,6 +10,7 @@ unknown, never a pass").
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from pathlib import Path
 
@@ -72,3 +73,64 @@ def test_the_search_depth_grows_with_the_effort_given() -> None:
     """`--search-effort X` searches deeper by the square root of X above 1 (the effort is an argument now)."""
     assert search_depth(1.0) == search_depth(0.5) == SEARCH_DEPTH
     assert search_depth(4.0) == 2 * SEARCH_DEPTH
+
+
+# The code itself ----------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sources() -> list[Path]:
+    return sorted((ROOT / "verifier").rglob("*.py")) + sorted((ROOT / "cheatdsl").rglob("*.py"))
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names a module binds to modules of the verifier (`from verifier import transition`, `from .system
+    import analysis`, `import verifier.runner as runner`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("verifier")):
+            names |= {a.asname or a.name for a in node.names if a.name.islower()}
+        elif isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names if a.name.startswith("verifier")}
+    return names
+
+
+def test_no_module_global_of_the_verifier_is_assigned_from_another_module() -> None:
+    """Issue 27 point 3: settings are objects passed in, never `transition.SEARCHES = ...` from outside."""
+    found = []
+    for path in _sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = _module_names(tree)
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            for t in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in modules:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {t.value.id}.{t.attr}")
+    assert found == []
+
+
+# Module-level caches left in the verifier: each is named with why it stays.
+LEFT = {
+    "verifier/registry.py:_REGISTERED",  # the registry of properties, filled as each family is imported
+    "verifier/registry.py:PENDING",  # properties not implemented yet (none): a constant
+    "verifier/system/symmetry.py:_CACHE",  # not moved yet (outside this change); the workers put it back per task
+}
+
+
+def test_no_other_module_level_cache_is_left_in_the_verifier() -> None:
+    """Issue 27 point 3: the caches of the heavy checks live in a `Caches` the caller makes, not in modules."""
+    found = set()
+    for path in sorted((ROOT / "verifier").rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            empty = isinstance(value, (ast.Dict, ast.Set, ast.List)) and not getattr(
+                value, "keys" if isinstance(value, ast.Dict) else "elts") or (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                and value.func.id in ("dict", "set", "list") and not value.args)
+            if empty:
+                target = node.targets[0] if isinstance(node, ast.Assign) else node.target  # type: ignore[union-attr]
+                if isinstance(target, ast.Name):
+                    found.add(f"{path.relative_to(ROOT).as_posix()}:{target.id}")
+    assert found == LEFT

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     sections = [rules_section(rulebooks)]
     steps = (0 if args.no_verify else 1) + (len(rulebooks) if args.simulate else 0) + (len(rulebooks) if args.rate else 0)
     with Progress("comparing", steps) as bar, ThreadPoolExecutor(max_workers=1) as pool:
-        # The verifier works in child processes, so the games are played here meanwhile.
+        # The verifier's heavy checks work in child processes, so the games are played here meanwhile.
         verifying = None if args.no_verify else pool.submit(verdicts.collect, files, loaded.requested)
         stats = None
         if args.simulate:
