@@ -48,6 +48,25 @@ def test_two_runs_in_one_process_with_different_settings_do_not_leak() -> None:
         assert (again.verdict, again.summary) == (first.verdict, first.summary)
 
 
+def test_without_fork_a_run_in_this_process_reads_the_same_and_leaks_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where processes cannot be forked the heavy checks run here, each from a copy of the caches as a worker
+    would: the same verdicts, and a search made under one setting is not reused under another."""
+    import multiprocessing
+
+    from verifier import runner
+
+    def no_fork(method: str | None = None) -> object:
+        raise ValueError("no fork here")
+    monkeypatch.setattr(runner.multiprocessing, "get_context", no_fork)
+    caches = Caches()
+    assert _no_deadlock(Settings(), caches).verdict is Verdict.REFUTED
+    none = _no_deadlock(Settings(searches=0), caches)
+    assert none.verdict is Verdict.UNKNOWN and "not searched" in none.summary
+    assert caches.analyses == {}
+    assert multiprocessing.get_context is no_fork  # the path above was the one without workers
+
+
 def test_rulebooks_verified_together_each_get_the_settings() -> None:
     rb = load_rulebook(str(FIXTURE))
     runs = verify_many([Request(rb, ("no-deadlock",)), Request(rb, ("no-deadlock", "deal"))], Settings(searches=0))

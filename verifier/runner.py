@@ -223,11 +223,9 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         else:
             for res, seconds in data["results"]:
                 got[res["id"]] = (_from_json(res), seconds)
+            caches.adopt(data["found"], data["made"])
             if pool is not None:
-                caches.adopt(data["found"], data["made"])
                 pool.share(data["found"], data["made"])
-            else:
-                caches.known.update(data["found"])
         heavy_results[id(plan)] = got
         tick(plan.rulebook.name, len(plan.heavy))
 
@@ -236,7 +234,8 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
             plan = pending.pop(0)
             plan.started = time.perf_counter()
             if pool is None:
-                collect(plan, _heavy_batch(plan.heavy, plan.subject, settings, caches))
+                # As a worker would: from a copy of the caches, handing back what it found.
+                collect(plan, _heavy_batch(plan.heavy, plan.subject, settings, caches.copy()))
                 continue
             # A core no other rulebook will use: the worker may share its player counts with a helper.
             helper = not pending and pool.busy() + 1 < limit

@@ -46,7 +46,11 @@ class Caches:
     `known`: verdicts at one player count by (property, spec hash), found by rulebooks verified before (read
     only); `found`: those found by this run, to share. `invariants` and `recurrent`: proofs by table, with
     `adopted` naming the tables whose proofs came from another process; `analyses`: an analysis's computed
-    parts by (label, spec); `whole_sets`: the discard query's answers by the facts of the spec it reads."""
+    parts by (label, spec); `whole_sets`: the discard query's answers by the facts of the spec it reads.
+
+    None of these depends on the settings but `analyses` (its searches do): the runner gives each rulebook's
+    heavy checks a copy and takes back only the verdicts and proofs, so a caller's caches can serve runs with
+    different settings."""
 
     known: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     found: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
