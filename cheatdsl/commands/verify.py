@@ -158,7 +158,8 @@ def run(args: argparse.Namespace) -> int:
         if rulebook.dropped_expectations:
             print(dropped_note(shown, rulebook), file=sys.stderr)
         report.rulebooks.append(RulebookReport(shown, rulebook))
-        jobs.append((report.rulebooks[-1], Request(rulebook, None if args.properties is None else tuple(args.properties), counts)))
+        asked = None if args.properties is None else tuple(args.properties)
+        jobs.append((report.rulebooks[-1], Request(rulebook, asked, counts)))
         certify_at.append(counts or tuple(rulebook.players.counts()))
     with Progress("verifying", 0) as bar:
         results = verify_many([job for _, job in jobs], settings, progress=bar.update)
