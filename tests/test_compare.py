@@ -378,11 +378,33 @@ def test_verdicts_from_the_verify_report() -> None:
 
 
 def test_verifier_failing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the verifier's child process answers nonsense, the section says "verifier unavailable"."""
-    monkeypatch.setattr(verdicts, "_run", lambda *a, **k: "Traceback")
+    """When the verifier fails, the section says "verifier unavailable" and no traceback escapes."""
+    from verifier import api
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug in the verifier")
+    monkeypatch.setattr(api, "verify_files", broken)
     data, note = verdicts.collect(["a.yaml"], [()])
-    assert data is None and note.startswith("verifier unavailable")
+    assert data is None and note == "verifier unavailable: RuntimeError: a bug in the verifier"
     assert verdicts.section(data, note).note == note
+
+
+def test_compare_reads_the_verdicts_verify_json_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27 point 6: compare calls the verifier in process, and each rulebook's entry equals the one
+    `cheatdsl verify --json` prints (a variation switched on in one of them), but the seconds."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items() if k != "seconds"}
+        return [plain(v) for v in value] if isinstance(value, list) else value
+    files = paths(["english-ascending", "standard"])
+    used: list[tuple[str, ...]] = [(), ("counting-down",)]
+    got, why = verdicts.reports(files, used)
+    assert got is not None and why == ""
+    for path, variations, entry in zip(files, used, got):
+        args = ["verify", "--json", path] + [a for name in variations for a in ("--variation", name)]
+        main(args)
+        printed = json.loads(capsys.readouterr().out)["rulebooks"]
+        assert [plain(entry)] == plain(printed)
 
 
 def test_verifier_through_the_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -78,12 +78,12 @@ def test_the_time_limit_default_in_the_docs_is_the_verifiers() -> None:
 
 
 def test_time_limit_reaches_the_verifier(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from verifier import runner
+    from verifier import api
     seen: dict[str, Any] = {}
 
-    def fake(jobs: Any, **options: Any) -> list[list[Any]]:
-        seen.update(options)
+    def fake(jobs: Any, settings: Any, caches: Any = None, **options: Any) -> list[list[Any]]:
+        seen["settings"] = settings
         return [[] for _ in jobs]
-    monkeypatch.setattr(runner, "verify_all", fake)
+    monkeypatch.setattr(api, "verify_all", fake)
     main(["verify", "standard", "--time-limit", "7.5", "-p", "consistency"])
-    assert seen["heavy_seconds"] == 7.5
+    assert seen["settings"].time_limit == 7.5

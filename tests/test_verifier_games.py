@@ -32,7 +32,7 @@ def _replays(path: Path, w: dict, name: str) -> None:  # type: ignore[type-arg]
 
 def test_an_exception_in_a_property_is_an_internal_error_not_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule: an exception inside a check is reported as the tool's error, with exit status 3."""
-    def broken(self: registry.Property, subject: object) -> None:
+    def broken(self: registry.Property, subject: object, *settings_and_caches: object) -> None:
         raise StopIteration
 
     monkeypatch.setattr(registry.Property, "run", broken)

@@ -10,6 +10,7 @@ from test_verifier import RULEBOOKS
 
 from cheatdsl.load import load_rulebook
 from verifier import transition
+from verifier.settings import Caches, Settings
 from verifier.subject import Subject
 from verifier.system.spec import build_spec
 from verifier.system.state import fresh, hand, ite, num, pick, remembered, total
@@ -31,15 +32,13 @@ def _same(a: dict, b: dict) -> None:  # type: ignore[type-arg]
     ("bluffstopp.yaml", (2, 3, 4), 3),    # one at the largest too: made again here if the helper did it
 ])
 def test_a_helper_for_the_larger_counts_changes_no_result(name: str, counts: tuple[int, ...] | None,
-                                                          searches: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from verifier.system import analysis
-    monkeypatch.setattr(transition, "SEARCHES", searches)
+                                                          searches: int) -> None:
     rb = load_rulebook(str(RULEBOOKS / name))
     runs = []
     for helper in (False, True):
-        # Each as a rulebook's child process starts: no searches made before (they would not be repeated).
-        monkeypatch.setattr(analysis, "_CACHE", {})
-        runs.append(transition.analyse(Subject(rb, counts), helper=helper))
+        # Each as a rulebook's child process starts: new caches, no searches made before.
+        settings = Settings(searches=searches, helper=helper)
+        runs.append(transition.analyse(Subject(rb, counts), settings=settings, caches=Caches()))
     _same(*runs)
 
 

@@ -14,7 +14,7 @@ from test_verifier import RULEBOOKS
 
 from cheatdsl.load import load_rulebook
 from verifier.runner import verify_all
-from verifier.system import analysis
+from verifier.settings import Caches
 from verifier.workers import Workers
 
 CTX = multiprocessing.get_context("fork")
@@ -30,7 +30,7 @@ def _finish(pool: Workers, tasks: int, seconds: float = 20) -> dict[int, dict[st
 
 
 def test_a_task_past_its_time_is_killed_and_the_next_runs_on_a_new_worker() -> None:
-    def run(i: int) -> dict[str, Any]:
+    def run(i: int, helper: bool, caches: Caches) -> dict[str, Any]:
         if i == 0:
             time.sleep(30)
         return {"results": [], "found": {}, "made": {}, "pid": os.getpid()}
@@ -49,7 +49,7 @@ def test_a_task_past_its_time_is_killed_and_the_next_runs_on_a_new_worker() -> N
 
 
 def test_a_crash_is_an_internal_error_not_a_verdict() -> None:
-    def run(i: int) -> dict[str, Any]:
+    def run(i: int, helper: bool, caches: Caches) -> dict[str, Any]:
         if i == 0:
             raise ValueError("a bug")
         os._exit(3)
@@ -66,12 +66,14 @@ def test_a_crash_is_an_internal_error_not_a_verdict() -> None:
 
 
 def test_each_task_starts_from_the_caches_its_worker_was_forked_with() -> None:
-    def run(i: int) -> dict[str, Any]:
-        seen = len(analysis._CACHE)
-        analysis._CACHE[(f"task {i}", None)] = i  # type: ignore[index]
+    given = Caches(analyses={("made before", None): 0})
+
+    def run(i: int, helper: bool, caches: Caches) -> dict[str, Any]:
+        seen = sorted(caches.analyses.values())
+        caches.analyses[(f"task {i}", None)] = i
         return {"results": [], "found": {}, "made": {}, "seen": seen, "pid": os.getpid()}
 
-    pool = Workers(CTX, 1, run)
+    pool = Workers(CTX, 1, run, given)
     try:
         pool.give(0, False, 10)
         first = _finish(pool, 1)[0]
@@ -80,7 +82,28 @@ def test_each_task_starts_from_the_caches_its_worker_was_forked_with() -> None:
     finally:
         pool.close()
     assert first["pid"] == second["pid"]  # one worker did both
-    assert first["seen"] == second["seen"] == len(analysis._CACHE)
+    assert first["seen"] == second["seen"] == [0]
+    assert list(given.analyses) == [("made before", None)]  # the parent's own are untouched
+
+
+def test_a_task_is_given_what_the_parent_collected_since_its_worker_was_forked() -> None:
+    """Issue 27 point 3: workers receive what they need as arguments (no module global is set in them)."""
+    def run(i: int, helper: bool, caches: Caches) -> dict[str, Any]:
+        return {"results": [], "found": {("deal", i): {}}, "made": {}, "known": sorted(caches.known),
+                "helper": helper, "pid": os.getpid()}
+
+    pool = Workers(CTX, 1, run)
+    try:
+        pool.give(0, False, 10)
+        first = _finish(pool, 1)[0]
+        pool.share({("deal", 0): {}}, {})
+        pool.give(1, True, 10)
+        second = _finish(pool, 1)[1]
+    finally:
+        pool.close()
+    assert first["pid"] == second["pid"]
+    assert (first["known"], first["helper"]) == ([], False)
+    assert (second["known"], second["helper"]) == ([("deal", 0)], True)
 
 
 def _heavy(timed: list[Any]) -> dict[str, Any]:

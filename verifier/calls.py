@@ -45,9 +45,11 @@ def _try(game: Game, seed: int, places: tuple[int, ...]) -> Witness | None:
         return None
     callers = tuple(sorted(game.rules.seat_after(claimant, d) for d in places))
     call = Challenge(game.rules.kind_names[0])
+    asked: list[int] = []  # the seats asked to respond, in turn, a step each after the play
     while st.phase is Phase.RESPOND:
         seat = st.current_player()
         action = call if seat in callers else ACCEPT
+        asked.append(seat)
         steps.append(f"{seat}: {action_text(game, action)}")
         st.apply_action(action)
     said = (f"seat {claimant} plays {cards_text(game, play.cards)} as {claim_text(game, play.claim, play.count)}; "
@@ -59,7 +61,6 @@ def _try(game: Game, seed: int, places: tuple[int, ...]) -> Witness | None:
                        {"phase": "chance", "callers": list(callers)}, [said, "the lot must say who called first"],
                        summary)
     r = st.reveals()[-1]
-    asked = [int(step.split(":")[0]) for step in steps[1:]]
     unasked = [seat for seat in callers if seat not in asked]
     if unasked:  # offered in turn: the first challenge was heard before the others were asked
         said = (f"seat {claimant} plays {cards_text(game, play.cards)} as "

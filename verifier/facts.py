@@ -8,6 +8,7 @@ with seats numbered as the interpreter numbers them.
 from __future__ import annotations
 
 from collections.abc import Collection
+from enum import Enum
 from itertools import product
 from typing import Any
 
@@ -18,8 +19,25 @@ from cheatdsl.expr.context import Fact
 from cheatdsl.model import Formula, Rulebook
 
 
+class Missing(Enum):
+    """Which kind of fact a formula asked for that it was not given."""
+
+    DEALER = "dealer"  # `seat(k)` counts from the dealer, who is not among the facts
+    HOLDER = "holder"  # who was dealt a named card
+    FACT = "fact"  # any other (a hand, a seat in a claim rule)
+
+
 class NotConcrete(FactUnavailable):
-    """A formula asked for a fact this stage of the verifier does not model (a hand, a seat in a claim rule)."""
+    """A formula asked for a fact this stage of the verifier does not model (a hand, a seat in a claim rule).
+
+    Its text names the fact for people; `kind` says which kind it is, for the code that catches it."""
+
+    def __init__(self, what: str, kind: Missing = Missing.FACT) -> None:
+        super().__init__(what)
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[type[NotConcrete], tuple[str, Missing]]:
+        return NotConcrete, (str(self), self.kind)
 
 
 class SeatFacts(TableFacts):
@@ -58,12 +76,12 @@ class SeatFacts(TableFacts):
     def seat(self, number: int) -> int:
         dealer = getattr(self, "dealer", None)
         if dealer is None:
-            raise NotConcrete("the dealer")
+            raise NotConcrete("the dealer", Missing.DEALER)
         return (dealer + self._step * number) % self.players
 
     def holder(self, card: int) -> int | None:
         if card not in self.holders:
-            raise NotConcrete(f"the holder of card {card}")
+            raise NotConcrete(f"the holder of card {card}", Missing.HOLDER)
         return self.holders[card]
 
     def dealt(self, card: int) -> bool:
@@ -109,7 +127,7 @@ def _seats(formula: Formula, facts: SeatFacts) -> set[int | None]:
     try:
         return {_seat(formula.code(facts), players)}
     except NotConcrete as exc:
-        if str(exc) != "the dealer":
+        if exc.kind is not Missing.DEALER:
             raise
     named: set[int | None] = set()
     for d in range(players):

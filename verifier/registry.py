@@ -8,10 +8,12 @@ from dataclasses import dataclass
 
 from cheatdsl.properties import PROPERTY_IDS
 
+from .settings import DEFAULT, Caches, Settings
 from .subject import Subject
 from .verdict import Result, unknown
 
-Check = Callable[[Subject], Result]
+# A light check reads the subject alone; a heavy one also the run's settings and the caches it reads and fills.
+Check = Callable[..., Result]
 
 # Modules that register properties, one per family.
 FAMILIES = ("verifier.claims", "verifier.threshold", "verifier.dealing", "verifier.challenges", "verifier.transition")
@@ -19,7 +21,8 @@ FAMILIES = ("verifier.claims", "verifier.threshold", "verifier.dealing", "verifi
 
 @dataclass(frozen=True)
 class Property:
-    """A property: its id, what it states, the check deciding it (None: not implemented yet)."""
+    """A property: its id, what it states, the check deciding it (None: not implemented yet), and whether that
+    check is heavy (then called with the run's settings and caches too)."""
 
     id: str
     statement: str
@@ -30,9 +33,11 @@ class Property:
     def implemented(self) -> bool:
         return self.check is not None
 
-    def run(self, subject: Subject) -> Result:
+    def run(self, subject: Subject, settings: Settings = DEFAULT, caches: Caches | None = None) -> Result:
         if self.check is None:
             return unknown(self.id, "not yet implemented", implemented=False)
+        if self.heavy:
+            return self.check(subject, settings, Caches() if caches is None else caches)
         return self.check(subject)
 
 

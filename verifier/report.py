@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from cheatdsl.model import Rulebook
@@ -16,28 +17,38 @@ SYNONYMS = {"holds": "proved", "fails": "refuted"}
 WIDTH = 100  # the text report's columns
 
 
+class Status(Enum):
+    """An expectation against the verdict given: met, failed, or pending (the property is not implemented
+    yet, so nothing is claimed)."""
+
+    MET = "met"
+    FAILED = "failed"
+    PENDING = "pending"
+
+
 @dataclass(frozen=True)
 class Check:
-    """One expectation of the rulebook against the verdict given: met, failed, or pending."""
+    """One expectation of the rulebook against the verdict given."""
 
     id: str
     expected: str
     verdict: str
-    status: str
+    status: Status
     at: str
 
     def as_json(self) -> dict[str, str]:
-        return {"id": self.id, "expected": self.expected, "verdict": self.verdict, "status": self.status, "at": self.at}
+        return {"id": self.id, "expected": self.expected, "verdict": self.verdict, "status": self.status.value,
+                "at": self.at}
 
 
-def judge(expected: str, timed: Timed) -> str:
-    """`met`, `failed`, or `pending` (the property is not implemented yet, so nothing is claimed)."""
+def judge(expected: str, timed: Timed) -> Status:
+    """Whether the verdict given meets the expectation (a proof also meets `bounded`)."""
     if not timed.implemented:
-        return "pending"
+        return Status.PENDING
     got = timed.result.verdict.value
     if got == expected or (expected == "bounded" and got == "proved"):
-        return "met"
-    return "failed"
+        return Status.MET
+    return Status.FAILED
 
 
 @dataclass
@@ -68,7 +79,8 @@ class RulebookReport:
         """Why this rulebook fails the run: a failed expectation, an unexpected refutation, no rulebook."""
         if self.rulebook is None:
             return [self.error or "the rulebook did not compile"]
-        out = [f"{c.id}: expected {c.expected}, got {c.verdict} ({c.at})" for c in self.checks if c.status == "failed"]
+        out = [f"{c.id}: expected {c.expected}, got {c.verdict} ({c.at})"
+               for c in self.checks if c.status is Status.FAILED]
         expected = {c.id for c in self.checks}
         out += [f"{t.result.id}: refuted, and the rulebook does not expect it"
                 for t in self.timed if t.result.verdict is Verdict.REFUTED and t.result.id not in expected]
@@ -126,9 +138,9 @@ class Report:
                 res = t.result
                 mark = ""
                 c = checks.get(res.id)
-                if c is not None and c.status == "failed":
+                if c is not None and c.status is Status.FAILED:
                     mark = f"  [FAILS expect: {c.expected}]"
-                elif c is not None and c.status == "pending":
+                elif c is not None and c.status is Status.PENDING:
                     mark = f"  [expect {c.expected}: pending]"
                 elif c is None and res.verdict is Verdict.REFUTED:
                     mark = "  [FAILS: refuted, not expected]"

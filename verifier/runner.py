@@ -14,19 +14,20 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cheatdsl.model import Rulebook
 
 from .registry import Property, properties
+from .settings import DEFAULT, HEAVY_SECONDS, Caches, Settings
 from .solving.shortcuts import reuse_freed_blocks
 from .solving.solver import fresh_context
 from .subject import Subject
 from .verdict import Result, Verdict, internal_error, unknown
 from .workers import Workers
 
-HEAVY_SECONDS = 320.0  # the kill timer of a rulebook's heavy checks: a safety net past their own limits
+__all__ = ["HEAVY_SECONDS", "Timed", "run_isolated", "verify", "verify_all", "workers"]
 # How long this process sleeps between looks at the kill timers and the progress bar while the workers
 # verify (a worker's answer wakes it at once): the bar is redrawn no more often than this.
 WAIT_SECONDS = 0.1
@@ -41,9 +42,9 @@ class Timed:
     seconds: float
 
 
-def _safe(prop: Property, subject: Subject) -> Result:
+def _safe(prop: Property, subject: Subject, settings: Settings = DEFAULT, caches: Caches | None = None) -> Result:
     try:
-        return prop.run(subject)
+        return prop.run(subject, settings, caches)
     except Exception as exc:  # a bug in a check must never read as a verdict
         return internal_error(prop.id, exc)
 
@@ -129,17 +130,15 @@ class _Job:
         return self.data
 
 
-def _heavy_batch(props: list[Property], subject: Subject) -> dict[str, Any]:
+def _heavy_batch(props: list[Property], subject: Subject, settings: Settings, caches: Caches) -> dict[str, Any]:
     """Run the heavy properties of one subject together, so that they share one analysis; with the verdicts,
     invariants and recurrent sets that rulebooks verified later may take."""
-    from . import transition
-    from .system import analysis
     out = []
     for prop in props:
         start = time.perf_counter()
-        result = _safe(prop, subject)
+        result = _safe(prop, subject, settings, caches)
         out.append((result.as_json(), time.perf_counter() - start))
-    return {"results": out, "found": dict(transition.FOUND), "made": analysis.made_here()}
+    return {"results": out, "found": dict(caches.found), "made": caches.made_here()}
 
 
 @dataclass
@@ -152,9 +151,13 @@ class _Plan:
 
 
 def verify(rulebook: Rulebook, ids: Iterable[str] | None = None, counts: tuple[int, ...] | None = None,
-           *, heavy_seconds: float = HEAVY_SECONDS) -> list[Timed]:
-    """Every selected property of `rulebook`, in the project's order."""
-    return verify_all([(rulebook, ids, counts)], heavy_seconds=heavy_seconds)[0]
+           settings: Settings = DEFAULT, caches: Caches | None = None, *,
+           heavy_seconds: float | None = None) -> list[Timed]:
+    """Every selected property of `rulebook`, in the project's order; `heavy_seconds` stands for
+    `settings.time_limit` (as benchmarks/soundness_campaign.py passes it)."""
+    if heavy_seconds is not None:
+        settings = replace(settings, time_limit=heavy_seconds)
+    return verify_all([(rulebook, ids, counts)], settings, caches)[0]
 
 
 def workers() -> int:
@@ -165,14 +168,18 @@ def workers() -> int:
     return max(2, os.cpu_count() or 1)
 
 
-def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, ...] | None]], *,
-               heavy_seconds: float = HEAVY_SECONDS, parallel: int | None = None,
+def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, ...] | None]],
+               settings: Settings = DEFAULT, caches: Caches | None = None, *, parallel: int | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> list[list[Timed]]:
-    """Verify several rulebooks: heavy batches run in children, light checks here meanwhile.
+    """Verify several rulebooks with `settings`: heavy batches run in children, light checks here meanwhile.
 
-    `progress(done, total, label)` is called as properties finish, and while waiting for children.
+    `caches` (new ones by default) start the heavy checks and gather the verdicts and proofs they make, for
+    later runs given the same caches. `progress(done, total, label)` is called as properties finish, and
+    while waiting for children.
     """
     from . import transition
+    caches = Caches() if caches is None else caches
+    heavy_seconds = settings.time_limit
     table = properties()
     plans = []
     for rulebook, ids, counts in jobs:
@@ -196,7 +203,9 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     # before then find its verdicts known.
     pending = sorted((p for p in plans if p.heavy), key=lambda p: -transition.weight(p.subject))
     number = {id(p): i for i, p in enumerate(plans)}
-    pool = None if ctx is None else Workers(ctx, limit, lambda i: _heavy_batch(plans[i].heavy, plans[i].subject))
+    pool = None if ctx is None else Workers(
+        ctx, limit, lambda i, helper, given: _heavy_batch(plans[i].heavy, plans[i].subject,
+                                                          replace(settings, helper=helper), given), caches)
     running: dict[int, _Plan] = {}
     heavy_results: dict[int, dict[str, tuple[Result, float]]] = {}
     total = sum(len(p.wanted) for p in plans)
@@ -215,10 +224,8 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         else:
             for res, seconds in data["results"]:
                 got[res["id"]] = (_from_json(res), seconds)
-            transition.KNOWN.update(data["found"])
+            caches.adopt(data["found"], data["made"])
             if pool is not None:
-                from .system import analysis
-                analysis.adopt_made(data["made"])
                 pool.share(data["found"], data["made"])
         heavy_results[id(plan)] = got
         tick(plan.rulebook.name, len(plan.heavy))
@@ -228,7 +235,8 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
             plan = pending.pop(0)
             plan.started = time.perf_counter()
             if pool is None:
-                collect(plan, _heavy_batch(plan.heavy, plan.subject))
+                # As a worker would: from a copy of the caches, handing back what it found.
+                collect(plan, _heavy_batch(plan.heavy, plan.subject, settings, caches.copy()))
                 continue
             # A core no other rulebook will use: the worker may share its player counts with a helper.
             helper = not pending and pool.busy() + 1 < limit

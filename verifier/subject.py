@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from cheatdsl.cards import JOKER, ClaimSpace, Table
@@ -41,11 +40,6 @@ class Subject:
     def cards(self) -> bool:
         """Whether claims name exact cards rather than a count and a rank."""
         return self.rb.claim.kind is ClaimKind.CARD
-
-    @cached_property
-    def rounds_end(self) -> bool:
-        """Whether a round can end, after which a new claim is led."""
-        return bool(self.rb.claim.round_ends)
 
     def card_name(self, card: int) -> str:
         if card == JOKER:

@@ -12,6 +12,8 @@ with `verify --save-witnesses`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
 
 import z3
 
@@ -28,28 +30,51 @@ from .verdict import Result, Verdict, combine, counts_text, proved, refuted, unk
 PID = "claim-threshold"
 
 
-def _rules(subject: Subject, n: int, naturals: z3.ArithRef, jokers: z3.ArithRef, k: z3.ArithRef) -> dict[str, z3.BoolRef]:
-    """Each rule bounding a true claim, by a name that says where it comes from."""
+class Bound(Enum):
+    """Which kind of rule bounds a true claim."""
+
+    COPIES = "copies"  # natural cards of each card or rank in the deck
+    JOKERS = "jokers"  # wild jokers in the deck
+    MATCHING = "matching"  # a true claim of k is k matching cards
+    PER_PLAY = "per play"  # cards per play, at least or at most
+    HANDS = "hands"  # the most cards a hand can hold
+    SETS = "sets"  # forced sets leave at once
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule bounding a true claim: its kind, and its text, which says where it comes from."""
+
+    bound: Bound
+    text: str
+
+
+def _rules(subject: Subject, n: int, naturals: z3.ArithRef, jokers: z3.ArithRef, k: z3.ArithRef
+           ) -> dict[Rule, z3.BoolRef]:
+    """Each rule bounding a true claim, with its fact."""
     rb, t = subject.rb, subject.table(n)
     copies = t.packs if subject.cards else t.copies
     wild = rb.deck.jokers if rb.deck.jokers_wild else 0
     rules = {
-        f"copies: {copies} natural cards of each {'card' if subject.cards else 'rank'} ({rb.deck.span})":
-            and_(ge(naturals, 0), le(naturals, copies)),
-        f"jokers: {wild} wild jokers ({rb.deck.span})": and_(ge(jokers, 0), le(jokers, wild)),
-        "a true claim of k is k matching cards": eq(k, plus(naturals, jokers)),
-        f"cards per play: at least {rb.claim.min_cards} ({rb.claim.span})": ge(k, rb.claim.min_cards),
+        Rule(Bound.COPIES, f"copies: {copies} natural cards of each {'card' if subject.cards else 'rank'} "
+                           f"({rb.deck.span})"): and_(ge(naturals, 0), le(naturals, copies)),
+        Rule(Bound.JOKERS, f"jokers: {wild} wild jokers ({rb.deck.span})"): and_(ge(jokers, 0), le(jokers, wild)),
+        Rule(Bound.MATCHING, "a true claim of k is k matching cards"): eq(k, plus(naturals, jokers)),
+        Rule(Bound.PER_PLAY, f"cards per play: at least {rb.claim.min_cards} ({rb.claim.span})"):
+            ge(k, rb.claim.min_cards),
     }
     if rb.claim.max_cards is not None:
-        rules[f"cards per play: at most {rb.claim.max_cards} ({rb.claim.span})"] = le(k, rb.claim.max_cards)
+        rules[Rule(Bound.PER_PLAY, f"cards per play: at most {rb.claim.max_cards} ({rb.claim.span})")] = \
+            le(k, rb.claim.max_cards)
     held, why = hand_capacity(TableRules(rb, n, t))
-    rules[f"hands: a seat never holds more than {held} cards ({why})"] = le(plus(naturals, jokers), held)
+    rules[Rule(Bound.HANDS, f"hands: a seat never holds more than {held} cards ({why})")] = \
+        le(plus(naturals, jokers), held)
     sets = rb.sets
     if sets is not None and sets.mode is SetMode.FORCED:
         size = set_size(rb, n, t.copies) or 0
         held = naturals if sets.naturals_only else plus(naturals, jokers)
-        rules[f"forced sets: {size} {'natural ' if sets.naturals_only else ''}cards of a rank leave at once "
-              f"({sets.size.span})"] = le(held, size - 1)
+        rules[Rule(Bound.SETS, f"forced sets: {size} {'natural ' if sets.naturals_only else ''}cards of a rank "
+                               f"leave at once ({sets.size.span})")] = le(held, size - 1)
     return rules
 
 
@@ -130,11 +155,11 @@ def _at(subject: Subject, n: int) -> Result:
         rest = [j for j in kept if j != i]
         if _under(s, [labels[j] for j in rest], beyond).unsat:
             kept = rest
-    names = list(rules)
-    binding = [names[i] for i in kept]
+    named = list(rules)
+    binding = [named[i].text for i in kept]
     # Without the rules on cards per play, top is still a true claim; the copies may allow more.
     s.push()
-    s.add(*[labels[i] for i, name in enumerate(names) if not name.startswith(("cards per play", "hands:"))])
+    s.add(*[labels[i] for i, rule in enumerate(named) if rule.bound not in (Bound.PER_PLAY, Bound.HANDS)])
     copies_bound, _, a3 = _largest(s, k, m, copies + wild)
     s.pop()
     if a3.unknown:

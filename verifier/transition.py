@@ -17,6 +17,7 @@ from typing import Any
 
 from .helper import Count, Helper
 from .registry import register
+from .settings import DEFAULT, Caches, Settings
 from .solving.solver import fresh_context
 from .subject import Subject
 from .verdict import Result, Verdict, combine, counts_text, internal_error, unknown
@@ -24,7 +25,6 @@ from .verdict import Result, Verdict, combine, counts_text, internal_error, unkn
 IDS = ("card-conservation", "discards", "no-deadlock", "turn-order", "termination", "winner", "winnability",
        "challenge-resolution")
 SECONDS_PER_RULEBOOK = 300.0  # a safety net only: searches are bounded by Z3 resource limits
-SEARCHES = 1  # counterexample searches per property and rulebook, at the smallest counts that need one
 
 At = Callable[[Any, Any], Result]
 
@@ -50,32 +50,23 @@ def _summarize(pid: str) -> Callable[[Mapping[int, Result]], str] | None:
     return None
 
 
-# Results at one player count, by property and spec: a rulebook that plays the same game at a table as
-# one verified before gets its verdicts from here (the runner fills it in from its child processes).
-KNOWN: dict[tuple[str, int], dict[str, Any]] = {}
-FOUND: dict[tuple[str, int], dict[str, Any]] = {}
-
-
-# Whether `analyse` may fork a helper for the larger player counts: the runner allows it when a core is
-# free (the setting is read in the child process that analyses the rulebook).
-HELPER = False
-
-
-def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any) -> Count:
+def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any, settings: Settings,
+           caches: Caches) -> Count:
     """Every property in `ids` at `n` players, in order, each in a fresh Z3 context (and the invariants and
     the recurrent set they share in contexts of their own): the same results whichever process runs them,
-    together or apart, and whatever it checked before."""
+    together or apart, and whatever it checked before. A rulebook that plays the same game at a table as one
+    verified before gets its verdicts from `caches.known`."""
     from .system.analysis import Analysis, proved_so_far
     checks = _checks()
     fresh_context()
     budget.first = n == subject.counts[0]
-    a = Analysis(subject.rb, n)
+    a = Analysis(subject.rb, n, settings, caches)
     key = hash(a.spec) if a.spec is not None else None
     done = Count(n, {}, {}, {})
     for pid in ids:
         start = time.perf_counter()
         fresh_context()  # nor does a property depend on the terms the ones before it made
-        known = KNOWN.get((pid, key)) if key is not None else None
+        known = caches.known.get((pid, key)) if key is not None else None
         if known is not None:
             result = Result(known["id"], Verdict(known["verdict"]), known["summary"], known["details"])
         elif a.spec is None and a.crash is not None:
@@ -97,13 +88,15 @@ def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any) -> Count
 
 
 def analyse(subject: Subject, ids: tuple[str, ...] = IDS, seconds: float = SECONDS_PER_RULEBOOK,
-            helper: bool | None = None) -> dict[str, Result]:
+            settings: Settings = DEFAULT, caches: Caches | None = None) -> dict[str, Result]:
     """Every transition-system property of the subject, each combined over the player counts.
 
-    The counts are analysed from the smallest up; with `helper` (default: `HELPER`) a forked process
-    analyses them from the largest down meanwhile (`helper.py`), with the same results."""
+    The counts are analysed from the smallest up; with `settings.helper` a forked process analyses them from
+    the largest down meanwhile (`helper.py`), with the same results. The verdicts found that no budget could
+    change are added to `caches.found`."""
     from .system.analysis import Budget, adopt
-    budget = Budget(seconds, SEARCHES)
+    caches = Caches() if caches is None else caches
+    budget = Budget(seconds, settings.searches, caches)
     counts = subject.counts
     budget.smallest = counts[0]
     done: dict[int, Count] = {}
@@ -111,19 +104,19 @@ def analyse(subject: Subject, ids: tuple[str, ...] = IDS, seconds: float = SECON
     # The helper leaves termination to this process: it reads the recurrent set of the smallest count,
     # which this process checks first anyway (and it is cheap at the other counts).
     later = tuple(pid for pid in ids if pid != "termination")
-    if (HELPER if helper is None else helper) and len(counts) > 2:
+    if settings.helper and len(counts) > 2:
         try:
-            share = Helper(counts, lambda n, b: _count(subject, n, later, b), budget)
+            share = Helper(counts, lambda n, b: _count(subject, n, later, b, settings, caches), budget)
         except (OSError, ValueError):
             share = None
     if share is None:
         for n in counts:
-            done[n] = _count(subject, n, ids, budget)
+            done[n] = _count(subject, n, ids, budget, settings, caches)
     else:
         try:
             n0: int | None = counts[0]
             while n0 is not None:
-                done[n0] = _count(subject, n0, ids, budget)
+                done[n0] = _count(subject, n0, ids, budget, settings, caches)
                 n0 = share.ours()
             from_helper = share.collect()
         finally:
@@ -133,17 +126,17 @@ def analyse(subject: Subject, ids: tuple[str, ...] = IDS, seconds: float = SECON
                 continue
             got = from_helper.get(n)
             if got is None or any(budget.due(pid) for pid in got.asked):
-                got = _count(subject, n, ids, budget)
+                got = _count(subject, n, ids, budget, settings, caches)
             elif later != ids:
                 if got.invariants is not None:
-                    adopt(got.invariants)
-                rest = _count(subject, n, tuple(pid for pid in ids if pid not in later), budget)
+                    adopt(got.invariants, caches)
+                rest = _count(subject, n, tuple(pid for pid in ids if pid not in later), budget, settings, caches)
                 got.results.update(rest.results)
                 got.seconds.update(rest.seconds)
                 got.found.update(rest.found)
             done[n] = got
     for count in done.values():
-        FOUND.update(count.found)
+        caches.found.update(count.found)
     out = {}
     for pid in ids:
         r = combine(pid, {n: done[n].results[pid] for n in counts}, _summarize(pid))
@@ -161,18 +154,19 @@ def weight(subject: Subject) -> float:
     return float(values * sum(subject.counts) * extra)
 
 
-def _shared(subject: Subject, pid: str) -> Result:
-    """This property's share of the subject's analysis (computed once, by the first property asked)."""
-    key = ("transition-system", subject.counts)
+def _shared(subject: Subject, pid: str, settings: Settings, caches: Caches) -> Result:
+    """This property's share of the subject's analysis with these settings (computed once, by the first
+    property asked)."""
+    key = ("transition-system", subject.counts, settings)
     if key not in subject.cache:
-        subject.cache[key] = analyse(subject)
+        subject.cache[key] = analyse(subject, settings=settings, caches=caches)
     result: Result = subject.cache[key][pid]
     return result
 
 
-def _make(pid: str) -> Callable[[Subject], Result]:
-    def check(subject: Subject) -> Result:
-        return _shared(subject, pid)
+def _make(pid: str) -> Callable[[Subject, Settings, Caches], Result]:
+    def check(subject: Subject, settings: Settings, caches: Caches) -> Result:
+        return _shared(subject, pid, settings, caches)
     check.__name__ = pid.replace("-", "_")
     return check
 

@@ -2,8 +2,8 @@
 
 A process forked for every rulebook maps its memory afresh each time (most of a run's system time
 went there); a worker maps it once. Each rulebook still starts from the state a process forked for it
-alone would start from: before each task the worker puts the heavy checks' caches back as they were
-when it was forked, then takes what the parent has collected since (the verdicts and invariants other
+alone would start from: each task is given a copy of the heavy checks' caches as they were when the
+worker was forked, with what the parent has collected since (the verdicts and invariants other
 rulebooks proved), so that verdicts and their words do not depend on which worker verified what before.
 A task not finished in its time has its worker killed (a new one is forked for the next task), and its
 verdicts are `unknown`, never a pass.
@@ -16,29 +16,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-Run = Callable[[int], dict[str, Any]]  # the heavy batch of task i, as plain data
-Shared = tuple[dict[Any, Any], dict[str, Any]]  # (verdicts found, invariants and recurrent sets made)
+from .settings import Caches, Shared
+
+# The heavy batch of task i, as plain data: (task, helper allowed, the caches it starts from).
+Run = Callable[[int, bool, Caches], dict[str, Any]]
 
 
-def _caches() -> list[Any]:
-    from . import transition
-    from .system import analysis
-    return [transition.KNOWN, transition.FOUND, *analysis.process_caches()]
+def _serve(conn: Any, run: Run, caches: Caches) -> None:
+    """A worker's loop: (task, helper allowed, shared since the last task) in, the task's batch out.
 
-
-def _take(shared: list[Shared]) -> None:
-    """What the parent collected from the workers, taken as the parent took it, in the same order."""
-    from . import transition
-    from .system import analysis
-    for found, made in shared:
-        transition.KNOWN.update(found)
-        analysis.adopt_made(made)
-
-
-def _serve(conn: Any, run: Run) -> None:
-    """A worker's loop: (task, helper allowed, shared since the last task) in, the task's batch out."""
-    from . import transition
-    forked = [copy.copy(c) for c in _caches()]
+    Each task gets a copy of `caches` as they were at the fork, with what the parent collected from the
+    workers since, taken as the parent took it, in the same order."""
+    from .system import symmetry
+    forked = caches.copy()
+    # The seat-symmetry answers are kept by their own module, outside the caches: put back as forked too.
+    symmetric = copy.copy(symmetry._CACHE)
     shared: list[Shared] = []
     while True:
         try:
@@ -49,13 +41,13 @@ def _serve(conn: Any, run: Run) -> None:
             return
         index, helper, news = message
         shared.extend(news)
-        for cache, start in zip(_caches(), forked):
-            cache.clear()
-            cache.update(start)
-        _take(shared)
-        transition.HELPER = helper
+        task = forked.copy()
+        for found, made in shared:
+            task.adopt(found, made)
+        symmetry._CACHE.clear()
+        symmetry._CACHE.update(symmetric)
         try:
-            out = run(index)
+            out = run(index, helper, task)
         except BaseException as exc:  # noqa: BLE001 - reported back as the tool's error, never a verdict
             out = {"error": f"internal error: {type(exc).__name__}: {exc}", "internal": True}
         conn.send(out)
@@ -64,9 +56,9 @@ def _serve(conn: Any, run: Run) -> None:
 class _Worker:
     """One worker process: the task it is at (None when idle), and when that task's time is up."""
 
-    def __init__(self, ctx: Any, run: Run, seen: int) -> None:
+    def __init__(self, ctx: Any, run: Run, caches: Caches, seen: int) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_serve, args=(child, run), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, run, caches), daemon=True)
         self.proc.start()
         child.close()
         self.seen = seen  # entries of the shared log it already holds
@@ -82,10 +74,12 @@ class _Worker:
 
 
 class Workers:
-    """At most `size` workers; tasks are indices that `run` (inherited by the fork) turns into batches."""
+    """At most `size` workers; tasks are indices that `run` (inherited by the fork) turns into batches, each
+    starting from `caches` as they are when its worker is forked, with what was shared since."""
 
-    def __init__(self, ctx: Any, size: int, run: Run) -> None:
+    def __init__(self, ctx: Any, size: int, run: Run, caches: Caches | None = None) -> None:
         self.ctx, self.size, self.run = ctx, size, run
+        self.caches = Caches() if caches is None else caches
         self.log: list[Shared] = []
         self.workers: list[_Worker] = []
 
@@ -103,7 +97,7 @@ class Workers:
         """Start task `index` on an idle worker (forked now if none is idle)."""
         worker = next((w for w in self.workers if w.task is None), None)
         if worker is None:
-            worker = _Worker(self.ctx, self.run, len(self.log))
+            worker = _Worker(self.ctx, self.run, self.caches, len(self.log))
             self.workers.append(worker)
         worker.conn.send((index, helper, self.log[worker.seen:]))
         worker.seen = len(self.log)

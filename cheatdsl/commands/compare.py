@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     # The bar counts games (simulated, then rated) and one step for the verifier's verdicts.
     steps = (0 if args.no_verify else 1) + ((args.simulate or 0) + (args.rate or 0)) * len(rulebooks)
     with Progress("comparing", steps) as bar, ThreadPoolExecutor(max_workers=1) as pool:
-        # The verifier works in child processes, so the games are played here meanwhile.
+        # The verifier's heavy checks work in child processes, so the games are played here meanwhile.
         verifying = None if args.no_verify else pool.submit(verdicts.collect, files, loaded.requested)
 
         def games_done(before: int, games: int, doing: str) -> Callable[[int, str, int], None]:

@@ -75,7 +75,7 @@ Exit status:
   3  internal error: a check raised an exception (its verdict is shown as `error`), a bug to report"""
 
 
-# verifier.runner.HEAVY_SECONDS, named here so that --help does not load Z3 (a test keeps the two equal)
+# verifier.settings.HEAVY_SECONDS, named here so that --help does not load Z3 (a test keeps the two equal)
 TIME_LIMIT_DEFAULT = 320.0
 
 
@@ -117,15 +117,11 @@ def dropped_note(shown: str, rulebook: Rulebook) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from verifier import transition
+    from verifier.api import Request, Settings, verify_many
     from verifier.report import Report, RulebookReport, save_witnesses
-    from verifier.runner import verify_all
 
-    if args.searches is not None:
-        transition.SEARCHES = max(0, args.searches)
-    if args.search_effort is not None:
-        from verifier.system import counterexample
-        counterexample.EFFORT = max(0.01, args.search_effort)
+    given = {"searches": args.searches, "effort": args.search_effort, "time_limit": args.time_limit}
+    settings = Settings(**{name: value for name, value in given.items() if value is not None})
 
     from ..load import compile_rulebook
     from .progress import Progress
@@ -162,11 +158,11 @@ def run(args: argparse.Namespace) -> int:
         if rulebook.dropped_expectations:
             print(dropped_note(shown, rulebook), file=sys.stderr)
         report.rulebooks.append(RulebookReport(shown, rulebook))
-        jobs.append((report.rulebooks[-1], (rulebook, args.properties, counts)))
+        asked = None if args.properties is None else tuple(args.properties)
+        jobs.append((report.rulebooks[-1], Request(rulebook, asked, counts)))
         certify_at.append(counts or tuple(rulebook.players.counts()))
     with Progress("verifying", 0) as bar:
-        limit = {} if args.time_limit is None else {"heavy_seconds": args.time_limit}
-        results = verify_all([job for _, job in jobs], progress=bar.update, **limit)
+        results = verify_many([job for _, job in jobs], settings, progress=bar.update)
     for (entry, _), timed in zip(jobs, results):
         entry.timed = timed
     if args.save_witnesses:

@@ -1,8 +1,9 @@
 """The verifier's verdicts side by side, and which verdicts a house rule changes.
 
-The verifier runs in a child process (`python -m cheatdsl verify --json`, whose output format is the
-contract documented in `cheatdsl verify --help`), so that a crash or a hang there costs this command
-a section, never the whole comparison. Its answer becomes one dict per rulebook:
+The verifier runs in this process through its API (`verifier.api.verify_files`), which gives each rulebook
+the entry `cheatdsl verify --json` prints (the format documented in `cheatdsl verify --help`); its heavy
+checks run in worker processes with a kill timer, and a failure of the verifier costs this command a
+section, never the whole comparison. Each entry becomes one dict per rulebook:
 `{property id: {"verdict": ..., "summary": ..., "expected": ..., "status": met|failed|pending}}`
 ("expected" and "status" only where the rulebook's `expect:` names the property).
 
@@ -13,13 +14,7 @@ game (a refutation too), one it does not expect stands out.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from ..properties import PROPERTY_IDS
@@ -28,14 +23,6 @@ from .grid import Row, Section
 Verdicts = dict[str, dict[str, str]]
 TIMEOUT_SECONDS = 600.0
 TITLE = "Verifier verdicts"
-
-
-def _environment() -> dict[str, str]:
-    """The child's environment: this process's, with the directory holding `cheatdsl` first on the path."""
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-    return env
 
 
 def from_report(entry: Mapping[str, Any]) -> Verdicts | None:
@@ -53,90 +40,26 @@ def from_report(entry: Mapping[str, Any]) -> Verdicts | None:
     return out
 
 
-def _stdin_text(paths: list[str]) -> str | None:
-    """The rulebook read from standard input, for the child, when `-` is among the paths."""
-    if "-" not in paths:
-        return None
-    from ..syntax.reading import stdin_bytes
-    return stdin_bytes().decode("utf-8", errors="replace")
-
-
-def _run(command: list[str], timeout: float, cwd: str | None, stdin: str | None,
-         tick: Callable[[], None] | None) -> str:
-    """The child's standard output; `tick` is called while it runs. TimeoutExpired past `timeout`."""
-    with subprocess.Popen(command, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_environment(),
-                          cwd=cwd) as child:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                out, _ = child.communicate(stdin, timeout=0.1 if tick is not None else timeout)
-                return out
-            except subprocess.TimeoutExpired:
-                stdin = None  # sent already: a second call may not send it again
-                if time.monotonic() >= deadline:
-                    child.kill()
-                    child.communicate()
-                    raise
-                if tick is not None:
-                    tick()
-
-
-def _jobs(variations: list[tuple[str, ...]], workers: int) -> list[tuple[tuple[str, ...], list[int]]]:
-    """The verifier runs to make: rulebooks grouped by the variations switched on, each group dealt out
-    to at most `workers` children (rulebook i to child i mod k, so costly neighbours part)."""
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for i, used in enumerate(variations):
-        groups.setdefault(tuple(used), []).append(i)
-    jobs = []
-    for used, indexes in groups.items():
-        k = max(1, min(workers, len(indexes)))
-        jobs += [(used, indexes[j::k]) for j in range(k)]
-    return jobs
-
-
-def _workers() -> int:
-    """Children to run at once: one per core, at most two (a third would only queue on a small machine)."""
-    return max(1, min(2, os.cpu_count() or 1))
-
-
 def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,
-            cwd: str | None = None, tick: Callable[[], None] | None = None, workers: int | None = None,
+            cwd: str | None = None, tick: Callable[[], None] | None = None,
             ) -> tuple[list[Mapping[str, Any]] | None, str]:
     """Each rulebook's entry of `cheatdsl verify --json` (`variations[i]` switched on in `paths[i]`), or None and why not.
 
-    Paths are read from `cwd` (the current directory by default), and printed as given; `-` is passed
-    the rulebook read from standard input. `tick` is called while the verifier runs. The rulebooks are
-    shared out to `workers` verifier processes running at once (default: one per core, at most two).
+    Paths are read from `cwd` (the current directory by default), and printed as given; `-` is the rulebook
+    read from standard input. `tick` is called as the verifier goes. `timeout` bounds the seconds each
+    rulebook's heavy checks may take together (the verifier's own limit when that is less); a check cut
+    short reads `unknown`.
     """
-    stdin = _stdin_text(paths)
-    jobs = _jobs(variations, _workers() if workers is None else workers)
+    from verifier.api import Settings, verify_files
+    from verifier.settings import HEAVY_SECONDS
 
-    def run(job: int) -> list[Mapping[str, Any]] | str:
-        used, indexes = jobs[job]
-        command = [sys.executable, "-m", "cheatdsl", "verify", "--format", "json"]
-        for name in used:
-            command += ["--variation", name]
-        command += [paths[i] for i in indexes]
-        given = stdin if "-" in (paths[i] for i in indexes) else None
-        try:
-            entries = json.loads(_run(command, timeout, cwd, given, tick if job == 0 else None))["rulebooks"]
-        except subprocess.TimeoutExpired:
-            return f"verifier unavailable: no answer within {timeout:g} s"
-        except (OSError, ValueError, KeyError, TypeError):
-            return "verifier unavailable: `cheatdsl verify --json` gave no report"
-        if not isinstance(entries, list) or len(entries) != len(indexes):
-            return "verifier unavailable: `cheatdsl verify --json` gave no report"
-        return entries
-
-    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
-        answers = list(pool.map(run, range(len(jobs))))
-    found: dict[int, Mapping[str, Any]] = {}
-    for (_, indexes), answer in zip(jobs, answers):
-        if isinstance(answer, str):
-            return None, answer
-        found.update(zip(indexes, answer))
-    return [found[i] for i in range(len(paths))], ""
+    settings = Settings(time_limit=min(timeout, HEAVY_SECONDS))
+    try:
+        report = verify_files(paths, variations, settings, cwd, None if tick is None else lambda *_: tick())
+        # As printed: JSON's keys are text (a witness's seats, for one).
+        return [json.loads(json.dumps(entry.as_json(), ensure_ascii=False)) for entry in report.rulebooks], ""
+    except Exception as exc:  # noqa: BLE001 - the verifier's failure costs the section, not the comparison
+        return None, f"verifier unavailable: {type(exc).__name__}: {exc}"
 
 
 def collect(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,

@@ -22,8 +22,11 @@ TIMING = ("seconds",)  # verdict details that time the run, left out so results 
 _compiled: dict[tuple[str, tuple[str, ...]], Rulebook] = {}
 
 
-def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """The cell's result: its description, `status` (done, clash) and the simulation and verdicts."""
+def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None, caches: Any = None) -> dict[str, Any]:
+    """The cell's result: its description, `status` (done, clash) and the simulation and verdicts.
+
+    `caches` (a `verifier.api.Caches`): the verifier's, shared by the cells run one after another in this
+    process, so that a verdict found at a table is not worked out again."""
     out: dict[str, Any] = {"key": cell.key, "cell": cell.describe(), "version": __version__}
     if cell.clash:
         out.update(status="clash", reason=cell.clash)
@@ -37,10 +40,10 @@ def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None) -> 
         # The rulebook as the spec names it, wherever the worker runs.
         out["simulate"] = replace(stats, settings=replace(stats.settings, reference=cell.rulebook)).as_json()
     if cell.verify is not None:
-        from verifier.runner import verify
+        from verifier.api import Settings, verify
         counts = (cell.players,) if cell.players is not None else None
         with _may_fork():
-            timed = verify(rulebook, cell.verify, counts)
+            timed = verify(rulebook, Settings(), cell.verify, counts, caches)
         out["verify"] = [_without_timing(t.result.as_json()) for t in timed]
     out["status"] = "done"
     return out

@@ -271,11 +271,3 @@ def table_path(path: str) -> str:
 def fields_at(path: str) -> dict[str, Field]:
     """The fields of the section at `path`, by name (empty for a section the table does not list)."""
     return {f.name: f for f in SECTIONS.get(table_path(path), ())}
-
-
-def field_at(dotted: str) -> Field | None:
-    """The field at a dotted path such as `challenge.penalty.kind` (a section's own field for `deck`)."""
-    section, _, name = table_path(dotted).rpartition(".")
-    if not section and name in {f.name for f in META}:
-        return next(f for f in META if f.name == name)
-    return fields_at(section).get(name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import z3
@@ -18,26 +19,34 @@ TIMEOUT_MS = 120_000
 RLIMIT = 20_000_000
 
 
+class Status(Enum):
+    """A solver's answer."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
 @dataclass(frozen=True)
 class Answer:
-    """What a solver said: `sat`, `unsat` or `unknown`, the reason when unknown, the model when sat."""
+    """What a solver said (`status`), the reason when unknown, the model when sat."""
 
-    status: str
+    status: Status
     reason: str = ""
     model: z3.ModelRef | None = None
     core: tuple[str, ...] = ()
 
     @property
     def sat(self) -> bool:
-        return self.status == "sat"
+        return self.status is Status.SAT
 
     @property
     def unsat(self) -> bool:
-        return self.status == "unsat"
+        return self.status is Status.UNSAT
 
     @property
     def unknown(self) -> bool:
-        return self.status == "unknown"
+        return self.status is Status.UNKNOWN
 
 
 def _limits(timeout_ms: int | None, rlimit: int) -> list[Any]:
@@ -85,18 +94,11 @@ def new_solver(*, cores: bool = False, timeout_ms: int | None = None, rlimit: in
     return s
 
 
-def new_optimize(*, timeout_ms: int | None = None, rlimit: int = RLIMIT) -> z3.Optimize:
-    """A fresh optimiser with the fixed seed and limits."""
-    o = z3.Optimize()
-    o.set(*_limits(timeout_ms, rlimit))
-    return o
-
-
 def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
     """Check `s`; the model when sat, the names of the unsat core when unsat, the reason when unknown."""
     result = check_fast(s, *assumptions)
     if result == z3.sat:
-        return Answer("sat", model=s.model())
+        return Answer(Status.SAT, model=s.model())
     if result == z3.unsat:
         core: tuple[str, ...] = ()
         if isinstance(s, z3.Solver):
@@ -105,8 +107,8 @@ def ask(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef) -> Answer:
                 core = tuple(sorted(str(c) for c in s.unsat_core() if z3.is_const(c)))
             except z3.Z3Exception:
                 core = ()
-        return Answer("unsat", core=core)
-    return Answer("unknown", reason=s.reason_unknown() or "the solver gave no reason")
+        return Answer(Status.UNSAT, core=core)
+    return Answer(Status.UNKNOWN, reason=s.reason_unknown() or "the solver gave no reason")
 
 
 def num(model: z3.ModelRef | None, term: z3.ExprRef) -> int:

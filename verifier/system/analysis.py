@@ -16,6 +16,7 @@ import z3
 from cheatdsl.engine import Ending, Game, Phase, State
 from cheatdsl.model import Rulebook
 
+from ..settings import DEFAULT, Caches, Settings
 from ..solving.solver import ask, fresh_context, new_solver
 from ..verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
 from . import ranking, recurrence
@@ -29,18 +30,12 @@ from .symmetry import rotation_symmetric
 from .transitions import CHALLENGE, PASS, Builder
 from .witness import Table, Witness, dealt, scenario_of, steps_text, words_text
 
-_INVARIANTS: dict[Spec, Invariants] = {}
-_RECURRENT: dict[Spec, Any] = {}  # the recurrent set checked on a table, by its spec
-_ADOPTED: set[Spec] = set()  # tables whose invariants or recurrent set came from another process
-_CACHE: dict[tuple[str, Spec], Any] = {}
-
 SEARCH_DEPTH = 4  # turns a counterexample search unrolls at --search-effort 1; more effort goes deeper
 
 
-def search_depth() -> int:
-    """The depth of a counterexample search: SEARCH_DEPTH, times the square root of --search-effort above 1."""
-    from . import counterexample
-    return int(SEARCH_DEPTH * max(1.0, counterexample.EFFORT) ** 0.5)
+def search_depth(effort: float) -> int:
+    """The depth of a counterexample search: SEARCH_DEPTH, times the square root of the search effort above 1."""
+    return int(SEARCH_DEPTH * max(1.0, effort) ** 0.5)
 WIN_DEPTH = 64
 SEEDS = 10
 
@@ -50,11 +45,12 @@ class Budget:
     of counterexample searches (the dearest part), made at the smallest player counts that need one.
     Searches are bounded by Z3's resource limit, not the clock, so that verdicts do not depend on the
     machine. `first` tells whether this is the smallest player count; `recurrence` gives the recurrent set
-    checked once, at the smallest count."""
+    checked once, at the smallest count, kept in `caches` by table."""
 
-    def __init__(self, seconds: float, searches: int) -> None:
+    def __init__(self, seconds: float, searches: int, caches: Caches | None = None) -> None:
         self.deadline = time.perf_counter() + seconds
         self.searches = searches
+        self.caches = Caches() if caches is None else caches
         self.spent: dict[str, int] = {}
         self.first = True
         self.smallest = 0  # the smallest player count, where the recurrent set is checked
@@ -73,9 +69,10 @@ class Budget:
                 sp = known if known is not None else build_spec(rb, self.smallest)
             except SpecError:  # the smallest table has no analysis, so no recurrent set is checked
                 sp = None
-            if sp is not None and sp not in _RECURRENT:
-                _RECURRENT[sp] = recurrence.find(sp, rotation_symmetric(sp))
-            self._recurrent = None if sp is None else _RECURRENT[sp]
+            recurrent = self.caches.recurrent
+            if sp is not None and sp not in recurrent:
+                recurrent[sp] = recurrence.find(sp, rotation_symmetric(sp))
+            self._recurrent = None if sp is None else recurrent[sp]
         fresh_context()
         return self._recurrent
 
@@ -94,14 +91,15 @@ class Budget:
         return max(1.0, self.deadline - time.perf_counter())
 
 
-def invariants(sp: Spec) -> Invariants:
+def invariants(sp: Spec, proved: dict[Spec, Invariants]) -> Invariants:
+    """The invariants of `sp`'s table, from `proved` (by table) or proved now and kept there."""
     key = merge_values(sp, _classes(sp))  # the finer of the two merged games the invariants are proved on
-    if key not in _INVARIANTS:
-        _INVARIANTS[key] = houdini(sp)
-    return _INVARIANTS[key]
+    if key not in proved:
+        proved[key] = houdini(sp)
+    return proved[key]
 
 
-def _plain(inv: Invariants) -> Invariants:
+def plain(inv: Invariants) -> Invariants:
     """The invariants without their Z3 models (what the checks read of them, in words): data that another
     process can take."""
     dropped = {g: Counterexample(cx.group, cx.where, cx.facts, None, None, words=cx.words)  # type: ignore[arg-type]
@@ -114,46 +112,22 @@ def proved_so_far(a: Analysis) -> tuple[Spec, Invariants] | None:
     inv = a.__dict__.get("inv")
     if a.spec is None or inv is None:
         return None
-    return merge_values(a.spec, _classes(a.spec)), _plain(inv)
+    return merge_values(a.spec, _classes(a.spec)), plain(inv)
 
 
-def adopt(found: tuple[Spec, Invariants]) -> None:
-    """Invariants another process proved, for the checks made here at the same table."""
-    _INVARIANTS.setdefault(*found)
-
-
-def made_here() -> dict[str, dict[Spec, Any]]:
-    """The invariants and recurrent sets this process proved (not adopted), as plain data for `adopt_made`.
-
-    Each depends on its table alone (proved in a Z3 context of its own), so a rulebook verified later that
-    meets the same table may take it instead of proving it again, with the same verdicts."""
-    return {"invariants": {k: _plain(v) for k, v in _INVARIANTS.items() if k not in _ADOPTED},
-            "recurrent": {k: v for k, v in _RECURRENT.items() if k not in _ADOPTED}}
-
-
-def adopt_made(made: dict[str, dict[Spec, Any]]) -> None:
-    """What another process proved (`made_here`), for the rulebooks verified here or in processes forked later."""
-    for key, inv in made.get("invariants", {}).items():
-        _ADOPTED.add(key)
-        _INVARIANTS.setdefault(key, inv)
-    for key, rec in made.get("recurrent", {}).items():
-        _ADOPTED.add(key)
-        _RECURRENT.setdefault(key, rec)
-
-
-def process_caches() -> list[Any]:
-    """Every cache the heavy checks of this process read and fill (dicts and sets): what a process verifying
-    one rulebook after another puts back before each, so that each starts as a process forked for it would."""
-    from . import symmetry
-    return [_INVARIANTS, _RECURRENT, _ADOPTED, _CACHE, _WHOLE_SETS, symmetry._CACHE]
+def adopt(found: tuple[Spec, Invariants], caches: Caches) -> None:
+    """Invariants another process proved, for the checks made with `caches` at the same table."""
+    caches.invariants.setdefault(*found)
 
 
 class Analysis:
-    """One rulebook at one player count."""
+    """One rulebook at one player count, with the run's settings and the caches it reads and fills."""
 
-    def __init__(self, rb: Rulebook, n: int) -> None:
+    def __init__(self, rb: Rulebook, n: int, settings: Settings = DEFAULT, caches: Caches | None = None) -> None:
         self.rb = rb
         self.n = n
+        self.settings = settings
+        self.caches = Caches() if caches is None else caches
         self.crash: BaseException | None = None  # an exception building the spec: the tool's error, not a verdict
         try:
             self.spec: Spec | None = build_spec(rb, n)
@@ -173,16 +147,17 @@ class Analysis:
         does next starts from a fresh context (so its result does not depend on who asked first)."""
         assert self.spec is not None
         fresh_context()
-        out = invariants(self.spec)
+        out = invariants(self.spec, self.caches.invariants)
         fresh_context()
         return out
 
     def cached(self, label: str, compute: Any) -> Any:
         assert self.spec is not None
         key = (label, self.spec)
-        if key not in _CACHE:
-            _CACHE[key] = compute()
-        return _CACHE[key]
+        done = self.caches.analyses
+        if key not in done:
+            done[key] = compute()
+        return done[key]
 
 
 def games(a: Analysis, look: str) -> Found:
@@ -234,13 +209,14 @@ def _violated(prop: str, a: Analysis, groups: tuple[str, ...], check: Any, expec
     cx = next(a.inv.dropped[g] for g in groups if g in a.inv.dropped)
     words = cti_words(sp, cx)
     key = (f"search:{prop}:{cx.group}", sp)
-    if key not in _CACHE and not budget.take(prop):
+    if key not in a.caches.analyses and not budget.take(prop):
         return unknown(prop, f"the induction step fails ({words}); not searched at this player count (see "
                        "fewer players, or verify with more --searches)", cti=words)
 
     def run() -> Outcome:
         goal = group_goal(cx.group)
-        return search(sp, a.game, prop, goal, check, expect, search_depth(), budget.seconds_left())
+        return search(sp, a.game, prop, goal, check, expect, search_depth(a.settings.effort), budget.seconds_left(),
+                      effort=a.settings.effort)
     out: Outcome = a.cached(f"search:{prop}:{cx.group}", run)
     if out.witness is not None:
         return refuted(prop, f"{out.witness.summary}: " + "; ".join(out.witness.words[-2:]),
@@ -340,19 +316,17 @@ def resolution_at(a: Analysis, budget: Budget) -> Result:
 
 # -- discards ------------------------------------------------------------------------------------------
 
-# The answers of `whole_sets` by the facts of a spec its query reads: the deck, its ranks and the set rule.
-# The player count is not among them, so the tables of one game at every count share one answer.
-_WHOLE_SETS: dict[tuple[Any, ...], bool | str] = {}
+def whole_sets(sp: Spec, answers: dict[tuple[Any, ...], bool | str]) -> bool | str:
+    """Whatever a hand holds, a discard takes whole sets: each set `size` cards of one rank, none it lacks.
 
-
-def whole_sets(sp: Spec) -> bool | str:
-    """Whatever a hand holds, a discard takes whole sets: each set `size` cards of one rank, none it lacks."""
+    `answers` keeps them by the facts of a spec the query reads: the deck, its ranks and the set rule. The
+    player count is not among them, so the tables of one game at every count share one answer."""
     r = sp.rules
     key = (sp.live, r.values, r.rank_count, sp.set_ranks, sp.deck, r.set_size, r.sets_forced, r.sets_naturals_only,
            sp.merged)
-    if key not in _WHOLE_SETS:
-        _WHOLE_SETS[key] = _whole_sets(sp)
-    return _WHOLE_SETS[key]
+    if key not in answers:
+        answers[key] = _whole_sets(sp)
+    return answers[key]
 
 
 def _whole_sets(sp: Spec) -> bool | str:
@@ -400,7 +374,7 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
     if a.rb.sets is None or sp.rules.set_size is None:
         return not_applicable(pid, "no sets leave the game (no `sets` rule)")
     size = sp.rules.set_size
-    whole = a.cached("whole-sets", lambda: whole_sets(sp))
+    whole = a.cached("whole-sets", lambda: whole_sets(sp, a.caches.whole_sets))
     if whole is not True:
         return unknown(pid, whole) if isinstance(whole, str) else refuted(
             pid, f"a discard can take cards that do not make whole sets of {size}")
@@ -437,7 +411,7 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
         return any(r == rank for _, r, _ in st.discarded_sets())
 
     dead = f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true"
-    if ("search:discards", sp) not in _CACHE and not budget.take(pid):
+    if ("search:discards", sp) not in a.caches.analyses and not budget.take(pid):
         return _played(pid, a, "dead-claim", unknown(
             pid, f"sets leave whole and {public}, but {why}; not searched at this player count (see fewer "
             "players, or verify with more --searches) and no game played by bots shows it"), dead)
@@ -448,7 +422,8 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
                 "previous": claim_text(g, st.previous), "caught": False}
 
     out: Outcome = a.cached("search:discards", lambda: search(
-        sp, a.game, pid, goal, check, expect, search_depth(), budget.seconds_left(), merged_first=False))
+        sp, a.game, pid, goal, check, expect, search_depth(a.settings.effort), budget.seconds_left(),
+        merged_first=False, effort=a.settings.effort))
     if out.witness is not None:
         return refuted(pid, f"sets leave whole and {public}, but {why}: a claim of a discarded rank can be true "
                        f"({out.witness.summary}: {'; '.join(out.witness.words[-1:])})", witness=out.witness.as_json())

@@ -59,19 +59,19 @@ def group_goal(group: str) -> Callable[..., Any]:
 
 SEARCH_RLIMIT = 60_000_000
 ATTEMPTS = 6  # shapes of the merged game tried before the full game is searched directly
-EFFORT = 1.0  # `cheatdsl verify --search-effort`: scales every search's resource limit
 
 
 def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Check,
            expect: dict[str, Any] | Callable[[State], dict[str, Any]], depth: int, seconds: float,
            kinds: tuple[int, ...] = (ACCEPT, CHALLENGE, PASS), merged_first: bool = True,
-           rlimit: int | None = None) -> Outcome:
+           rlimit: int | None = None, effort: float = 1.0) -> Outcome:
     """Search for a play of up to `depth` turns from a deal meeting `goal`, within `seconds`.
 
     The merged game is searched first: a play of it fixes the shape of each turn, and the full game
     is then asked for cards that make a play of that shape (tried for a few shapes). No play of the
     merged game means none of the real game either (bounded). Failing that, the full game is searched
-    directly. Each solver call is bounded by `rlimit` (deterministic); `seconds` is only a safety net.
+    directly. Each solver call is bounded by `rlimit` (deterministic; by default SEARCH_RLIMIT scaled by the
+    search `effort`, `--search-effort`); `seconds` is only a safety net.
     What is found is replayed by the interpreter.
 
     The search starts in a fresh Z3 context: how far it gets within its resource limit depends on the
@@ -80,7 +80,7 @@ def search(sp: Spec, game: Game, prop: str, goal: Callable[..., Any], check: Che
     symmetric = rotation_symmetric(sp)
     restrict = (lambda b, d: [d.dealer == 0]) if symmetric and sp.rules.dealer_by_lot else None
     stop = time.perf_counter() + seconds
-    rlimit = rlimit or int(SEARCH_RLIMIT * EFFORT)
+    rlimit = rlimit or int(SEARCH_RLIMIT * effort)
 
     def left() -> int:
         return max(200, int((stop - time.perf_counter()) * 1000))

@@ -24,6 +24,7 @@ the stock draw by draw, until the whole state at the start of a round repeats.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import z3
@@ -57,24 +58,44 @@ def _naturals(sp: Spec) -> list[int]:
     return [i for i in range(sp.width) if i != sp.joker_index]
 
 
-def in_set(b: Builder, s: State) -> dict[str, Term]:
+class About(Enum):
+    """What a fact of a recurrent set reads: the hands alone (true again once every hand is back as it was),
+    or more of the state."""
+
+    HANDS = "hands"
+    STATE = "state"
+
+
+@dataclass(frozen=True)
+class SetFact:
+    """A fact of a recurrent set, in words (`str` gives them), with what it reads."""
+
+    text: str
+    about: About = About.STATE
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def in_set(b: Builder, s: State) -> dict[SetFact, Term]:
     """The facts of R about `s`."""
     sp = b.spec
     nat = _naturals(sp)
-    out: dict[str, Term] = {
-        "the game goes on": not_(s.over),
-        "nobody is out": and_(*s.inn) if sp.seats_leave else true(),
-        "the pile is empty": and_([eq(p, 0) for p in s.pile]),
-        "a claim is asked for": not_(required_empty(sp, required_id(sp, s))),
+    out: dict[SetFact, Term] = {
+        SetFact("the game goes on"): not_(s.over),
+        SetFact("nobody is out"): and_(*s.inn) if sp.seats_leave else true(),
+        SetFact("the pile is empty"): and_([eq(p, 0) for p in s.pile]),
+        SetFact("a claim is asked for"): not_(required_empty(sp, required_id(sp, s))),
     }
     for q in range(sp.n):
-        out[f"seat {q} holds two different cards"] = ge(count_true([ge(s.h[q][i], 1) for i in nat]), 2)
+        out[SetFact(f"seat {q} holds two different cards", About.HANDS)] = ge(
+            count_true([ge(s.h[q][i], 1) for i in nat]), 2)
         if sp.trees.turn_start_win is not None:
-            out[f"seat {q} does not win at its turn"] = not_(b.condition(sp.trees.turn_start_win, s, q))
+            out[SetFact(f"seat {q} does not win at its turn")] = not_(b.condition(sp.trees.turn_start_win, s, q))
         if sp.rules.set_size is not None:
             for r, values in enumerate(b.rank_values):
-                out[f"seat {q} holds no complete set of rank {r}"] = lt(total([s.h[q][i] for i in values]),
-                                                                        sp.rules.set_size)
+                out[SetFact(f"seat {q} holds no complete set of rank {r}", About.HANDS)] = lt(
+                    total([s.h[q][i] for i in values]), sp.rules.set_size)
     return out
 
 
@@ -148,7 +169,7 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool 
         mark = len(b.defs)
         legal, after = b.step_kind(s, a, CHALLENGE)
         # Every hand comes back as it was, so the facts of R about hands hold again; the rest is checked.
-        goal = {k: v for k, v in in_set(b, after).items() if "holds" not in k}
+        goal: dict[SetFact | str, Term] = {k: v for k, v in in_set(b, after).items() if k.about is not About.HANDS}
         goal["every hand is back as it was"] = and_([eq(x, y) for rs, ra in zip(s.h, after.h) for x, y in zip(rs, ra)])
         solver = _solver(quick, timeout_ms)
         solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
@@ -164,7 +185,7 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool 
                 failed.insert(0, "the move is not legal")
             elif not z3.is_true(m.eval(b.resolution["caught"], model_completion=True)):
                 failed.insert(0, "the lie is not caught")
-            return Recurrence(False, "; ".join(failed[:3]) or "the move leaves the set")
+            return Recurrence(False, "; ".join(map(str, failed[:3])) or "the move leaves the set")
         # 2. From every state of R some lie can be told (the first claim, the first card that is not it).
         solver = _solver(quick, timeout_ms, step=False)
         first = first_claim(sp, s)
@@ -217,11 +238,11 @@ def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
 
 # -- a round: a caught lie leads it, every seat passes -----------------------------------------------
 
-def round_set(b: Builder, s: State) -> dict[str, Term]:
+def round_set(b: Builder, s: State) -> dict[SetFact, Term]:
     """The facts of Q about `s`: those of R, a new round being led and the stock empty."""
     out = in_set(b, s)
-    out["a new round is led"] = and_(s.leading, eq(s.mode, LEAD))
-    out["the stock is empty"] = and_([eq(x, 0) for x in s.stock])
+    out[SetFact("a new round is led")] = and_(s.leading, eq(s.mode, LEAD))
+    out[SetFact("the stock is empty")] = and_([eq(x, 0) for x in s.stock])
     return out
 
 
@@ -247,7 +268,7 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick:
             guard, t = b.pass_turn(t)
             steps[f"pass {k + 1} of {sp.n} is legal"] = and_(guard)
         # Every hand comes back as it was, so the facts of Q about hands hold again; the rest is checked.
-        goal = {k: v for k, v in round_set(b, t).items() if "holds" not in k}
+        goal: dict[SetFact | str, Term] = {k: v for k, v in round_set(b, t).items() if k.about is not About.HANDS}
         goal["every hand is back as it was"] = and_([eq(x, y) for rs, ra in zip(s.h, t.h) for x, y in zip(rs, ra)])
         solver = _solver(quick, timeout_ms)
         solver.add(*b.defs[mark:], *before.values(), a_lie(sp, s, claim, card))
@@ -259,7 +280,7 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick:
             m = answer.model
             assert m is not None
             failed = [k for k, v in {**steps, **goal}.items() if not z3.is_true(m.eval(v, model_completion=True))]
-            return Recurrence(False, "; ".join(failed[:3]) or "the round leaves the set", "round")
+            return Recurrence(False, "; ".join(map(str, failed[:3])) or "the round leaves the set", "round")
         # Some lie can be told from every state of Q (the first claim, the first card that is not it).
         solver = _solver(quick, timeout_ms, step=False)
         first = first_claim(sp, s)
