@@ -153,7 +153,7 @@ def ge_plain(a: Term, b: Operand) -> z3.BoolRef:
 
 
 def ge_fast(a: Term, b: Operand) -> z3.BoolRef:
-    """`ge_plain(a, b)`."""
+    """`a >= b` as `ge_plain(a, b)` makes it, through Z3's C interface."""
     return _compare(z3core.Z3_mk_ge, operator.ge, a, b)
 
 
@@ -163,7 +163,7 @@ def gt_plain(a: Term, b: Operand) -> z3.BoolRef:
 
 
 def gt_fast(a: Term, b: Operand) -> z3.BoolRef:
-    """`gt_plain(a, b)`."""
+    """`a > b` as `gt_plain(a, b)` makes it, through Z3's C interface."""
     return _compare(z3core.Z3_mk_gt, operator.gt, a, b)
 
 
@@ -173,7 +173,7 @@ def le_plain(a: Term, b: Operand) -> z3.BoolRef:
 
 
 def le_fast(a: Term, b: Operand) -> z3.BoolRef:
-    """`le_plain(a, b)`."""
+    """`a <= b` as `le_plain(a, b)` makes it, through Z3's C interface."""
     return _compare(z3core.Z3_mk_le, operator.le, a, b)
 
 
@@ -183,7 +183,7 @@ def lt_plain(a: Term, b: Operand) -> z3.BoolRef:
 
 
 def lt_fast(a: Term, b: Operand) -> z3.BoolRef:
-    """`lt_plain(a, b)`."""
+    """`a < b` as `lt_plain(a, b)` makes it, through Z3's C interface."""
     return _compare(z3core.Z3_mk_lt, operator.lt, a, b)
 
 
@@ -193,7 +193,7 @@ def eq_plain(a: Term, b: Operand) -> z3.BoolRef:
 
 
 def eq_fast(a: Term, b: Operand) -> z3.BoolRef:
-    """`eq_plain(a, b)`."""
+    """`a == b` as `eq_plain(a, b)` makes it, through Z3's C interface."""
     if type(a) is z3.BoolRef and type(b) is z3.BoolRef:
         ctx = a.ctx
         return wrap(z3.BoolRef, _EQ(ctx.ctx, a.ast, b.ast), ctx)  # type: ignore[no-any-return]
@@ -206,7 +206,7 @@ def ne_plain(a: Term, b: Operand) -> z3.BoolRef:
 
 
 def ne_fast(a: Term, b: Operand) -> z3.BoolRef:
-    """`ne_plain(a, b)`."""
+    """`a != b` as `ne_plain(a, b)` makes it, through Z3's C interface."""
     if not _plain(a, b):
         return a != b  # type: ignore[no-any-return]
     if _reflected(a, b):
@@ -230,7 +230,7 @@ def plus_plain(a: Term, b: Operand) -> z3.ArithRef:
 
 
 def plus_fast(a: Term, b: Operand) -> z3.ArithRef:
-    """`plus_plain(a, b)`."""
+    """`a + b` as `plus_plain(a, b)` makes it, through Z3's C interface."""
     return _arith(z3core.Z3_mk_add, operator.add, a, b)
 
 
@@ -240,7 +240,7 @@ def minus_plain(a: Term, b: Operand) -> z3.ArithRef:
 
 
 def minus_fast(a: Term, b: Operand) -> z3.ArithRef:
-    """`minus_plain(a, b)`."""
+    """`a - b` as `minus_plain(a, b)` makes it, through Z3's C interface."""
     return _arith(z3core.Z3_mk_sub, operator.sub, a, b)
 
 
@@ -250,7 +250,7 @@ def times_plain(a: Term, b: Operand) -> z3.ArithRef:
 
 
 def times_fast(a: Term, b: Operand) -> z3.ArithRef:
-    """`times_plain(a, b)`."""
+    """`a * b` as `times_plain(a, b)` makes it, through Z3's C interface."""
     return _arith(z3core.Z3_mk_mul, operator.mul, a, b)
 
 
@@ -260,7 +260,7 @@ def mod_plain(a: z3.ArithRef, b: int) -> z3.ArithRef:
 
 
 def mod_fast(a: z3.ArithRef, b: int) -> z3.ArithRef:
-    """`mod_plain(a, b)`."""
+    """`a % b` as `mod_plain(a, b)` makes it, through Z3's C interface."""
     return z3.ArithRef(z3core.Z3_mk_mod(a.ctx.ref(), a.as_ast(), z3.IntVal(b, a.ctx).as_ast()), a.ctx)
 
 
@@ -276,7 +276,7 @@ def sum_plain(terms: list[Term]) -> z3.ArithRef:
 
 
 def sum_fast(terms: list[Term]) -> z3.ArithRef:
-    """`sum_plain(terms)`."""
+    """`z3.Sum(terms)` as `sum_plain(terms)` makes it, through Z3's C interface."""
     return wrap(z3.ArithRef, *_nary(z3core.Z3_mk_add, tuple(terms)))  # type: ignore[no-any-return]
 
 
@@ -292,7 +292,8 @@ def sum_nonzero_plain(terms: Sequence[Term], zero: z3.ArithRef) -> Term:
 
 
 def sum_nonzero_fast(terms: Sequence[Term], zero: z3.ArithRef) -> Term:
-    """`sum_nonzero_plain(terms, zero)`; a term is `zero` exactly when it is that term (Z3 shares terms)."""
+    """`z3.Sum` of the terms but `zero`, as `sum_nonzero_plain(terms, zero)` makes it: a term is `zero` exactly
+    when it is that term (Z3 shares terms), the sum made through Z3's C interface."""
     nought = zero.ast.value
     live = [t for t in terms if not (isinstance(t, z3.ExprRef) and t.ast.value == nought)]
     if not live:
@@ -324,7 +325,7 @@ def and_plain(*terms: Any) -> z3.BoolRef:
 
 
 def and_fast(*terms: Any) -> z3.BoolRef:
-    """`and_plain(*terms)`."""
+    """`z3.And(*terms)` as `and_plain(*terms)` makes it, through Z3's C interface."""
     got = _booleans(terms)
     if got is None:
         return z3.And(*terms)
@@ -337,7 +338,7 @@ def or_plain(*terms: Any) -> z3.BoolRef:
 
 
 def or_fast(*terms: Any) -> z3.BoolRef:
-    """`or_plain(*terms)`."""
+    """`z3.Or(*terms)` as `or_plain(*terms)` makes it, through Z3's C interface."""
     got = _booleans(terms)
     if got is None:
         return z3.Or(*terms)
@@ -350,7 +351,7 @@ def not_plain(t: Term) -> z3.BoolRef:
 
 
 def not_fast(t: Term) -> z3.BoolRef:
-    """`not_plain(t)`."""
+    """`z3.Not(t)` as `not_plain(t)` makes it, through Z3's C interface."""
     if not isinstance(t, z3.BoolRef):
         return z3.Not(t)
     return wrap(z3.BoolRef, _NOT(t.ctx.ctx, t.ast), t.ctx)  # type: ignore[no-any-return]
@@ -362,7 +363,7 @@ def implies_plain(a: Term, b: Term) -> z3.BoolRef:
 
 
 def implies_fast(a: Term, b: Term) -> z3.BoolRef:
-    """`implies_plain(a, b)`."""
+    """`z3.Implies(a, b)` as `implies_plain(a, b)` makes it, through Z3's C interface."""
     if not (isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef)):
         return z3.Implies(a, b)
     ctx = a.ctx
@@ -391,7 +392,8 @@ def if_plain(cond: Term, a: Term, b: Term) -> Term:
 
 
 def if_fast(cond: Term, a: Term, b: Term) -> Term:
-    """`if_plain(cond, a, b)`: terms compared by their addresses (Z3 shares every term)."""
+    """`z3.If(cond, a, b)`, folded, as `if_plain(cond, a, b)` makes it: terms compared by their addresses (Z3
+    shares every term) instead of `z3.is_true` and `eq`, the term made through Z3's C interface."""
     if a is b:
         return a
     kind = _KINDS.get((type(a), type(b))) if type(cond) is z3.BoolRef else None
@@ -433,7 +435,7 @@ def one_if_plain(x: z3.BoolRef) -> z3.ArithRef:
 
 
 def one_if_fast(x: z3.BoolRef) -> z3.ArithRef:
-    """`one_if_plain(x)`."""
+    """`z3.If(x, 1, 0)` as `one_if_plain(x)` makes it, through Z3's C interface."""
     ctx = x.ctx
     one, zero = z3.IntVal(1, ctx), z3.IntVal(0, ctx)
     return z3.ArithRef(z3core.Z3_mk_ite(ctx.ref(), x.as_ast(), one.as_ast(), zero.as_ast()), ctx)
@@ -447,7 +449,7 @@ def int_var_plain(name: str) -> z3.ArithRef:
 
 
 def int_var_fast(name: str) -> z3.ArithRef:
-    """`int_var_plain(name)`."""
+    """`z3.Int(name)` as `int_var_plain(name)` makes it, through Z3's C interface."""
     ctx = z3.main_ctx()
     ref = ctx.ref()
     symbol = z3core.Z3_mk_string_symbol(ref, name)
@@ -460,7 +462,7 @@ def bool_var_plain(name: str) -> z3.BoolRef:
 
 
 def bool_var_fast(name: str) -> z3.BoolRef:
-    """`bool_var_plain(name)`."""
+    """`z3.Bool(name)` as `bool_var_plain(name)` makes it, through Z3's C interface."""
     ctx = z3.main_ctx()
     ref = ctx.ref()
     symbol = z3core.Z3_mk_string_symbol(ref, name)
@@ -473,7 +475,7 @@ def bool_val_plain(value: bool) -> z3.BoolRef:
 
 
 def bool_val_fast(value: bool) -> z3.BoolRef:
-    """`bool_val_plain(value)`."""
+    """`z3.BoolVal(value)` as `bool_val_plain(value)` makes it, through Z3's C interface."""
     ctx = z3.main_ctx()
     make = z3core.Z3_mk_true if value else z3core.Z3_mk_false
     return z3.BoolRef(make(ctx.ref()), ctx)
@@ -487,7 +489,7 @@ def int_constant_plain(term: Any) -> int | None:
 
 
 def int_constant_fast(term: Any) -> int | None:
-    """`int_constant_plain(term)`."""
+    """`term.as_long()` of an integer numeral, as `int_constant_plain(term)` reads it, through Z3's C interface."""
     if not isinstance(term, z3.ArithRef):
         return None
     ref = term.ctx.ctx
@@ -506,7 +508,8 @@ def is_variable_plain(term: Term) -> bool:
 
 
 def is_variable_fast(term: Term) -> bool:
-    """`is_variable_plain(term)`."""
+    """`z3.is_const(term)` with an uninterpreted declaration, as `is_variable_plain(term)` reads it, through Z3's
+    C interface."""
     ctx, ast = term.ctx_ref(), term.as_ast()
     return (z3.Z3_get_app_num_args(ctx, ast) == 0  # type: ignore[no-any-return]
             and z3.Z3_get_decl_kind(ctx, z3.Z3_get_app_decl(ctx, ast)) == z3.Z3_OP_UNINTERPRETED)
