@@ -1,8 +1,8 @@
 """The gallery of shipped profiles cannot rot: `docs/gallery/` is what the rulebooks, the verifier and the
 simulator give now.
 
-The whole gallery is rebuilt once per run (about ten seconds: every rulebook verified, in a child
-process, while each one plays 100 seeded games) and compared with the committed pages. When it
+The whole gallery is rebuilt once per run (about ten seconds: every rulebook verified, its heavy checks in
+worker processes, while each one plays 100 seeded games) and compared with the committed pages. When it
 differs, regenerate it with `python -m cheatdsl.docs.gallery` (or `pytest --regenerate`) and read
 the diff before committing.
 """

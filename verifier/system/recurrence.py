@@ -162,7 +162,7 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool 
     claim, card = z3.Int("lie.claim"), z3.Int("lie.card")
     for seat in ([0] if symmetric else list(range(sp.n))):
         s.actor = num(seat)
-        before = {**typing(sp, s), **conservation(sp, s), **in_set(b, s)}
+        before: dict[SetFact | str, Term] = {**typing(sp, s), **conservation(sp, s), **in_set(b, s)}
         # 1. Every lie told from a state of R is caught and leads back into R (the cheaper query where the
         # set is not closed, as under a penalty that does not give back the pile, so it is asked first).
         a = lie_move(b, s, claim, card)
@@ -258,7 +258,7 @@ def check_round(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick:
     claim, card = z3.Int("lie.claim"), z3.Int("lie.card")
     for seat in ([0] if symmetric else list(range(sp.n))):
         s.actor = num(seat)
-        before = {**typing(sp, s), **conservation(sp, s), **round_set(b, s)}
+        before: dict[SetFact | str, Term] = {**typing(sp, s), **conservation(sp, s), **round_set(b, s)}
         a = lie_move(b, s, claim, card)
         mark = len(b.defs)
         legal, t = b.step_kind(s, a, CHALLENGE)
