@@ -50,24 +50,22 @@ def test_the_bar_counts_games_batch_by_batch(monkeypatch: pytest.MonkeyPatch, ca
         assert len(inside) >= 3, f"the bar stood still while {name}'s games ran: {bar.updates}"
 
 
-def test_the_clock_moves_while_the_verifier_finishes(monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    """With the verifier still working once the games are done, the bar is redrawn (its clock moving)
-    until the verdicts come, then shows its total."""
-    from cheatdsl.compare import verdicts
+def test_the_bar_counts_the_verifiers_properties(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The verifier's part of the bar is its properties, counted as they finish (per property), before the
+    games; the bar never goes backwards and ends at its total."""
+    from cheatdsl.properties import PROPERTY_IDS
 
     Recorder.made.clear()
     monkeypatch.setattr(progress_module, "Progress", Recorder)
-    real = verdicts.collect
-
-    def slow(*args: Any, **kwargs: Any) -> Any:
-        import time
-        time.sleep(1.0)
-        return real(*args, **kwargs)
-    monkeypatch.setattr(verdicts, "collect", slow)
-    assert main(["compare", "english-ascending", "--format", "json"]) == 0
+    assert main(["compare", "english-ascending", "standard", "--simulate", "40", "--format", "json"]) == 0
     capsys.readouterr()
     bar = Recorder.made[-1]
-    waiting = [u for u in bar.updates if u[1] == "verifying"]
-    assert len(waiting) >= 5
-    assert bar.updates[-1][0] == bar.total == 1
+    checks = 2 * len(PROPERTY_IDS)
+    assert bar.total == checks + 80
+    done = [d for d, _ in bar.updates]
+    assert done == sorted(done), "the bar went backwards"
+    verifying = {d for d, label in bar.updates if label.startswith("verifying")}
+    assert len(verifying) >= 5 and max(verifying) <= checks, bar.updates
+    assert all(d >= checks for d, label in bar.updates if label.startswith("simulating"))
+    assert done[-1] == bar.total

@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from .arguments import UsageError as ArgumentError
 from .arguments import GAMES, PLAYERS, add_format, add_rulebooks, add_variation, rulebook_arguments, seed, usage
@@ -68,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     from ..compare import page, statistics, text, verdicts
     from ..compare.grid import Comparison, as_json, columns_for, rules_section
     from ..compare.inputs import UsageError, load
-    from .progress import REFRESH_SECONDS, Progress
+    from ..properties import PROPERTY_IDS
+    from .progress import Progress
 
     try:
         files = rulebook_arguments(args.files)
@@ -85,11 +84,18 @@ def run(args: argparse.Namespace) -> int:
         return usage("compare", str(exc))
     columns = columns_for(rulebooks, loaded.requested)
     sections = [rules_section(rulebooks)]
-    # The bar counts games (simulated, then rated) and one step for the verifier's verdicts.
-    steps = (0 if args.no_verify else 1) + ((args.simulate or 0) + (args.rate or 0)) * len(rulebooks)
-    with Progress("comparing", steps) as bar, ThreadPoolExecutor(max_workers=1) as pool:
-        # The verifier's heavy checks work in child processes, so the games are played here meanwhile.
-        verifying = None if args.no_verify else pool.submit(verdicts.collect, files, loaded.requested)
+    # The bar counts the verifier's properties, then the games (simulated, then rated). The verifier runs
+    # first and alone: its workers are forked from this process, never while another thread runs.
+    checks = 0 if args.no_verify else len(PROPERTY_IDS) * len(rulebooks)
+    steps = checks + ((args.simulate or 0) + (args.rate or 0)) * len(rulebooks)
+    with Progress("comparing", steps) as bar:
+        if args.no_verify:
+            sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
+        else:
+            def checked(done: int, total: int, label: str) -> None:
+                bar.update(min(done, checks), label=f"verifying {label}" if label else "verifying")
+            data, note = verdicts.collect(files, loaded.requested, progress=checked)
+            sections.append(verdicts.section(data, note))
 
         def games_done(before: int, games: int, doing: str) -> Callable[[int, str, int], None]:
             def update(i: int, name: str, done: int) -> None:
@@ -99,21 +105,14 @@ def run(args: argparse.Namespace) -> int:
         stats = None
         if args.simulate:
             stats = statistics.collect(rulebooks, args.simulate, args.seed, seats,
-                                       progress=games_done(0, args.simulate, "simulating"))
+                                       progress=games_done(checks, args.simulate, "simulating"))
         rated = None
         if args.rate:
             from ..compare import ratings
             rated = ratings.collect(rulebooks, args.rate, args.seed, seats,
-                                    progress=games_done((args.simulate or 0) * len(rulebooks), args.rate, "rating"))
-        if verifying is None:
-            sections.append(verdicts.section(None, "verifier not run (--no-verify)"))
-        else:
-            while not verifying.done():  # the clock keeps moving while the verifier finishes
-                bar.update(steps - 1, label="verifying")
-                time.sleep(REFRESH_SECONDS)
-            data, note = verifying.result()
-            bar.update(steps, label="verified")
-            sections.append(verdicts.section(data, note))
+                                    progress=games_done(checks + (args.simulate or 0) * len(rulebooks), args.rate,
+                                                        "rating"))
+        bar.update(steps, label="done")
         if stats is not None:
             sections.append(statistics.section(columns, stats))
         if rated is not None:

@@ -41,12 +41,12 @@ def from_report(entry: Mapping[str, Any]) -> Verdicts | None:
 
 
 def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,
-            cwd: str | None = None, tick: Callable[[], None] | None = None,
+            cwd: str | None = None, progress: Callable[[int, int, str], None] | None = None,
             ) -> tuple[list[Mapping[str, Any]] | None, str]:
     """Each rulebook's entry of `cheatdsl verify --json` (`variations[i]` switched on in `paths[i]`), or None and why not.
 
     Paths are read from `cwd` (the current directory by default), and printed as given; `-` is the rulebook
-    read from standard input. `tick` is called as the verifier goes. `timeout` bounds the seconds each
+    read from standard input. `progress(properties done, of all, label)` is called as the verifier goes. `timeout` bounds the seconds each
     rulebook's heavy checks may take together (the verifier's own limit when that is less); a check cut
     short reads `unknown`.
     """
@@ -55,7 +55,7 @@ def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float 
 
     settings = Settings(time_limit=min(timeout, HEAVY_SECONDS))
     try:
-        report = verify_files(paths, variations, settings, cwd, None if tick is None else lambda *_: tick())
+        report = verify_files(paths, variations, settings, cwd, progress)
         # As printed: JSON's keys are text (a witness's seats, for one).
         return [json.loads(json.dumps(entry.as_json(), ensure_ascii=False)) for entry in report.rulebooks], ""
     except Exception as exc:  # noqa: BLE001 - the verifier's failure costs the section, not the comparison
@@ -63,9 +63,10 @@ def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float 
 
 
 def collect(paths: list[str], variations: list[tuple[str, ...]], timeout: float = TIMEOUT_SECONDS,
-            tick: Callable[[], None] | None = None) -> tuple[list[Verdicts | None] | None, str]:
-    """Verdicts for each rulebook (`variations[i]` switched on in `paths[i]`), or None and why not."""
-    entries, why = reports(paths, variations, timeout, tick=tick)
+            progress: Callable[[int, int, str], None] | None = None) -> tuple[list[Verdicts | None] | None, str]:
+    """Verdicts for each rulebook (`variations[i]` switched on in `paths[i]`), or None and why not;
+    `progress(properties done, of all, label)` as they finish."""
+    entries, why = reports(paths, variations, timeout, progress=progress)
     if entries is None:
         return None, why
     return [from_report(entry) for entry in entries], ""

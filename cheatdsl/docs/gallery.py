@@ -16,7 +16,6 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -275,11 +274,10 @@ def build(root: Path = ROOT) -> dict[str, str]:
     """Every gallery file's name (relative to docs/gallery/) and text: pages, the index, charts."""
     found = profiles(root)
     paths = [p.path for p in found]
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the verifier runs in its own process meanwhile
-        verifying = pool.submit(verdicts.reports, paths, [() for _ in paths], verdicts.TIMEOUT_SECONDS, str(root))
-        seats = [statistics.table_size([p.rulebook])[0] for p in found]
-        simulated = [statistics.collect([p.rulebook], GAMES, SEED, [n])[0] for p, n in zip(found, seats)]
-        entries, verify_note = verifying.result()
+    # The verifier first and alone: its workers are forked from this process, never while another thread runs.
+    entries, verify_note = verdicts.reports(paths, [() for _ in paths], verdicts.TIMEOUT_SECONDS, str(root))
+    seats = [statistics.table_size([p.rulebook])[0] for p in found]
+    simulated = [statistics.collect([p.rulebook], GAMES, SEED, [n])[0] for p, n in zip(found, seats)]
     files: dict[str, str] = {}
     rows = []
     by_name = {p.name: simulated[i] for i, p in enumerate(found)}
