@@ -105,7 +105,8 @@ class TableRules:
     Seats are numbered as `seat_after` steps round the table.
 
     The record is frozen: setting or deleting an attribute after it is made raises
-    `FrozenInstanceError`, so every reader sees the rules the table began with.
+    `FrozenInstanceError`, and its tables are tuples, frozensets and read-only mappings, so every
+    reader sees the rules the table began with.
     """
 
     _sealed = False
@@ -230,8 +231,10 @@ class TableRules:
         self.count_judged = not self.exact and self.reveal_all
         self.first = claim_set(claim.first, space, n, None)
         self.lead_none = claim_set(claim.lead, space, n, None)
-        self.follow = {v: claim_set(claim.follow, space, n, v) for v in space.order}
-        self.lead = {v: claim_set(claim.lead, space, n, v) for v in space.order}
+        self.follow: Mapping[int, frozenset[int]] = MappingProxyType(
+            {v: claim_set(claim.follow, space, n, v) for v in space.order})
+        self.lead: Mapping[int, frozenset[int]] = MappingProxyType(
+            {v: claim_set(claim.lead, space, n, v) for v in space.order})
         # The same sets indexed by the previous claim (empty after a value that is no claim), each also as a
         # tuple in claim value order: what the interpreter reads at every turn.
         size = max(space.order, default=-1) + 1

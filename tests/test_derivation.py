@@ -101,6 +101,13 @@ def test_the_rules_of_a_table_cannot_change() -> None:
     with pytest.raises(FrozenInstanceError):
         del rules.min_cards
     assert rules.min_cards == 1 and not hasattr(rules, "new_field")
+    # Its tables cannot be changed in place either.
+    with pytest.raises(TypeError):
+        rules.follow[0] = frozenset()  # type: ignore[index]
+    with pytest.raises(TypeError):
+        rules.kind_by_name["doubt"] = rules.kinds[0]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        rules.deck_counts[0] = 0  # type: ignore[index]
 
 
 def test_the_turn_limit_is_the_lower_of_the_rulebook_cap_and_the_callers() -> None:
