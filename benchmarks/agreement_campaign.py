@@ -46,7 +46,7 @@ def _table(task: tuple[str, str, int, dict[str, Any]]) -> dict[str, Any]:
     from agreement import Tally, play_game
 
     from cheatdsl.load import load_rulebook
-    from verifier.system.spec import SpecError
+    from verifier.encoding.spec import SpecError
     label, path, n, opt = task
     tally = Tally()
     skipped = ""

@@ -97,7 +97,7 @@ def contradictions(game: Any, seed: int, bots: str, proved: set[str], turns: int
     from cheatdsl.bots import make_bot
     from cheatdsl.engine import Phase
     from cheatdsl.engine.game import NO_CAP
-    from verifier.system.witness import dealt
+    from verifier.properties.witness import dealt
     n = game.players
     st = dealt(game, seed, seed % n if game.rules.dealer_by_lot else 0)
     players = [make_bot(bots, s, random.Random(f"{seed}/{bots}/{s}")) for s in range(n)]
@@ -150,7 +150,7 @@ def examine(i: int, games: int, turns: int, verify_seconds: float) -> dict[str, 
     from rulebook_strategies import text_of
     from verifier.report import RulebookReport
     from verifier.runner import verify
-    from verifier.verdict import Verdict
+    from verifier.properties.verdict import Verdict
 
     made, data = rulebook_data(i)
     out: dict[str, Any] = {"number": i, "made": made, "verdicts": {}, "contradictions": [], "replayed": 0,

@@ -35,7 +35,7 @@ IN_PROCESS = """
 import json, resource, sys, time
 from cheatdsl.load import compile_rulebook
 from verifier.runner import verify_all
-import verifier.system.analysis
+import verifier.properties.analysis
 args = sys.argv[1:]
 variations = tuple(args[args.index("--variation") + 1:]) if "--variation" in args else ()
 files = args[:args.index("--variation")] if "--variation" in args else args

@@ -1,6 +1,6 @@
 """A rulebook at a table of N players, worked out once: the tables every back end reads.
 
-The interpreter (`engine.Game` holds one as `game.rules`) and the verifier (`verifier.system.spec.Spec`)
+The interpreter (`engine.Game` holds one as `game.rules`) and the verifier (`verifier.encoding.spec.Spec`)
 both read a rule's consequences from here (the count cap, the claims allowed after each claim, the
 turn order, the challenges allowed, the set size, what a short stock or a hand emptied by sets does),
 so neither works one out itself. Nothing here knows about a game in progress.

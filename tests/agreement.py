@@ -23,8 +23,8 @@ from cheatdsl.engine import Ending, Game, Phase
 from cheatdsl.engine import State as EngineState
 from cheatdsl.model import Rulebook
 from cheatdsl.syntax.table import SECTIONS, Kind
-from verifier.system.engine_state import play_turn, read, replay_move
-from verifier.system.spec import Spec, build_spec
+from verifier.encoding.engine_state import play_turn, read, replay_move
+from verifier.encoding.spec import Spec, build_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ("random", "greedy", "honest", "counter")

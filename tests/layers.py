@@ -3,7 +3,7 @@
 Every module is parsed with `ast` (nothing is imported or run); an import counts wherever it stands,
 at module level or inside a function, except under `if TYPE_CHECKING:`. Each module is mapped to its
 package (`cheatdsl.syntax` for cheatdsl/syntax/emit.py, `cheatdsl.model` for cheatdsl/model.py,
-`verifier` and `verifier.system`), and the graph between packages is what tests/test_layers.py holds
+`verifier` and its layers `verifier.solving`, `verifier.encoding`, `verifier.properties`), and the graph between packages is what tests/test_layers.py holds
 free of cycles. `python tests/layers.py` prints the graph as text and as a Mermaid block for the docs.
 """
 

@@ -258,7 +258,7 @@ def play_checked(game: Any, seed: int, bots: str, proved: set[str], turns: int =
 
     from cheatdsl.bots import make_bot
     from cheatdsl.engine import Ending, Phase
-    from verifier.system.witness import dealt
+    from verifier.properties.witness import dealt
     n = game.players
     st_ = dealt(game, seed, seed % n if game.rules.dealer_by_lot else 0)
     rngs = [random.Random(f"{seed}/{bots}/{s}") for s in range(n)]
@@ -329,8 +329,8 @@ def examine(data: dict[str, Any], folder: Path, games: int = 4, verify_all_count
     from cheatdsl.load import compile_rulebook
     from cheatdsl.simulate.runner import simulate
     from verifier.runner import verify
-    from verifier.system.games import play_games
-    from verifier.verdict import Verdict
+    from verifier.properties.games import play_games
+    from verifier.properties.verdict import Verdict
 
     out = Examined(str(data["rulebook"]))
     path = folder / f"{data['rulebook']}.yaml"

@@ -36,10 +36,10 @@ from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
 from cheatdsl.syntax.table import SECTIONS, Kind
-from verifier.system import transitions
-from verifier.system.engine_state import read
-from verifier.system.state import true
-from verifier.system.witness import dealt
+from verifier.encoding import transitions
+from verifier.encoding.engine_state import read
+from verifier.encoding.state import true
+from verifier.properties.witness import dealt
 
 FILES = rulebook_files()
 CAP = 12  # the small turn cap of the stopped games

@@ -18,8 +18,8 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.load import compile_rulebook
 from verifier.certificates import Recorder, obligations, smtlib
-from verifier.system.invariant import houdini
-from verifier.system.spec import build_spec
+from verifier.properties.invariant import houdini
+from verifier.encoding.spec import build_spec
 
 RULEBOOK = "rulebooks/bluffstopp.yaml"
 

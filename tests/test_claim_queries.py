@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from cheatdsl.load import load_rulebook
-from verifier.challenges import round_rank
-from verifier.claims import seat_fairness
+from verifier.properties.challenges import round_rank
+from verifier.properties.claims import seat_fairness
 from verifier.solving.solver import ask, fresh_context, new_solver
-from verifier.subject import Subject
+from verifier.encoding.subject import Subject
 from verifier.solving.terms import ge, int_var
-from verifier.threshold import claim_threshold
-from verifier.verdict import Result
+from verifier.properties.threshold import claim_threshold
+from verifier.properties.verdict import Result
 
 ROOT = Path(__file__).resolve().parents[1]
 

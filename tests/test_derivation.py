@@ -27,8 +27,8 @@ from cheatdsl.derived import NO_CAP, TableRules, holder_answers, seat_after
 from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import ChallengeTest, Direction, Rulebook, Surplus
-from verifier.system.spec import KEY_FIELDS, Spec, SpecError, build_spec, merge_values
-from verifier.system.tabulate import Tree, evaluate
+from verifier.encoding.spec import KEY_FIELDS, Spec, SpecError, build_spec, merge_values
+from verifier.encoding.tabulate import Tree, evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*(ROOT / "rulebooks").glob("*.yaml"), *(ROOT / "rulebooks").glob("*.cheat"),
@@ -279,7 +279,7 @@ def test_every_field_the_verifier_reads_of_the_record_is_in_the_key() -> None:
     for path in (ROOT / "verifier").rglob("*.py"):
         read |= set(re.findall(r"\.rules\.([a-z_]+)", path.read_text()))
     # `spec.py` itself reads the record as `rules` (building a spec) and `r` (its views and key).
-    read |= set(re.findall(r"\b(?:rules|r)\.([a-z_]+)", (ROOT / "verifier" / "system" / "spec.py").read_text()))
+    read |= set(re.findall(r"\b(?:rules|r)\.([a-z_]+)", (ROOT / "verifier" / "encoding" / "spec.py").read_text()))
     assert {"step", "take_pile", "pile_after_discarded"} <= read  # the scan finds the readers
     missing = read - set(KEY_FIELDS) - HELD_BY_THE_SPEC - READ_BY_THE_KEY - FROM_THE_KEY
     assert not missing, f"read from spec.rules but not in spec.KEY_FIELDS: {sorted(missing)}"

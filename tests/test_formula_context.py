@@ -20,8 +20,8 @@ from cheatdsl.expr import ClaimFacts, FactUnavailable, TableFacts
 from cheatdsl.expr.types import FUNCTIONS
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
-from verifier.facts import SeatFacts, seats_of
-from verifier.system.tabulate import evaluate, tabulate
+from verifier.encoding.facts import SeatFacts, seats_of
+from verifier.encoding.tabulate import evaluate, tabulate
 
 PLAYERS = 5
 FORMULAS = ("left(claimant)", "right(claimant)", "seat(2)", "left(left(claimant))", "right(seat(1))",

@@ -30,12 +30,12 @@ from cheatdsl.load import compile_rulebook
 from cheatdsl.model import Formula, Rulebook
 from cheatdsl.source import NOWHERE
 from cheatdsl.syntax.table import SECTIONS
-from verifier.challenges import _outcomes
-from verifier.claims import _drifts
-from verifier.dealing import _leaders
-from verifier.facts import holder_cards
-from verifier.subject import Subject
-from verifier.system.spec import build_spec
+from verifier.properties.challenges import _outcomes
+from verifier.properties.claims import _drifts
+from verifier.properties.dealing import _leaders
+from verifier.encoding.facts import holder_cards
+from verifier.encoding.subject import Subject
+from verifier.encoding.spec import build_spec
 
 PLAYERS = 4
 # Every place holds a formula, every card is dealt (so `holder(ace of hearts)` names a seat), passing

@@ -27,11 +27,11 @@ from cheatdsl.engine.actions import Action, Challenge
 from cheatdsl.expr import FactUnavailable
 from cheatdsl.load import load_rulebook
 from cheatdsl.model import Rulebook
-from verifier.challenges import _outcomes
-from verifier.subject import Subject
-from verifier.system.engine_state import Turn, play_turn, read
-from verifier.system.spec import SpecError, build_spec
-from verifier.system.tabulate import evaluate, tabulate
+from verifier.properties.challenges import _outcomes
+from verifier.encoding.subject import Subject
+from verifier.encoding.engine_state import Turn, play_turn, read
+from verifier.encoding.spec import SpecError, build_spec
+from verifier.encoding.tabulate import evaluate, tabulate
 
 ROOT = Path(__file__).resolve().parent.parent
 LEADERLESS = ROOT / "tests" / "fixtures" / "leaderless-round.yaml"

@@ -14,7 +14,9 @@ from tests.layers import ROOT, all_imports, cycles, describe_cycle, package_grap
 
 MODULES = project_modules()
 EDGES = package_graph(all_imports(), MODULES)
-VERIFIER_CYCLE = ["verifier", "verifier.system"]
+# The verifier's layers, bottom to top (issue 27: "Z3 access ..., the encoding ..., the properties, and the
+# runner"): each may import only those before it.
+VERIFIER_LAYERS = ["verifier.solving", "verifier.encoding", "verifier.properties", "verifier"]
 
 
 def _cycles_in(prefix: str) -> list[list[str]]:
@@ -34,12 +36,22 @@ def test_no_package_imports_cheatdsl_and_verifier_both_ways() -> None:
     assert not mixed, "\n\n".join(describe_cycle(group, EDGES) for group in mixed)
 
 
-@pytest.mark.xfail(reason="issue 27 point 4: verifier <-> verifier.system is being removed on another branch; "
-                          "flip this to a plain test once it is merged", strict=True)
 def test_the_verifier_packages_import_each_other_in_no_cycle() -> None:
     """Issue 27 point 4: "`verifier` and `verifier/system` import each other"."""
     found = _cycles_in("verifier")
     assert not found, "\n\n".join(describe_cycle(group, EDGES) for group in found)
+
+
+def test_the_verifiers_folders_are_its_layers() -> None:
+    """Issue 27: "the verifier in layers whose folders show them, bottom to top: Z3 access, the encoding, the
+    properties, and the runner": every package of the verifier is one of them, and none imports one above it."""
+    packages = {m.rsplit(".", 1)[0] for m in MODULES if m.startswith("verifier.") and m.count(".") >= 2}
+    assert packages <= set(VERIFIER_LAYERS), packages
+    upward = [imp.where() for (a, b), imps in EDGES.items() if a in VERIFIER_LAYERS and b in VERIFIER_LAYERS
+              and VERIFIER_LAYERS.index(b) > VERIFIER_LAYERS.index(a) for imp in imps]
+    assert not upward, upward
+    for layer in VERIFIER_LAYERS[:-1]:
+        assert (ROOT / layer.replace(".", "/") / "__init__.py").exists()
 
 
 def test_the_front_end_sits_below_the_compiler() -> None:
@@ -92,5 +104,5 @@ def test_the_check_finds_a_cycle_made_inside_a_function_and_names_its_lines(tmp_
 
 def test_every_module_is_in_the_graph() -> None:
     """The check reads the whole tree: the front end's modules are there and root is the project's."""
-    assert "cheatdsl.syntax.dsl_reader" in MODULES and "verifier.system" in MODULES
+    assert "cheatdsl.syntax.dsl_reader" in MODULES and "verifier.encoding.spec" in MODULES
     assert (ROOT / "cheatdsl" / "cli.py").exists()

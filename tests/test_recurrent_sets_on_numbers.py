@@ -18,11 +18,11 @@ import z3
 from cheatdsl.engine import Game, Phase
 from cheatdsl.load import compile_rulebook
 from verifier.solving.solver import fresh_context
-from verifier.system import recurrence
-from verifier.system.engine_state import constant, read
-from verifier.system.spec import build_spec
-from verifier.system.transitions import Builder
-from verifier.system.witness import dealt
+from verifier.properties import recurrence
+from verifier.encoding.engine_state import constant, read
+from verifier.encoding.spec import build_spec
+from verifier.encoding.transitions import Builder
+from verifier.properties.witness import dealt
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = [("english-ascending.yaml", 3), ("bluffstopp.yaml", 3), ("mogeln.yaml", 4), ("canadian-bluff.yaml", 3),

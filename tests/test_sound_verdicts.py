@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cheatdsl.load import load_rulebook
 from verifier.runner import verify
-from verifier.verdict import Result, Verdict
+from verifier.properties.verdict import Result, Verdict
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -14,11 +14,11 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.load import load_rulebook
 from cheatdsl.properties import PROPERTY_IDS
-from verifier.registry import PENDING, properties
+from verifier.properties.registry import PENDING, properties
 from verifier.report import RulebookReport
 from verifier.runner import Timed, run_isolated, verify, verify_all
 from verifier.solving.solver import ask, new_solver
-from verifier.verdict import Result, Verdict, proved, unknown
+from verifier.properties.verdict import Result, Verdict, proved, unknown
 
 ROOT = Path(__file__).resolve().parents[1]
 RULEBOOKS = ROOT / "rulebooks"
@@ -320,7 +320,7 @@ def test_seat_counts_from_the_dealer_as_the_interpreter_reads_it(tmp_path: Path)
     """docs/language.md: `seat(n)` is the seat n places after the dealer, so `seat(4)` is a seat at any table."""
     from cheatdsl.engine import Game
     from cheatdsl.engine.context import facts_class
-    from verifier.facts import SeatFacts
+    from verifier.encoding.facts import SeatFacts
 
     rb = load_rulebook(str(FIXTURES / "leaderless-round.yaml"))
     game = Game(rb, 4)

@@ -15,14 +15,14 @@ from test_verifier import FIXTURE_FILES, FIXTURES, RULEBOOKS, SHIPPED_FILES, at,
 from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from cheatdsl.scenario import run
-from verifier import registry
+from verifier.properties import registry
 from verifier.report import Report, RulebookReport
 from verifier.runner import verify
-from verifier.system.games import play_games
-from verifier.system.ranking import claim_chain
-from verifier.system.spec import build_spec
-from verifier.system.witness import scenario_of
-from verifier.verdict import Verdict, combine, internal_error, proved
+from verifier.properties.games import play_games
+from verifier.properties.ranking import claim_chain
+from verifier.encoding.spec import build_spec
+from verifier.properties.witness import scenario_of
+from verifier.properties.verdict import Verdict, combine, internal_error, proved
 
 
 def _replays(path: Path, w: dict, name: str) -> None:  # type: ignore[type-arg]
@@ -137,7 +137,7 @@ def test_what_games_meet_verify_refutes(path: Path) -> None:
 
 def test_a_crash_building_the_transition_system_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule: an exception while the rules are tabulated is the tool's error at every heavy property, not unknown."""
-    from verifier.system import analysis
+    from verifier.properties import analysis
 
     def crash(rb: object, n: int) -> None:
         raise RuntimeError("tabulation bug")
@@ -179,7 +179,7 @@ def test_each_seats_win_is_a_named_game_that_replays_when_saved(tmp_path: Path, 
 
 
 def _english_at_three() -> tuple[object, object]:
-    from verifier.system.analysis import Analysis, Budget
+    from verifier.properties.analysis import Analysis, Budget
     return Analysis(load_rulebook(str(RULEBOOKS / "english-ascending.yaml")), 3), Budget(300.0, 1)
 
 
@@ -187,7 +187,7 @@ def test_seats_no_scripted_play_wins_take_a_bot_game_and_z3_is_not_asked(monkeyp
     """Rule (project's choice): each seat takes the first game that it wins; a seat the scripted greedy play
     does not win takes a seeded game played by bots, named by its line-up and seed; the model checker is
     asked only for seats no game has won (here none)."""
-    from verifier.system import winnability
+    from verifier.properties import winnability
     greedy = winnability.greedy_wins
     monkeypatch.setattr(winnability, "greedy_wins", lambda *args: {s: w for s, w in greedy(*args).items() if s == 0})
     asked: list[int] = []
@@ -208,8 +208,8 @@ def test_seats_no_scripted_play_wins_take_a_bot_game_and_z3_is_not_asked(monkeyp
 def test_the_model_checker_searches_only_for_the_seat_no_game_won(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule (project's choice): Z3 searches only for seats no game has won, and its play counts once the
     interpreter replays it; with no search left the verdict is unknown, naming the seats."""
-    from verifier.system import analysis, winnability
-    from verifier.system.games import Found
+    from verifier.properties import analysis, winnability
+    from verifier.properties.games import Found
     greedy = winnability.greedy_wins
     monkeypatch.setattr(winnability, "greedy_wins", lambda *args: {s: w for s, w in greedy(*args).items() if s != 2})
     monkeypatch.setattr(analysis, "games", lambda a, look: Found())

@@ -1,5 +1,5 @@
 """Issue 27 point 3: the verifier's settings and caches are objects the caller makes and passes down
-(`verifier/settings.py`); they reach the worker processes as arguments, and two runs in one process with
+(`verifier/properties/settings.py`); they reach the worker processes as arguments, and two runs in one process with
 different settings do not leak into each other.
 
 The fixture: emptied-stays-in.yaml's no-deadlock fails induction; with one counterexample search
@@ -18,9 +18,9 @@ import pytest
 
 from cheatdsl.load import load_rulebook
 from verifier.api import Request, Settings, verify, verify_many
-from verifier.settings import Caches
-from verifier.system.analysis import SEARCH_DEPTH, search_depth
-from verifier.verdict import Result, Verdict
+from verifier.properties.settings import Caches
+from verifier.properties.analysis import SEARCH_DEPTH, search_depth
+from verifier.properties.verdict import Result, Verdict
 
 FIXTURE = Path(__file__).parent / "fixtures" / "emptied-stays-in.yaml"
 
@@ -132,9 +132,9 @@ def test_no_module_global_of_the_verifier_is_assigned_from_another_module() -> N
 
 # Module-level caches left in the verifier: each is named with why it stays.
 LEFT = {
-    "verifier/registry.py:_REGISTERED",  # the registry of properties, filled as each family is imported
-    "verifier/registry.py:PENDING",  # properties not implemented yet (none): a constant
-    "verifier/system/symmetry.py:_CACHE",  # not moved yet (outside this change); the workers put it back per task
+    "verifier/properties/registry.py:_REGISTERED",  # the registry of properties, filled as each family is imported
+    "verifier/properties/registry.py:PENDING",  # properties not implemented yet (none): a constant
+    "verifier/encoding/symmetry.py:_CACHE",  # not moved yet (outside this change); the workers put it back per task
 }
 
 

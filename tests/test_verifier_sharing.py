@@ -9,13 +9,13 @@ import z3
 from test_verifier import RULEBOOKS
 
 from cheatdsl.load import load_rulebook
-from verifier import transition
-from verifier.settings import Caches, Settings
-from verifier.subject import Subject
-from verifier.system.spec import build_spec
-from verifier.system.state import fresh, hand, ite, num, pick, remembered, total
-from verifier.system.symmetry import same_shape_turned, tree_symmetric
-from verifier.system.tabulate import Leaf, Node
+from verifier.properties import transition
+from verifier.properties.settings import Caches, Settings
+from verifier.encoding.subject import Subject
+from verifier.encoding.spec import build_spec
+from verifier.encoding.state import fresh, hand, ite, num, pick, remembered, total
+from verifier.encoding.symmetry import same_shape_turned, tree_symmetric
+from verifier.encoding.tabulate import Leaf, Node
 
 
 def _same(a: dict, b: dict) -> None:  # type: ignore[type-arg]
@@ -65,7 +65,7 @@ def test_the_quick_symmetry_test_accepts_left_of_claimant_and_rejects_a_fixed_se
 def test_the_quick_symmetry_test_never_accepts_what_the_solver_rejects(name: str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The quick test is sufficient only: where it says the rules treat every seat alike, so does Z3."""
-    from verifier.system import symmetry
+    from verifier.encoding import symmetry
     rb = load_rulebook(str(RULEBOOKS / name))
     for n in (rb.players.min, rb.players.max):
         sp = build_spec(rb, n)

@@ -23,7 +23,7 @@ from verifier_steps import Steps
 from cheatdsl.load import load_rulebook
 from verifier.solving import shortcuts
 from verifier.solving.solver import fresh_context
-from verifier.system.spec import build_spec
+from verifier.encoding.spec import build_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SHORTCUTS = ROOT / "verifier" / "solving" / "shortcuts.py"

@@ -20,15 +20,15 @@ from cheatdsl.load import load_rulebook
 from cheatdsl.scenario import run
 from verifier.docs import markdown
 from verifier.report import Report, RulebookReport, witnesses
-from verifier.system.engine_state import constant, read
-from verifier.system.spec import build_spec
-from verifier.system.symmetry import tree_symmetric
-from verifier.system.tabulate import Leaf, Node
-from verifier.system.transitions import ACCEPT as STEP_ACCEPT
-from verifier.system.transitions import CHALLENGE, Action, Builder
-from verifier.system.transitions import PASS as STEP_PASS
-from verifier.system.witness import scenario_of
-from verifier.verdict import Verdict
+from verifier.encoding.engine_state import constant, read
+from verifier.encoding.spec import build_spec
+from verifier.encoding.symmetry import tree_symmetric
+from verifier.encoding.tabulate import Leaf, Node
+from verifier.encoding.transitions import ACCEPT as STEP_ACCEPT
+from verifier.encoding.transitions import CHALLENGE, Action, Builder
+from verifier.encoding.transitions import PASS as STEP_PASS
+from verifier.properties.witness import scenario_of
+from verifier.properties.verdict import Verdict
 
 ROOT = RULEBOOKS.parent
 
@@ -136,8 +136,8 @@ def test_the_round_recurrent_set_needs_the_card_back(tmp_path: Path) -> None:
     `find` tries the quick solver first and says the same: where neither set is closed, in the words (and
     from the model) of the checks made alone in a fresh context."""
     from verifier.solving.solver import fresh_context
-    from verifier.system import recurrence
-    from verifier.system.symmetry import rotation_symmetric
+    from verifier.properties import recurrence
+    from verifier.encoding.symmetry import rotation_symmetric
     text = (RULEBOOKS / "bluffstopp.yaml").read_text(encoding="utf-8")
     for change, closed in ((("short_stock: take_pile ", "short_stock: nothing "), False),
                            (("all_pass_leader: last_player ", "all_pass_leader: left(last_player) "), True)):
@@ -447,7 +447,7 @@ def test_a_fixed_seat_breaks_the_symmetry() -> None:
 def test_conservation_fails_for_a_step_that_drops_the_pile() -> None:
     """The induction is not vacuous: a step that forgets the pile after a pickup loses cards."""
     sp = build_spec(load_rulebook(str(RULEBOOKS / "english-ascending.yaml")), 3)
-    from verifier.system.invariant import houdini
+    from verifier.properties.invariant import houdini
     original = Builder.challenge
 
     def forgetful(self: Builder, s: Any, t1: Any, a: Any, m: Any) -> Any:
@@ -467,7 +467,7 @@ def test_the_small_builders_make_the_terms_z3_makes() -> None:
     """`ite`, `total`, `true` and `false` call Z3's C functions directly: the terms are z3's own, the same
     Z3 terms (shared, so the same ids), of the same Python classes."""
     from verifier.solving.solver import fresh_context
-    from verifier.system.state import false, ite, total, true
+    from verifier.encoding.state import false, ite, total, true
     fresh_context()
     x, y, p = z3.Int("x"), z3.Int("y"), z3.Bool("p")
     pairs = [(ite(p, x, y), z3.If(p, x, y)), (ite(p, p, z3.Not(p)), z3.If(p, p, z3.Not(p))),

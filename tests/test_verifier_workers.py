@@ -14,7 +14,7 @@ from test_verifier import RULEBOOKS
 
 from cheatdsl.load import load_rulebook
 from verifier.runner import verify_all
-from verifier.settings import Caches
+from verifier.properties.settings import Caches
 from verifier.workers import Workers
 
 CTX = multiprocessing.get_context("fork")

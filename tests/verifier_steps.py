@@ -2,7 +2,7 @@
 (tests/agreement.py, tests/test_agreement.py, tests/test_holder_meaning.py): every interpreter turn is a
 step of the transition relation giving the interpreter's next state (`Steps.problems`), every dealt state
 an initial state (`Steps.deal_problems`), and every step the relation allows from a played state is a turn
-the interpreter allows (`Steps.moves`, replayed by `verifier.system.engine_state.replay_move`)."""
+the interpreter allows (`Steps.moves`, replayed by `verifier.encoding.engine_state.replay_move`)."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from verifier.solving.shortcuts import is_variable_fast as is_variable
 from verifier.solving.shortcuts import set_value_fast as set_value
 from verifier.solving.solver import new_solver
 from verifier.solving.terms import and_, eq, or_
-from verifier.system.deal import initial
-from verifier.system.engine_state import Turn, Values, action_of
-from verifier.system.spec import Spec
-from verifier.system.state import State, Term, fresh, hand, num, total
-from verifier.system.transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
+from verifier.encoding.deal import initial
+from verifier.encoding.engine_state import Turn, Values, action_of
+from verifier.encoding.spec import Spec
+from verifier.encoding.state import State, Term, fresh, hand, num, total
+from verifier.encoding.transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 
 # Facts that describe the turn to come, not the game: once the game is over they mean nothing.
 TURN_FACTS = ("actor", "prev", "mode", "passes", "last", "leading", "dealer")

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from cheatdsl.model import Rulebook
 
+from .properties.settings import DEFAULT, Caches, Settings
 from .report import Report, RulebookReport
 from .runner import Timed, verify_all
-from .settings import DEFAULT, Caches, Settings
 
 Progress = Callable[[int, int, str], None]
 

@@ -27,11 +27,11 @@ from typing import Any
 
 import z3
 
+from .encoding.spec import Spec, SpecError, build_spec
+from .encoding.transitions import ACCEPT, CHALLENGE, PASS
+from .properties.invariant import CANDIDATES, STEP_CANDIDATES, ProofParts, Step, houdini
 from .solving.solver import fresh_context
 from .solving.terms import and_, not_
-from .system.invariant import CANDIDATES, STEP_CANDIDATES, ProofParts, Step, houdini
-from .system.spec import Spec, SpecError, build_spec
-from .system.transitions import ACCEPT, CHALLENGE, PASS
 
 KIND_NAMES = {ACCEPT: "accept", CHALLENGE: "challenge", PASS: "pass"}
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from cheatdsl.model import Rulebook
 
+from .properties.verdict import Verdict
 from .runner import Timed
-from .verdict import Verdict
 
 # The rulebook language also accepts these words for an expected verdict.
 SYNONYMS = {"holds": "proved", "fails": "refuted"}
@@ -202,7 +202,7 @@ def save_witnesses(report: Report, folder: str, variations: tuple[str, ...] = ()
     """
     from cheatdsl.output import OutputError, file_in, output_folder, write_new
 
-    from .system.witness import scenario_of
+    from .properties.witness import scenario_of
     if any(r.path == "-" and r.rulebook is not None for r in report.rulebooks):
         raise OutputError("a witness names its rulebook, and one read from standard input has no name to "
                           "give: save the rulebook to a file and verify that")

@@ -19,12 +19,12 @@ from typing import Any
 
 from cheatdsl.model import Rulebook
 
-from .registry import Property, properties
-from .settings import DEFAULT, HEAVY_SECONDS, Caches, Settings
+from .encoding.subject import Subject
+from .properties.registry import Property, properties
+from .properties.settings import DEFAULT, HEAVY_SECONDS, Caches, Settings
+from .properties.verdict import Result, Verdict, internal_error, unknown
 from .solving.shortcuts import reuse_freed_blocks
 from .solving.solver import fresh_context
-from .subject import Subject
-from .verdict import Result, Verdict, internal_error, unknown
 from .workers import Workers
 
 __all__ = ["HEAVY_SECONDS", "Timed", "run_isolated", "verify", "verify_all", "workers"]
@@ -177,7 +177,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
     later runs given the same caches. `progress(done, total, label)` is called as properties finish, and
     while waiting for children.
     """
-    from . import transition
+    from .properties import transition
     caches = Caches() if caches is None else caches
     heavy_seconds = settings.time_limit
     table = properties()
@@ -195,9 +195,9 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         # report reads the lints here anyway.
         from cheatdsl.compiler import lints  # noqa: F401
 
-        from .system import analysis  # noqa: F401
+        from .properties import analysis  # noqa: F401
         if any(prop.id == "winnability" for p in plans for prop in p.heavy):
-            from .system import winnability  # noqa: F401
+            from .properties import winnability  # noqa: F401
     limit = parallel or workers()
     # The dearest first, so that the last to finish are short; rulebooks sharing specs with one done
     # before then find its verdicts known.

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .settings import Caches, Shared
+from .properties.settings import Caches, Shared
 
 # The heavy batch of task i, as plain data: (task, helper allowed, the caches it starts from).
 Run = Callable[[int, bool, Caches], dict[str, Any]]
@@ -27,7 +27,7 @@ def _serve(conn: Any, run: Run, caches: Caches) -> None:
 
     Each task gets a copy of `caches` as they were at the fork, with what the parent collected from the
     workers since, taken as the parent took it, in the same order."""
-    from .system import symmetry
+    from .encoding import symmetry
     forked = caches.copy()
     # The seat-symmetry answers are kept by their own module, outside the caches: put back as forked too.
     symmetric = copy.copy(symmetry._CACHE)

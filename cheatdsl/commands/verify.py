@@ -75,7 +75,7 @@ Exit status:
   3  internal error: a check raised an exception (its verdict is shown as `error`), a bug to report"""
 
 
-# verifier.settings.HEAVY_SECONDS, named here so that --help does not load Z3 (a test keeps the two equal)
+# verifier.properties.settings.HEAVY_SECONDS, named here so that --help does not load Z3 (a test keeps the two equal)
 TIME_LIMIT_DEFAULT = 320.0
 
 
@@ -200,7 +200,7 @@ def _certificates(folder: str, entries: list[RulebookReport], counts: list[tuple
     import os
 
     from verifier.certificates import certify, write_manifest
-    from verifier.verdict import Verdict
+    from verifier.properties.verdict import Verdict
 
     os.makedirs(folder, exist_ok=True)
     manifest = []

@@ -51,7 +51,7 @@ def reports(paths: list[str], variations: list[tuple[str, ...]], timeout: float 
     short reads `unknown`.
     """
     from verifier.api import Settings, verify_files
-    from verifier.settings import HEAVY_SECONDS
+    from verifier.properties.settings import HEAVY_SECONDS
 
     settings = Settings(time_limit=min(timeout, HEAVY_SECONDS))
     try:

@@ -33,8 +33,8 @@ def explore_spec(rulebook: str, players: str | tuple[int, ...] | None, propertie
 def save_witnesses(cells: list[Cell], results: dict[str, dict[str, Any]], store: Store) -> Links:
     """Write each refutation's witnesses as scenario files under witnesses/; their paths by cell and property."""
     from verifier.report import witnesses
-    from verifier.system.witness import scenario_of
-    from verifier.verdict import Result, Verdict
+    from verifier.properties.witness import scenario_of
+    from verifier.properties.verdict import Result, Verdict
     folder: Path | None = None
     links: Links = {}
     for cell in cells:

@@ -105,7 +105,7 @@ def run_sweep(cells: list[Cell], store: Store, jobs: int = 1, scheduler: str | N
         from .cluster import run_on_dask
         outcome.notes.extend(run_on_dask(todo, scheduler, done, failed))
     elif jobs <= 1:
-        from verifier.settings import Caches  # no solver loaded for a sweep that verifies nothing
+        from verifier.properties.settings import Caches  # no solver loaded for a sweep that verifies nothing
         caches = Caches()  # the verdicts one cell finds, for the cells after it
         for cell in todo:
             def step(n: int, _total: int, c: Cell = cell) -> None:

@@ -8,8 +8,14 @@ from typing import Any
 
 import z3
 
-from .shortcuts import (Solver, check_fast, main_context_if_made, set_main_context, simple_solver_fast,
-                        tactic_solver_fast)
+from .shortcuts import (
+    Solver,
+    check_fast,
+    main_context_if_made,
+    set_main_context,
+    simple_solver_fast,
+    tactic_solver_fast,
+)
 
 SEED = 7
 # The resource limit decides when a query gives up, the same on every machine. No clock is set unless a

@@ -16,18 +16,18 @@ import z3
 from cheatdsl.engine import Ending, Game, Phase, State
 from cheatdsl.model import Rulebook
 
-from ..settings import DEFAULT, Caches, Settings
+from ..encoding.engine_state import constant, read
+from ..encoding.spec import Spec, SpecError, build_spec, merge_values
+from ..encoding.symmetry import rotation_symmetric
+from ..encoding.transitions import CHALLENGE, PASS, Builder
 from ..solving.solver import ask, fresh_context, new_solver
-from ..verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
-from .engine_state import constant, read
 from .games import Found, play_games
 from .invariant import Counterexample, Invariants, _classes, houdini
 from .search import bmc
-from .spec import Spec, SpecError, build_spec, merge_values
-from .symmetry import rotation_symmetric
-from .transitions import CHALLENGE, PASS, Builder
+from .settings import DEFAULT, Caches, Settings
+from .verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
 from .witness import Table, Witness, dealt, scenario_of, steps_text, words_text
 
 SEARCH_DEPTH = 4  # turns a counterexample search unrolls at --search-effort 1; more effort goes deeper
@@ -360,7 +360,7 @@ def _whole_sets(sp: Spec) -> bool | str:
 
 
 def fresh_sets(sp: Spec) -> Any:
-    from .state import fresh
+    from ..encoding.state import fresh
     t = fresh(sp, "discard")
     t.sets = [z3.IntVal(0)] * sp.width
     t.nsets = [z3.IntVal(0)] * len(sp.set_ranks)

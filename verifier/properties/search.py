@@ -13,11 +13,11 @@ from typing import Any
 
 import z3
 
+from ..encoding.deal import Deal, initial
+from ..encoding.spec import Spec
+from ..encoding.state import State, Term, equal, fresh, ite, merge
+from ..encoding.transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 from ..solving.solver import ask, new_solver
-from .deal import Deal, initial
-from .spec import Spec
-from .state import State, Term, equal, fresh, ite, merge
-from .transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 
 Goal = Callable[[State, State, Action, Builder, int], Term]
 

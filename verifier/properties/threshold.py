@@ -20,10 +20,10 @@ import z3
 from cheatdsl.derived import TableRules, set_size
 from cheatdsl.model import SetMode
 
+from ..encoding.subject import Subject
+from ..solving.solver import Answer, ask, new_solver, num
+from ..solving.terms import and_, bool_var, eq, ge, implies, int_var, le, plus
 from .registry import register
-from .solving.solver import Answer, ask, new_solver, num
-from .subject import Subject
-from .solving.terms import and_, bool_var, eq, ge, implies, int_var, le, plus
 from .true_claim import true_claim_play
 from .verdict import Result, Verdict, combine, counts_text, proved, refuted, unknown
 

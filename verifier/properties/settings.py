@@ -69,7 +69,7 @@ class Caches:
 
         Each depends on its table alone (proved in a Z3 context of its own), so a rulebook verified later that
         meets the same table may take it instead of proving it again, with the same verdicts."""
-        from .system.analysis import plain
+        from .analysis import plain
         return {"invariants": {k: plain(v) for k, v in self.invariants.items() if k not in self.adopted},
                 "recurrent": {k: v for k, v in self.recurrent.items() if k not in self.adopted}}
 

@@ -16,12 +16,12 @@ import z3
 from cheatdsl.derived import DealError, turn_step
 from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind
 
-from .facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
+from ..encoding.facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
+from ..encoding.subject import Subject
+from ..solving.shortcuts import Raw
+from ..solving.solver import ask, new_solver, truth
+from ..solving.terms import eq, ge, int_value, int_var, le, plus
 from .registry import register
-from .solving.shortcuts import Raw
-from .solving.solver import ask, new_solver, truth
-from .solving.terms import eq, ge, int_value, int_var, le, plus
-from .subject import Subject
 from .verdict import Result, combine, proved, refuted, unknown
 
 DEAL = "deal"

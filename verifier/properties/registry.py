@@ -8,15 +8,15 @@ from dataclasses import dataclass
 
 from cheatdsl.properties import PROPERTY_IDS
 
+from ..encoding.subject import Subject
 from .settings import DEFAULT, Caches, Settings
-from .subject import Subject
 from .verdict import Result, unknown
 
 # A light check reads the subject alone; a heavy one also the run's settings and the caches it reads and fills.
 Check = Callable[..., Result]
 
 # Modules that register properties, one per family.
-FAMILIES = ("verifier.claims", "verifier.threshold", "verifier.dealing", "verifier.challenges", "verifier.transition")
+FAMILIES = ("verifier.properties.claims", "verifier.properties.threshold", "verifier.properties.dealing", "verifier.properties.challenges", "verifier.properties.transition")
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,12 @@ from collections.abc import Callable
 
 import z3
 
+from ..encoding.spec import Spec, merge_values
+from ..encoding.state import State, Term, in_count, total
+from ..encoding.symmetry import rotation_symmetric
+from ..encoding.transitions import PASS, Builder
 from ..solving.solver import ask, new_solver
 from .invariant import kind_steps, passes_lemma, typing
-from .spec import Spec, merge_values
-from .state import State, Term, in_count, total
-from .symmetry import rotation_symmetric
-from .transitions import PASS, Builder
 
 
 def _holds(sp: Spec, claim: Callable[[int, State, State, Builder], Term]) -> bool | str:

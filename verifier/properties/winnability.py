@@ -19,13 +19,13 @@ from typing import Any
 
 from cheatdsl.engine import Game, Phase, State
 
+from ..encoding.engine_state import constant, merged_values, read
+from ..encoding.spec import Spec, merge_values
+from ..encoding.symmetry import rotation_symmetric
+from ..encoding.transitions import ACCEPT, PASS
 from ..solving.solver import fresh_context
-from ..verdict import Result, proved, unknown
-from .engine_state import constant, merged_values, read
 from .search import Trace, bmc
-from .spec import Spec, merge_values
-from .symmetry import rotation_symmetric
-from .transitions import ACCEPT, PASS
+from .verdict import Result, proved, unknown
 from .witness import Table, Witness, dealt, lowest, replay_shape, words_text
 
 PID = "winnability"

@@ -17,7 +17,7 @@ from cheatdsl.engine.notation import card_text, cards_text, claim_text
 from cheatdsl.model import Rulebook
 from cheatdsl.scenario.runner import position_notation
 
-from .system.witness import Table, Witness, dealt
+from .witness import Table, Witness, dealt
 
 SEEDS = 8  # deals tried before giving up (the first one almost always serves)
 

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ..encoding.deal import initial
+from ..encoding.spec import FOLLOW, Spec, merge_values
+from ..encoding.state import State, Term, fresh, hand, in_count
+from ..encoding.symmetry import rotation_symmetric
+from ..encoding.transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 from ..solving.solver import ask, new_solver
 from ..solving.terms import add, and_, eq, ge, le, lt, ne, not_, or_
-from .deal import initial
-from .spec import FOLLOW, Spec, merge_values
-from .state import State, Term, fresh, hand, in_count
-from .symmetry import rotation_symmetric
-from .transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 
 StateClaims = Callable[[Spec, State], dict[str, Term]]
 StepClaims = Callable[[Spec, State, State, Builder], dict[str, Term]]

@@ -17,12 +17,12 @@ import z3
 
 from cheatdsl.engine import Game, State
 
+from ..encoding.spec import Spec, merge_values
+from ..encoding.symmetry import rotation_symmetric
+from ..encoding.transitions import ACCEPT, CHALLENGE, PASS, Builder
 from ..solving.solver import fresh_context
 from .invariant import CANDIDATES, STEP_CANDIDATES, Counterexample
 from .search import Search, bmc
-from .spec import Spec, merge_values
-from .symmetry import rotation_symmetric
-from .transitions import ACCEPT, CHALLENGE, PASS, Builder
 from .witness import Witness, replay_exact
 
 Check = Callable[[State], bool]

@@ -14,7 +14,7 @@ from cheatdsl.engine import ACCEPT, Challenge, Game, Phase, Play
 from cheatdsl.engine.notation import action_text, cards_text, claim_text, seats_text
 from cheatdsl.model import Rulebook
 
-from .system.witness import Witness, dealt
+from .witness import Witness, dealt
 
 PRIORITY = "challenge-priority"
 SEEDS = 8

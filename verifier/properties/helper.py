@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .solving.shortcuts import die_with_parent
+from ..solving.shortcuts import die_with_parent
 from .verdict import Result
 
 

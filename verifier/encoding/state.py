@@ -14,7 +14,20 @@ from typing import Any
 import z3
 
 from ..solving.shortcuts import truth_terms
-from ..solving.terms import all_of, and_, any_of, bool_var, eq, ge, int_constant, int_var, ite, lt, or_, sum_nonzero
+from ..solving.terms import (
+    all_of,
+    and_,
+    any_of,
+    bool_var,
+    eq,
+    ge,
+    int_constant,
+    int_var,
+    ite,
+    lt,
+    or_,
+    sum_nonzero,
+)
 from .spec import FIRST, FOLLOW, LEAD, Spec
 
 Term = Any  # a z3 expression, or a Python int/bool standing for a constant

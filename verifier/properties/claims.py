@@ -14,12 +14,12 @@ import z3
 from cheatdsl.derived import turn_step
 from cheatdsl.model import EndStyle
 
-from .facts import NotConcrete, holder_cards, seats_after_any_deal
-from .graph import ClaimGraph, claim_graph
+from ..encoding.facts import NotConcrete, holder_cards, seats_after_any_deal
+from ..encoding.graph import ClaimGraph, claim_graph
+from ..encoding.subject import Subject
+from ..solving.solver import Answer, ask, new_solver, num, truth
+from ..solving.terms import all_of, bool_var, eq, ge, implies, int_var, lt, minus, mod, ne, not_, or_
 from .registry import register
-from .solving.solver import Answer, ask, new_solver, num, truth
-from .solving.terms import all_of, bool_var, eq, ge, implies, int_var, lt, minus, mod, ne, not_, or_
-from .subject import Subject
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 CYCLE = "rank-cycle"
@@ -267,7 +267,7 @@ def _pass_can_happen(subject: Subject, n: int) -> bool:
     """Whether a seat may pass at some turn of a game from a legal deal at `n` seats (seeded bot games)."""
     from cheatdsl.engine import Game
 
-    from .system.games import pass_met
+    from .games import pass_met
     return pass_met(Game(subject.rb, n))
 
 
@@ -342,7 +342,7 @@ def _fair_game(subject: Subject, n: int, offset: int, never: list[str], turns: i
     """The finding shown in a game with no challenge (a witness to replay or save), where one can be played."""
     from cheatdsl.engine import Game
 
-    from .system.games import fairness_game
+    from .games import fairness_game
     w = fairness_game(Game(subject.rb, n), offset, never, turns)
     return {"witness": w.as_json()} if w is not None else {}
 

@@ -29,12 +29,12 @@ from typing import Any
 
 import z3
 
+from ..encoding.spec import FIRST, FOLLOW, LEAD, Spec
 from ..solving.shortcuts import main_context_if_made, set_main_context
 from ..solving.solver import Answer, ask, fresh_context, new_solver
 from ..solving.terms import and_, eq, ge, lt, not_, or_
 from .invariant import conservation, typing
-from .spec import FIRST, FOLLOW, LEAD, Spec
-from .state import (
+from ..encoding.state import (
     State,
     Term,
     allowed,
@@ -51,7 +51,7 @@ from .state import (
     true,
     zero,
 )
-from .transitions import CHALLENGE, Action, Builder
+from ..encoding.transitions import CHALLENGE, Action, Builder
 
 
 def _naturals(sp: Spec) -> list[int]:
@@ -199,7 +199,7 @@ def check(sp: Spec, symmetric: bool, timeout_ms: int | None = None, quick: bool 
 
 def concrete_in_set(sp: Spec, values: dict[str, Any]) -> bool:
     """Whether the state with these facts lies in R (the facts of `in_set`, read on numbers)."""
-    from .tabulate import evaluate
+    from ..encoding.tabulate import evaluate
     n, w = sp.n, sp.width
     hands = [[values[f"h{q}_{i}"] for i in range(w)] for q in range(n)]
     naturals = _naturals(sp)

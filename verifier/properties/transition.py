@@ -15,11 +15,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..encoding.subject import Subject
+from ..solving.solver import fresh_context
 from .helper import Count, Helper
 from .registry import register
 from .settings import DEFAULT, Caches, Settings
-from .solving.solver import fresh_context
-from .subject import Subject
 from .verdict import Result, Verdict, combine, counts_text, internal_error, unknown
 
 IDS = ("card-conservation", "discards", "no-deadlock", "turn-order", "termination", "winner", "winnability",
@@ -30,7 +30,7 @@ At = Callable[[Any, Any], Result]
 
 
 def _checks() -> dict[str, At]:
-    from .system import analysis as A
+    from . import analysis as A
     return {
         "card-conservation": A.conservation_at, "discards": A.discards_at, "no-deadlock": A.no_deadlock_at,
         "turn-order": A.turn_order_at, "termination": A.termination_at, "winner": A.winner_at,
@@ -56,7 +56,7 @@ def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any, settings
     the recurrent set they share in contexts of their own): the same results whichever process runs them,
     together or apart, and whatever it checked before. A rulebook that plays the same game at a table as one
     verified before gets its verdicts from `caches.known`."""
-    from .system.analysis import Analysis, proved_so_far
+    from .analysis import Analysis, proved_so_far
     checks = _checks()
     fresh_context()
     budget.first = n == subject.counts[0]
@@ -94,7 +94,7 @@ def analyse(subject: Subject, ids: tuple[str, ...] = IDS, seconds: float = SECON
     The counts are analysed from the smallest up; with `settings.helper` a forked process analyses them from
     the largest down meanwhile (`helper.py`), with the same results. The verdicts found that no budget could
     change are added to `caches.found`."""
-    from .system.analysis import Budget, adopt
+    from .analysis import Budget, adopt
     caches = Caches() if caches is None else caches
     budget = Budget(seconds, settings.searches, caches)
     counts = subject.counts

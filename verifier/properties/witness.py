@@ -38,9 +38,9 @@ from cheatdsl.profiles import reference_to
 from cheatdsl.scenario import Scenario
 from cheatdsl.scenario.runner import position_notation
 
+from ..encoding.spec import Spec
+from ..encoding.transitions import CHALLENGE, PASS
 from .search import Trace
-from .spec import Spec
-from .transitions import CHALLENGE, PASS
 
 _PLAY, _RESPOND, _DISCARD, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.DISCARD, Phase.TERMINAL
 

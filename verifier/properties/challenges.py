@@ -17,12 +17,12 @@ from cheatdsl.derived import allowed_kinds, claim_set, turn_step
 from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd, Rulebook
 
+from ..encoding.facts import NotConcrete, holder_cards, seats_after_any_deal
+from ..encoding.subject import Subject
+from ..solving.solver import Answer, ask, new_solver, num, truth
+from ..solving.terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, one_if, or_
 from .calls import shown_places
-from .facts import NotConcrete, holder_cards, seats_after_any_deal
 from .registry import register
-from .solving.solver import Answer, ask, new_solver, num, truth
-from .solving.terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, one_if, or_
-from .subject import Subject
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 PRIORITY = "challenge-priority"
