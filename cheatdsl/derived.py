@@ -8,7 +8,7 @@ so neither works one out itself. Nothing here knows about a game in progress.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 
@@ -57,6 +57,17 @@ def seat_after(seat: int, step: int, places: int, players: int) -> int:
     """The seat `places` seats on from `seat` in turn order (`step` 1 clockwise, -1 anticlockwise) at a
     table of `players`, every seat counted; a negative `places` counts back."""
     return (seat + step * places) % players
+
+
+def next_seat_in(seat: int, step: int, players: int, is_in: Callable[[int], bool]) -> int:
+    """The first seat after `seat` in turn order that `is_in` says is still in the game (asked in turn
+    order, nearest first); `seat` itself when no other seat is."""
+    s = seat % players
+    for places in range(1, players):
+        t = seat_after(s, step, places, players)
+        if is_in(t):
+            return t
+    return s
 
 
 def allowed_kinds(rb: Rulebook, players: int) -> tuple[ChallengeKind, ...]:

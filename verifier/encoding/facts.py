@@ -13,7 +13,7 @@ from itertools import product
 from typing import Any
 
 from cheatdsl.cards import ClaimSpace, Table, as_claims
-from cheatdsl.derived import holder_answers
+from cheatdsl.derived import holder_answers, next_seat_in
 from cheatdsl.expr import ClaimFacts, FactUnavailable, TableFacts, ast
 from cheatdsl.expr.context import Fact
 from cheatdsl.model import Formula, Rulebook
@@ -58,14 +58,7 @@ class SeatFacts(TableFacts):
         self.__dict__.update(values)
 
     def _around(self, seat: int | None, step: int) -> int | None:
-        if seat is None:
-            return None
-        s = seat % self.players
-        for i in range(1, self.players):
-            t = (s + step * i) % self.players
-            if t not in self._out:
-                return t
-        return s
+        return None if seat is None else next_seat_in(seat, step, self.players, lambda t: t not in self._out)
 
     def left(self, seat: int | None) -> int | None:
         return self._around(seat, self._step)

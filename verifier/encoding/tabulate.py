@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from cheatdsl.cards import ClaimSpace
+from cheatdsl.derived import next_seat_in
 from cheatdsl.expr import ClaimFacts
 from cheatdsl.expr.context import Fact
 
@@ -161,15 +162,7 @@ class Facts(ClaimFacts):
         return bool(self._ask(("in", seat), (True, False)))
 
     def _around(self, seat: int | None, step: int) -> int | None:
-        if seat is None:
-            return None
-        n = self.players
-        s = seat % n
-        for i in range(1, n):
-            t = (s + step * i) % n
-            if self._is_in(t):
-                return t
-        return s
+        return None if seat is None else next_seat_in(seat, step, self.players, self._is_in)
 
     def left(self, seat: int | None) -> int | None:
         return self._around(seat, self._step)
