@@ -87,3 +87,31 @@ def test_time_limit_reaches_the_verifier(monkeypatch: pytest.MonkeyPatch, capsys
     monkeypatch.setattr(api, "verify_all", fake)
     main(["verify", "standard", "--time-limit", "7.5", "-p", "consistency"])
     assert seen["settings"].time_limit == 7.5
+
+
+def test_a_property_cut_short_by_the_time_limit_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26: a heavy check still running when `verify --time-limit` (and its 5 s of grace) has passed is
+    stopped and reported `unknown`, with the reason, in the text and the JSON alike; never a pass, never a hang."""
+    import json
+    import time
+
+    from verifier.properties import registry
+    from verifier.properties.verdict import proved
+
+    def endless(subject: Any, settings: Any, caches: Any) -> Any:
+        time.sleep(600)
+        return proved("termination", "never reached")
+
+    registry.properties()  # every family registered, so that the stand-in is not overwritten
+    monkeypatch.setitem(registry._REGISTERED, "termination",
+                        registry.Property("termination", "stands in for a check that never ends", endless, heavy=True))
+    start = time.monotonic()
+    main(["verify", "english-ascending", "--time-limit", "1", "-p", "termination", "--json"])
+    assert time.monotonic() - start < 60
+    result = json.loads(capsys.readouterr().out)["rulebooks"][0]["results"][0]
+    assert (result["id"], result["verdict"]) == ("termination", "unknown")
+    assert result["summary"] == "killed after 6 s"
+    main(["verify", "english-ascending", "--time-limit", "1", "-p", "termination"])
+    out = capsys.readouterr().out
+    assert re.search(r"termination\s+unknown", out) and "killed after 6 s" in out, out
