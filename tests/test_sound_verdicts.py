@@ -34,3 +34,19 @@ def test_claim_threshold_is_bounded_by_what_a_hand_can_hold() -> None:
     assert r.verdict is Verdict.PROVED
     thresholds = {d["threshold"] for d in r.details.get("by_players", {}).values()} or {r.details["threshold"]}
     assert thresholds == {2}
+
+
+def test_a_winnability_witness_expects_the_order_out_the_game_leaves(tmp_path: Path) -> None:
+    """Issue 21 point 3, "every witness is a seeded deal ... followed by actions the engine accepts", and point 6
+    (0 witness failures): where the last holder loses, the seat that wins goes out first, and another seat
+    may go out at the start of its next turn (`turn_start_win`) once the winner's last play is accepted. The
+    old witness expected `out: [winner]` and its scenario failed with `[0, 1]`; every winnability witness of
+    the fixture now replays."""
+    from cheatdsl.cli import main
+
+    out = tmp_path / "witnesses"
+    main(["verify", str(FIXTURES / "sound-out-at-turn-start.yaml"), "--players", "3", "-p", "winnability",
+          "--save-witnesses", str(out)])
+    files = sorted(out.glob("*.yaml"))
+    assert len(files) == 3
+    assert main(["scenario", *map(str, files)]) == 0

@@ -20,7 +20,7 @@ from cheatdsl.engine import CHANCE, DiscardSet, Ending, Game, Pass, Phase, Play,
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.engine.notation import card_text, claim_text, rank_words
 
-from .witness import ACCEPTED, Said, Witness, dealt, steps_text, words_text
+from .witness import ACCEPTED, Said, Witness, dealt, steps_text, win_expected, words_text
 
 _PLAY, _RESPOND, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.TERMINAL
 
@@ -224,8 +224,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                 f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
     seat = _winner(st)
     if seat is not None and "wins" in wanted and seat not in found.wins:
-        won: dict[str, Any] = {"winner": seat, "over": True} if g.rules.first_out else {"out": [seat]}
-        found.wins[seat] = run.witness("winnability", won, f"seat {seat} {'wins' if g.rules.first_out else 'goes out first'} "
+        found.wins[seat] = run.witness("winnability", win_expected(st, seat), f"seat {seat} {'wins' if g.rules.first_out else 'goes out first'} "
                                        f"after {st.turns} turns, played by bots ({', '.join(run.names)}; "
                                        f"seed {run.start['seed']})")
         found.played[seat] = {**run.start, "bots": list(run.names), "challenge_rate": run.rate, "turns": st.turns,

@@ -26,7 +26,7 @@ from ..encoding.transitions import ACCEPT, PASS
 from ..solving.solver import fresh_context
 from .search import Trace, bmc
 from .verdict import Result, proved, unknown
-from .witness import Table, Witness, dealt, lowest, replay_shape, words_text
+from .witness import Table, Witness, dealt, lowest, replay_shape, win_expected, words_text
 
 PID = "winnability"
 WIN_BMC_DEPTH = 24  # turns the model checker unrolls for a seat no game has won
@@ -200,7 +200,7 @@ def _replayed(sp: Spec, deals: _Deals, seat: int, play: Scripted, dealer: int, r
         table = replay_shape(game, st, _shape_trace(sp, shape), rotate=rotate)
     if isinstance(table, str) or first_out(st) != seat:
         return None
-    expect: dict[str, Any] = {"winner": seat, "over": True} if game.rules.first_out else {"out": [seat]}
+    expect = win_expected(st, seat)
     other = "passes" if passing else "plays the fewest cards"
     bots = ["plays all it may" if s == seat else other for s in range(game.players)]
     won = "wins" if game.rules.first_out else "goes out first"
@@ -268,7 +268,7 @@ def bmc_win(a: Any, seat: int, budget: Any) -> Win | str:
     table = replay_shape(game, st, res.trace)
     if isinstance(table, str) or first_out(st) != seat:
         return f"the play found for seat {seat} does not replay" + (f": {table}" if isinstance(table, str) else "")
-    expect: dict[str, Any] = {"winner": seat, "over": True} if game.rules.first_out else {"out": [seat]}
+    expect = win_expected(st, seat)
     turns = res.trace.depth
     w = Witness(PID, game.players, {"seed": PLAYS, "dealer": 0}, table.steps, expect, words_text(game, table.said[-3:]),
                 f"seat {seat} {'wins' if game.rules.first_out else 'goes out first'} after {turns} turns, a play found "

@@ -220,6 +220,15 @@ class Table:
                 self.said.append(f"the game ends: {res.reason}")
 
 
+def win_expected(st: State, seat: int) -> dict[str, Any]:
+    """What a scenario of a game `seat` won must find at its end: the winner where the first seat out wins,
+    else the order out as the game left it (`seat` first, and any seat that went out after it, for example
+    at the start of its next turn, after it)."""
+    if st.game.rules.first_out:
+        return {"winner": seat, "over": True}
+    return {"out": list(st.order_out())}
+
+
 def dealt(game: Game, seed: int, dealer: int | None) -> State:
     st = game.new_initial_state()
     if game.rules.dealer_by_lot:
