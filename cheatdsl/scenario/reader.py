@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from ..diagnostics import Diagnostics, RulebookError
 from ..files import FileRefused, Refusal, read_text
-from ..limits import MAX_FILE_BYTES
+from ..limits import MAX_FILE_BYTES, SCENARIO_VALUES
 from ..source import SourceFile, Span
 from ..syntax.tree import ListNode, MapNode, Node, ScalarNode
 from ..syntax.yaml_reader import read_yaml
@@ -67,7 +68,7 @@ def read_scenario(path: str, d: Diagnostics) -> Scenario | None:
     if not text.strip():
         d.error(at, "S003", "the file is empty")
         return None
-    tree = read_yaml(source, d)
+    tree = read_yaml(source, d, SCENARIO_VALUES)
     if tree is None:
         return None
     if not isinstance(tree, MapNode):
@@ -76,12 +77,38 @@ def read_scenario(path: str, d: Diagnostics) -> Scenario | None:
     return _build(path, tree, d)
 
 
+class _Unknown:
+    """Reports unknown keys, each with a did-you-mean hint, up to `SHOWN`; past that, counts them and says how
+    many more in one error (a scenario may hold many values, so its mistakes must cost little each)."""
+
+    SHOWN = 10
+
+    def __init__(self, d: Diagnostics) -> None:
+        self.d = d
+        self.shown = self.more = 0
+        self.last: Span | None = None
+
+    def __call__(self, span: Span, message: str, key: str, known: Iterable[str]) -> None:
+        if self.shown >= self.SHOWN:
+            self.more += 1
+            self.last = span
+            return
+        self.shown += 1
+        self.d.error(span, "S011", message, _suggest(key, known))
+
+    def close(self) -> None:
+        if self.more and self.last is not None:
+            self.d.error(self.last, "S011", f"and {self.more:,} more unknown keys",
+                         "a scenario names a rulebook, the players, a deal or position, actions and what to expect")
+
+
 def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
     where: dict[str, Span] = {}
     raw = {}
+    unknown = _Unknown(d)
     for entry in tree.entries:
         if entry.key not in FIELDS:
-            d.error(entry.key_span, "S011", f"unknown key `{entry.key}` in a scenario", _suggest(entry.key, FIELDS))
+            unknown(entry.key_span, f"unknown key `{entry.key}` in a scenario", entry.key, FIELDS)
             continue
         raw[entry.key] = plain(entry.value, where, entry.key)
         where.setdefault(entry.key, entry.value.span)
@@ -122,19 +149,24 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
     if not isinstance(actions, list):
         d.error(where.get("actions", tree.span), "S014", "`actions` must be a list such as [\"0: pass\"]")
         actions = []
+    bad_actions = 0
     for i, step in enumerate(actions):
         if isinstance(step, dict):
             if set(step) != {"expect"} or not isinstance(step["expect"], dict):
                 d.error(where[f"actions.{i}"], "S014", "a checkpoint in `actions` is written `- expect: {...}`")
             else:
-                _check_expect(step["expect"], where, f"actions.{i}.expect", d)
+                _check_expect(step["expect"], where, f"actions.{i}.expect", unknown)
         elif not isinstance(step, str):
-            d.error(where[f"actions.{i}"], "S014", f"each action is text such as \"0: accept\", found {step!r}")
+            bad_actions += 1
+            if bad_actions <= _Unknown.SHOWN:
+                d.error(where[f"actions.{i}"], "S014", f"each action is text such as \"0: accept\", found {step!r}")
+    if bad_actions > _Unknown.SHOWN:
+        d.error(where["actions"], "S014", f"and {bad_actions - _Unknown.SHOWN:,} more actions that are not text")
     expect = raw.get("expect") or {}
     if not isinstance(expect, dict):
         d.error(where["expect"], "S014", "`expect` must be a mapping such as {hand_sizes: {0: 7}}")
         expect = {}
-    _check_expect(expect, where, "expect", d)
+    _check_expect(expect, where, "expect", unknown)
     position = raw.get("position")
     if position is not None:
         if not isinstance(position, dict):
@@ -143,12 +175,13 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
         else:
             for key in position:
                 if key not in POSITION_FIELDS:
-                    d.error(where[f"position.{key}:key"], "S011", f"unknown key `{key}` in `position`",
-                            _suggest(str(key), POSITION_FIELDS))
+                    unknown(where[f"position.{key}:key"], f"unknown key `{key}` in `position`", str(key),
+                            POSITION_FIELDS)
             for key in ("hands", "to_play"):
                 if key not in position:
                     d.error(where["position"], "S012", f"the position has no `{key}:`")
     players = number("players", 2)
+    unknown.close()
     if d.has_errors():
         return None
     return Scenario(name=text("scenario"), rulebook=text("rulebook"), players=players or 0, actions=actions,
@@ -156,11 +189,10 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
                     dealer=number("dealer"), position=position, path=path, where=where)
 
 
-def _check_expect(expect: dict[str, Any], where: dict[str, Span], key: str, d: Diagnostics) -> None:
+def _check_expect(expect: dict[str, Any], where: dict[str, Span], key: str, unknown: _Unknown) -> None:
     for name in expect:
         if name not in EXPECT_FIELDS:
-            d.error(where[f"{key}.{name}:key"], "S011", f"unknown expectation `{name}`",
-                    _suggest(str(name), EXPECT_FIELDS))
+            unknown(where[f"{key}.{name}:key"], f"unknown expectation `{name}`", str(name), EXPECT_FIELDS)
 
 
 _MISSING = {

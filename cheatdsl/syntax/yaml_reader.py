@@ -23,12 +23,11 @@ from yaml.events import (
 from ..diagnostics import Diagnostics
 from ..limits import (
     MAX_DEPTH,
-    MAX_NODES,
     MAX_SCALAR_CHARS,
-    MAX_TEXT_CHARS,
+    RULEBOOK_VALUES,
     TOO_LONG_HINT,
     TOO_MANY_VALUES_HINT,
-    TOO_MUCH_TEXT,
+    ValueLimits,
 )
 from ..source import SourceFile, Span
 from .tree import Entry, ListNode, MapNode, Node, ScalarNode
@@ -65,9 +64,10 @@ class _Open:
 class _Builder:
     """Turns one document's events into our nodes, counting values and depth as it goes."""
 
-    def __init__(self, source: SourceFile, diagnostics: Diagnostics) -> None:
+    def __init__(self, source: SourceFile, diagnostics: Diagnostics, limits: ValueLimits) -> None:
         self.path = source.path
         self.diagnostics = diagnostics
+        self.limits = limits
         self.count = 0
         self.chars = 0
         self.stack: list[_Open] = []
@@ -112,8 +112,8 @@ class _Builder:
         if top is not None and top.mapping and not top.key_read:
             return  # a key: its value is counted
         self.count += 1
-        if self.count > MAX_NODES:
-            self.refuse(event, "E012", f"the file has more than {MAX_NODES:,} values", TOO_MANY_VALUES_HINT)
+        if self.count > self.limits.nodes:
+            self.refuse(event, "E012", f"the file has more than {self.limits.nodes:,} values", TOO_MANY_VALUES_HINT)
         if len(self.stack) > MAX_DEPTH:
             self.refuse(event, "E013", f"values are nested more than {MAX_DEPTH} deep")
 
@@ -122,8 +122,8 @@ class _Builder:
         self.chars += len(event.value)
         if len(event.value) > MAX_SCALAR_CHARS:
             self.refuse(event, "E018", f"a value of {len(event.value):,} characters is too long", TOO_LONG_HINT)
-        if self.chars > MAX_TEXT_CHARS:
-            self.refuse(event, "E019", TOO_MUCH_TEXT, TOO_MANY_VALUES_HINT)
+        if self.chars > self.limits.text_chars:
+            self.refuse(event, "E019", self.limits.too_much_text(), TOO_MANY_VALUES_HINT)
 
     def refuse(self, event: Event, code: str, message: str, hint: str = "") -> None:
         start = event.start_mark
@@ -204,8 +204,9 @@ def _located(source: SourceFile, error: yaml.YAMLError) -> Span:
     return Span(source.path, 1, 1)
 
 
-def read_yaml(source: SourceFile, diagnostics: Diagnostics) -> Node | None:
-    """The YAML text as a node tree, or None after recording why it could not be read."""
+def read_yaml(source: SourceFile, diagnostics: Diagnostics, limits: ValueLimits = RULEBOOK_VALUES) -> Node | None:
+    """The YAML text as a node tree, or None after recording why it could not be read; `limits` bound the
+    values and text it may hold (a rulebook's by default, `SCENARIO_VALUES` for a scenario)."""
     parser = _Parser(source.text)
     try:
         parser.get_event()  # the stream's start
@@ -213,7 +214,7 @@ def read_yaml(source: SourceFile, diagnostics: Diagnostics) -> Node | None:
             diagnostics.error(Span(source.path, 1, 1), "E004", "the file holds no rules")
             return None
         parser.get_event()  # the document's start
-        tree = _Builder(source, diagnostics).document(parser)
+        tree = _Builder(source, diagnostics, limits).document(parser)
         parser.get_event()  # the document's end
         after = parser.get_event()
         if isinstance(after, DocumentStartEvent):
