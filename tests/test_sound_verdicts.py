@@ -4,6 +4,7 @@ shortcut may count on a rule only where play shows the rule can fire."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from cheatdsl.load import load_rulebook
 from verifier.runner import verify
@@ -50,3 +51,26 @@ def test_a_winnability_witness_expects_the_order_out_the_game_leaves(tmp_path: P
     files = sorted(out.glob("*.yaml"))
     assert len(files) == 3
     assert main(["scenario", *map(str, files)]) == 0
+
+
+def test_a_per_value_conservation_query_without_an_answer_claims_nothing(monkeypatch: Any) -> None:
+    """Issue 21 point 4 ("no internal error on any generated rulebook"; found by benchmarks/soundness_campaign.py,
+    generated rulebooks 1088, 1172, 1204, 1208 and 1366): with jokers, conservation of each card class is
+    checked apart, and a query that got no answer (a timeout: "canceled") was taken for a counterexample
+    without a model, so five properties ended in `AttributeError` (an internal error). It is the solver's
+    reason now, and the invariants claim nothing from that proof: every property reading them is unknown."""
+    from verifier.encoding.spec import build_spec
+    from verifier.properties import invariant
+    from verifier.solving.solver import Answer, Status
+
+    sp = build_spec(load_rulebook(str(FIXTURES / "three-packs-wild-sets.yaml")), 3)
+    assert sp.joker_index is not None  # the jokers are kept apart, so the per-value query is asked
+    assert invariant.houdini(sp).proved  # answered, the proof stands
+
+    monkeypatch.setattr(invariant, "ask", lambda *_args, **_kw: Answer(Status.UNKNOWN, reason="canceled"))
+    assert invariant._per_value(sp, True, None) == "canceled"
+
+    monkeypatch.undo()  # the solver answers again; only the per-value proof goes without an answer
+    monkeypatch.setattr(invariant, "_per_value", lambda *_args: "canceled")
+    found = invariant.houdini(sp)
+    assert found.unknown == "canceled" and not found.proved

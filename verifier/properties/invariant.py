@@ -315,6 +315,8 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
         # game that keeps one natural value and the joker apart (assuming only the typing facts).
         per_value = _per_value(sp, symmetric, timeout_ms)
         result.queries += 1
+        if isinstance(per_value, str):  # the solver gave no answer: nothing is claimed from this proof
+            return Invariants(set(), result.dropped, unknown=per_value, symmetric=symmetric, queries=result.queries)
         if per_value is not None:
             result.proved.discard("card-conservation")
             result.dropped["card-conservation"] = per_value
@@ -323,17 +325,20 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
     return result
 
 
-def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexample | None:
+def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexample | str | None:
     """Conservation of each card class on the game that keeps one natural value and the joker apart: after
     every deal, and after a step of each kind from a state where it holds (with the typing facts); the
-    first counterexample, or None. One solver serves the steps, which start from one state."""
+    first counterexample, None when it holds, or the solver's reason when a query got no answer. One
+    solver serves the steps, which start from one state."""
     ab = merge_values(sp, _classes(sp))
     b0 = Builder(ab)
     cons, start, _ = initial(b0, "deal")
     solver = new_solver(timeout_ms=timeout_ms, older_arith=True)
     solver.add(*cons, not_(and_(list(conservation(ab, start).values()))))
     answer = ask(solver)
-    if not answer.unsat:
+    if answer.unknown:
+        return answer.reason
+    if answer.sat:
         return Counterexample("card-conservation", "deal", ["cards conserved"], answer.model, start)  # type: ignore[arg-type]
     solver = new_solver(timeout_ms=timeout_ms, older_arith=True)
     start_assumed = False
@@ -344,7 +349,9 @@ def _per_value(sp: Spec, symmetric: bool, timeout_ms: int | None) -> Counterexam
         solver.push()
         solver.add(st.legal, *st.b.defs, not_(and_(list(conservation(ab, st.after).values()))))
         answer = ask(solver)
-        if not answer.unsat:
+        if answer.unknown:
+            return answer.reason
+        if answer.sat:
             return Counterexample("card-conservation", "step", ["cards conserved"], answer.model,  # type: ignore[arg-type]
                                   st.s, st.after, st.a, st.kind)
         solver.pop()
