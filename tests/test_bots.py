@@ -46,6 +46,7 @@ from cheatdsl.engine import (
 )
 from cheatdsl.load import compile_rulebook, load_rulebook
 from cheatdsl.model import Rulebook
+from cheatdsl.words.notation import describe_state
 
 RULEBOOKS = Path(__file__).resolve().parents[1] / "rulebooks"
 SHIPPED = sorted(p for p in RULEBOOKS.iterdir() if p.suffix in (".yaml", ".cheat"))
@@ -106,7 +107,7 @@ def test_every_bot_finishes_games_with_legal_actions_on_every_rulebook(path: Pat
                     continue
                 action = bots[seat].act(views[seat])
                 if steps % 7 == 0 or state.phase is not Phase.PLAY:
-                    assert legal(state, action), f"{name} chose {action!r} at\n{state}"
+                    assert legal(state, action), f"{name} chose {action!r} at\n{describe_state(state)}"
                 state.apply_action(action)  # raises IllegalAction for anything the rules refuse
                 kinds[type(action).__name__] += 1
                 steps += 1
@@ -559,7 +560,7 @@ def test_honest_decides_as_its_rule_worked_out_from_scratch(path: Path) -> None:
                 oracle.setstate(bots[seat].rng.getstate())
                 expected = _honest_from_scratch(views[seat], oracle, 0.15)
                 action = bots[seat].act(views[seat])
-                assert action == expected, f"seat {seat} chose {action!r}, the rule gives {expected!r} at\n{state}"
+                assert action == expected, f"seat {seat} chose {action!r}, the rule gives {expected!r} at\n{describe_state(state)}"
                 assert bots[seat].rng.getstate() == oracle.getstate(), "a different use of the random stream"
                 state.apply_action(action)
                 decisions += 1

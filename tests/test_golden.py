@@ -33,7 +33,7 @@ from cheatdsl.engine import (
     TooManyActions,
     action_key,
 )
-from cheatdsl.engine.notation import action_text, phase_text
+from cheatdsl.words.notation import action_text, phase_text
 from cheatdsl.load import compile_rulebook
 from cheatdsl.play.words import Voices, hand_words, public_words, result_lines, reveal_lines, set_words
 

@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its test cl
     from starlette.testclient import TestClient
 
 from cheatdsl.engine import Phase
-from cheatdsl.engine.notation import card_text
+from cheatdsl.words.notation import card_text
 from cheatdsl.serve import build_catalog, create_app
 from cheatdsl.serve.limits import Limits
 from cheatdsl.serve.present import seat_view

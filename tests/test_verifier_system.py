@@ -326,7 +326,7 @@ def test_only_the_claimant_and_the_loser_go_out_by_a_challenge() -> None:
     """docs/language.md, How a rulebook is played, 6 (with 004 Sweden's draw three and `short_stock: nothing`):
     in the encoding too, a seat holding nothing that neither played nor lost the challenge stays in, and
     the game goes on; before, any empty seat still in went out, and here won."""
-    from cheatdsl.engine.notation import parse_action
+    from cheatdsl.words.notation import parse_action
     sp, game, st, turns = _scenario_turns(ROOT / "tests" / "scenarios" / SHORT_STOCK[-1])
     for text in turns[0]:  # seat 0's last card caught: nothing to draw, so it holds nothing
         st.apply_action(parse_action(game, text))
@@ -345,7 +345,7 @@ def test_only_the_claimant_and_the_loser_go_out_by_a_challenge() -> None:
 def _assert_scenario_steps(name: str) -> None:
     """Each turn of the scenario `name`, from the interpreter's state before it, gives in the encoding
     exactly the interpreter's state after it."""
-    from cheatdsl.engine.notation import parse_action
+    from cheatdsl.words.notation import parse_action
     sp, game, st, turns = _scenario_turns(ROOT / "tests" / "scenarios" / name)
     for texts in turns:
         before, stock = read(sp, st), Counter(st.stock())

@@ -78,7 +78,7 @@ def _show(value: Any) -> str:
 def _observe(state: Any) -> dict[str, Any]:
     """What a scenario can check about a table, in the notation (so it means the same in any rulebook)."""
     from ..engine import Phase
-    from ..engine.notation import cards_text, claim_text
+    from ..words.notation import cards_text, claim_text
     g = state.game
     result = state.result()
     out: dict[str, Any] = {
@@ -117,7 +117,7 @@ def _table(rb: Rulebook, players: int, seed: int, dealer: int) -> Any:
 
 def _cross(text: str, state: Any) -> tuple[Any | None, str]:
     """The action written `text` in `state`'s game, and why it is refused there ("" when legal)."""
-    from ..engine.notation import NotationError, parse_action
+    from ..words.notation import NotationError, parse_action
     try:
         action = parse_action(state.game, text)
     except NotationError as exc:
@@ -129,7 +129,7 @@ def _cross(text: str, state: Any) -> tuple[Any | None, str]:
 def _candidates(state: Any, rng: random.Random) -> list[str]:
     """A few actions the seat to act might take, in the notation: sampled plays and passes, or every response."""
     from ..engine import Phase, TooManyActions
-    from ..engine.notation import action_text
+    from ..words.notation import action_text
     g = state.game
     if state.phase is Phase.PLAY:
         texts = [action_text(g, state.sample_play(rng)) for _ in range(SAMPLES)]

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
+
+from .refusals import Doing, Refusal
+
+if TYPE_CHECKING:
+    from .state import State
 
 CHANCE = -1
 TERMINAL = -4
@@ -26,7 +32,28 @@ class Phase(Enum):
 
 
 class IllegalAction(Exception):
-    """An action the rules do not allow in this state; the message says why in the game's words."""
+    """An action the rules do not allow in this state.
+
+    Either a plain message, or a structured `Refusal` with the state it was refused in (which a refusal
+    leaves unchanged) and what was tried; `words.notation.refusal_text` says why in the game's words, and
+    is what a person is shown. `str()` of a structured refusal is a short record, not a sentence.
+    """
+
+    def __init__(self, reason: Refusal | str, *, state: State | None = None, doing: Doing | None = None,
+                 action: object = None, kind: str | None = None, seat: int | None = None,
+                 rank: object = None) -> None:
+        self.reason = reason
+        self.state = state
+        self.doing = doing
+        self.action = action
+        self.kind = kind
+        self.seat = seat
+        self.rank = rank
+        if isinstance(reason, Refusal):
+            fields = {"doing": doing and doing.value, "action": action, "kind": kind, "seat": seat, "rank": rank}
+            super().__init__(f"{reason.value}: " + ", ".join(f"{k}={v!r}" for k, v in fields.items() if v is not None))
+        else:
+            super().__init__(reason)
 
 
 class TooManyActions(Exception):

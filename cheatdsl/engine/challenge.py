@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..model import ChallengeKind, ChallengeTest
 from .actions import IllegalAction, Phase
 from .ending import Ending
-from .notation import rank_words
+from .refusals import Refusal
 from .records import RevealRecord
 
 if TYPE_CHECKING:
@@ -203,8 +203,7 @@ def discard_forced_sets(state: State, seat: int) -> None:
 def discard_chosen_set(state: State, seat: int, rank: int) -> bool:
     """`seat` shows a set of `rank` and puts it out; True when it holds no complete set any more."""
     if not isinstance(rank, int) or rank not in complete_sets(state, seat):
-        name = rank_words(state.game, rank) if isinstance(rank, int) else repr(rank)
-        raise IllegalAction(f"seat {seat} holds no complete set of {name}")
+        raise IllegalAction(Refusal.NO_SET, state=state, seat=seat, rank=rank)
     discard_set(state, seat, rank)
     return not complete_sets(state, seat)
 

@@ -9,13 +9,26 @@ from ..model import Surplus
 from . import challenge as _challenge
 from .actions import Phase
 from .ending import Ending
-from .notation import card_text
 
 if TYPE_CHECKING:
+    from .game import Game
     from .position import Position
     from .state import State
 
 _STOCK, _TERMINAL = Surplus.STOCK, Phase.TERMINAL
+JOKER_TEXT = "JK"
+
+
+def card_symbol(game: Game, value: int) -> str:
+    """A card's symbol from the rules' rank symbols and suit names: `7`, `K` (games claiming ranks), `7H`
+    (games claiming exact cards), or `JK`; `words.notation.card_text` shows cards with it."""
+    if value == game.rules.joker:
+        return JOKER_TEXT
+    rank = value % game.rules.rank_count
+    if game.rules.by_rank:
+        return game.rules.rank_symbols[rank]
+    return game.rules.rank_symbols[rank] + game.rules.suit_names[value // game.rules.rank_count][0].upper()
+
 
 def shuffled(deck: list[int], seed: int) -> list[int]:
     """`deck` shuffled in place exactly as `random.Random(seed).shuffle(deck)` does, with less overhead."""
@@ -113,7 +126,7 @@ def enter_position(state: State, position: Position) -> None:
             counts[c] += 1
     for v, k in enumerate(counts):
         if k > rules.deck_counts[v]:
-            raise ValueError(f"the position holds {k} of {card_text(g, v)}, the deck has {rules.deck_counts[v]}")
+            raise ValueError(f"the position holds {k} of {card_symbol(g, v)}, the deck has {rules.deck_counts[v]}")
     if position.previous is not None and position.previous not in rules.space.position:
         raise ValueError(f"{position.previous!r} is not a claim of this game")
     hands = []

@@ -36,7 +36,7 @@ from .actions import (
 )
 from .deal import deal
 from .ending import Ending
-from .notation import bad_cards_text, bad_kind_text, bad_play_text, describe_state, not_now_text
+from .refusals import Doing, Refusal
 from .observation import Observation, observe
 from .rearranging import same_cards_elsewhere
 from .records import PileEntry, Result, RevealRecord
@@ -399,9 +399,6 @@ class State:
         """The previous seat in turn order still in the game."""
         return self._prev_in[seat]
 
-    def __str__(self) -> str:
-        return describe_state(self)
-
     # -- what happens at the table: the operations the rarer steps and the deal are made of -----
 
     def lay_out(self, dealer: int, hands: Sequence[Sequence[int]], pile: Sequence[int] = (),
@@ -575,7 +572,7 @@ class State:
 
     def _apply_play(self, action: Play) -> None:
         if self._phase is not _PLAY:
-            raise IllegalAction(not_now_text(self, "play cards"))
+            raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.PLAY)
         rules = self.game.rules
         cards = action.cards
         claim = action.claim
@@ -585,7 +582,7 @@ class State:
             if (claim not in self._required_set or not rules.min_cards <= n <= rules.most_cards
                     or (count != n if rules.exact
                         else not rules.min_cards <= count <= (rules.any_count_cap if rules.any_count else n))):
-                raise IllegalAction(bad_play_text(self, action))
+                raise IllegalAction(Refusal.BAD_PLAY, state=self, action=action)
         except TypeError:
             raise IllegalAction(f"{action!r} is not a play: cards are a tuple of card values, "
                                 "the claim and the count whole numbers") from None
@@ -598,7 +595,7 @@ class State:
             except (IndexError, TypeError):
                 held = 0
             if not held:
-                raise IllegalAction(bad_cards_text(self, action))
+                raise IllegalAction(Refusal.BAD_CARDS, state=self, action=action)
             hand[c] = held - 1
         else:
             taken = 0
@@ -615,7 +612,7 @@ class State:
             if taken != n:
                 for c in cards[:taken]:
                     hand[c] += 1
-                raise IllegalAction(bad_cards_text(self, action))
+                raise IllegalAction(Refusal.BAD_CARDS, state=self, action=action)
         size = self._sizes[seat] - n
         self._sizes[seat] = size
         self._pile.append(action)
@@ -638,7 +635,7 @@ class State:
 
     def _apply_accept(self, action: Accept) -> None:
         if self._phase is not _RESPOND:
-            raise IllegalAction(not_now_text(self, "accept a claim"))
+            raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.ACCEPT)
         ri = self._ri + 1
         if ri < len(self._responders):
             self._ri = ri
@@ -655,7 +652,7 @@ class State:
         """Every responder to answer before `seat` (all, when `seat` is not one) accepts, as `apply_action(ACCEPT)`
         once each would; returns their seats."""
         if self._phase is not _RESPOND:
-            raise IllegalAction(not_now_text(self, "accept a claim"))
+            raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.ACCEPT)
         ri, responders = self._ri, self._responders
         stop = responders.index(seat, ri) if seat in responders[ri:] else len(responders)
         if stop > ri:
@@ -680,11 +677,11 @@ class State:
 
     def _apply_challenge(self, action: Challenge) -> None:
         if self._phase is not _RESPOND:
-            raise IllegalAction(not_now_text(self, "challenge"))
+            raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.CHALLENGE)
         rules = self.game.rules
         kind = rules.kind_by_name.get(action.kind)
         if kind is None:
-            raise IllegalAction(bad_kind_text(self.game, action.kind))
+            raise IllegalAction(Refusal.BAD_KIND, state=self, kind=action.kind)
         if not rules.calls_at_once:
             self._hear(self._seat, action.kind)
             return
@@ -730,7 +727,7 @@ class State:
     def _apply_pass(self, action: Pass) -> None:
         rules = self.game.rules
         if self._phase is not _PLAY:
-            raise IllegalAction(not_now_text(self, "pass"))
+            raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.PASS)
         if not rules.may_pass:
             raise IllegalAction("passing is not allowed: a player without the rank must bluff")
         if self._leading and not rules.leader_may_pass:
@@ -755,13 +752,13 @@ class State:
 
     def _apply_discard(self, action: DiscardSet) -> None:
         if self._phase is not _DISCARD:
-            raise IllegalAction(not_now_text(self, "discard a set"))
+            raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.DISCARD)
         if _challenge.discard_chosen_set(self, self._seat, action.rank):
             self._resume()
 
     def _apply_keep(self, action: KeepSets) -> None:
         if self._phase is not _DISCARD:
-            raise IllegalAction(not_now_text(self, "finish discarding sets"))
+            raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.FINISH_DISCARDING)
         self._resume()
 
     def _resume(self) -> None:

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..engine import ACCEPT, KEEP, PASS, Action, Challenge, DiscardSet, Phase, Play
-from ..engine.notation import NotationError, card_text, parse_action, parse_card, parse_claim, rank_words
+from ..words.notation import NotationError, card_text, parse_action, parse_card, parse_claim, rank_words
 from ..model import ChallengeTest
 from .console import Console
 from .screen import evidence_line, hand_lines, required_lines, rule, table_line

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..engine.notation import card_text, rank_words
+from ..words.notation import card_text, rank_words
 from ..model import Surplus
 from .words import Voices, choices_words, display_order, number_word, plural
 

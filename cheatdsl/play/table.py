@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine import CHANCE, KEEP, Accept, Action, Challenge, ChanceCaller, DiscardSet, Pass, Phase, Play
-from ..engine.notation import action_text
+from ..words.notation import action_text
 from .console import Console, Quit
 from .human import HumanSeat
 from .opponents import Opponent, make_opponent

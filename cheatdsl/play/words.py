@@ -1,7 +1,7 @@
 """The table talk: claims as spoken, hands, reveals and results in a card player's words.
 
 Shared by the terminal game and the golden playthroughs, so a rule reads the same in both.
-Cards are written in the notation of `engine.notation` (`7`, `K`, `7H`, `JK`).
+Cards are written in the notation of `words.notation` (`7`, `K`, `7H`, `JK`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine.actions import Phase
-from ..engine.notation import card_text, cards_text, claim_text, rank_words
+from ..words.notation import card_text, cards_text, claim_text, rank_words
 from ..model import ChallengeTest
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ A scenario file (YAML) holds:
       out: []             # seats already out, in the order they went out
       last_player: 1      # the last seat to add cards (for all_pass_leader)
     actions:
-      - "0: play 7C KD as 2 sevens"   # SEAT: action, in the notation of cheatdsl.engine.notation
+      - "0: play 7C KD as 2 sevens"   # SEAT: action, in the notation of cheatdsl.words.notation
       - expect: {to_act: 1}           # a checkpoint part way through
       - "1: challenge"
     expect:

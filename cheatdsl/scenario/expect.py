@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Phase, RevealRecord, State
-from ..engine.notation import (
+from ..words.notation import (
     NotationError,
     cards_text,
     claim_text,
@@ -161,7 +161,7 @@ def gone(state: State, value: Any, key: str) -> list[Mismatch]:
 
 
 def _actor(state: State) -> str:
-    from ..engine.notation import phase_text
+    from ..words.notation import phase_text
     return phase_text(state)
 
 

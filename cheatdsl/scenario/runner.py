@@ -11,7 +11,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostics, shown
 from ..engine import CHANCE, ChanceCaller, ChanceDealer, ChanceShuffle, Game, IllegalAction, Position, State
-from ..engine.notation import (
+from ..words.notation import (
     NotationError,
     action_text,
     card_text,
@@ -20,6 +20,7 @@ from ..engine.notation import (
     parse_action,
     parse_cards,
     parse_claim,
+    refusal_text,
     seats_text,
 )
 from ..files import FileRefused, read_text
@@ -158,12 +159,12 @@ def _run(scenario: Scenario) -> ScenarioResult:
             if "refused" in expect and i == len(steps) - 1:
                 refused_at = i
                 wanted = str(expect["refused"])
-                if wanted.lower() not in str(exc).lower():
+                if wanted.lower() not in refusal_text(exc).lower():
                     result.failures.append(Failure(scenario.span("expect.refused"),
                                                    f"{label} was refused, for another reason",
-                                                   f"refused with a message containing \"{wanted}\"", str(exc)))
+                                                   f"refused with a message containing \"{wanted}\"", refusal_text(exc)))
                 break
-            result.failures.append(Failure(scenario.span(key), f"{label} was refused: {exc}"))
+            result.failures.append(Failure(scenario.span(key), f"{label} was refused: {refusal_text(exc)}"))
             return result
         result.steps += 1
     if state.callers() and "callers" not in expect:
@@ -189,7 +190,7 @@ def _unsettled(scenario: Scenario, state: State, key: str) -> Failure:
 
 
 def _who(state: State) -> str:
-    from ..engine.notation import phase_text
+    from ..words.notation import phase_text
     return phase_text(state)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from ..engine import Action, Game, State
-from ..engine.notation import NotationError, parse_action
+from ..words.notation import NotationError, parse_action
 from ..files import FileRefused, read_text
 from ..scenario.model import Scenario
 from ..scenario.runner import _position

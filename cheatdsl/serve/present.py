@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..compare.describe import DIMENSIONS, describe
 from ..engine import DiscardSet, Phase
-from ..engine.notation import card_text, claim_text, rank_words
+from ..words.notation import card_text, claim_text, rank_words
 from ..model import ChallengeTest, Rulebook
 from ..play.screen import cards_rule, count_rule, evidence_line, required_lines
 from ..play.words import choices_words, display_order, matches, result_lines, reveal_lines, said

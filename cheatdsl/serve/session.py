@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine import CHANCE, Accept, Action, Challenge, ChanceCaller, Pass, Phase, Play, RevealRecord
-from ..engine.notation import action_text, cards_text
+from ..words.notation import action_text, cards_text
 from ..play.opponents import Opponent, make_opponent
 from ..play.table import NAMES
 from ..play.words import Voices, call_words, play_words, plural, set_words

@@ -22,6 +22,7 @@ from cheatdsl.engine import KEEP, Challenge, DiscardSet, Ending, Game, IllegalAc
 from cheatdsl.engine import PASS as PASS_ACTION
 from cheatdsl.engine import Action as EngineAction
 from cheatdsl.engine import State as EngineState
+from cheatdsl.words.notation import refusal_text
 
 from .spec import FIRST, FOLLOW, LEAD, Spec
 from .state import State, fresh, num
@@ -261,5 +262,5 @@ def _try(st: EngineState, action: EngineAction) -> str | None:
     try:
         st.apply_action(action)
     except IllegalAction as exc:
-        return str(exc)
+        return refusal_text(exc)
     return None

@@ -416,7 +416,7 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
             pid, f"sets leave whole and {public}, but {why}; not searched at this player count (see fewer "
             "players, or verify with more --searches) and no game played by bots shows it"), dead)
     def expect(st: State) -> dict[str, Any]:
-        from cheatdsl.engine.notation import claim_text, rank_words
+        from cheatdsl.words.notation import claim_text, rank_words
         g = st.game
         return {"discarded": [rank_words(g, r) for _, r, _ in st.discarded_sets()],
                 "previous": claim_text(g, st.previous), "caught": False}
@@ -446,7 +446,7 @@ def _key(st: State) -> tuple[Any, ...]:
 
 def _expect_now(st: State) -> dict[str, Any]:
     g = st.game
-    from cheatdsl.engine.notation import claim_text
+    from cheatdsl.words.notation import claim_text
     return {"hand_sizes": {s: st.hand_size(s) for s in range(g.players)}, "to_play": st.current_player(),
             "pile": st.pile_size(), "previous": claim_text(g, st.previous)}
 
@@ -510,7 +510,7 @@ def round_lasso(a: Analysis) -> Witness | str:
     """A dealt game played by rounds (the seat leading tells a lie, the next seat catches it, every seat
     passes) until the whole state at the start of a round repeats, that state being in the round set Q.
     From a deal the rounds first empty the stock, each caught lie drawing from it."""
-    from cheatdsl.engine.notation import card_text
+    from cheatdsl.words.notation import card_text
     sp = a.spec
     assert sp is not None
     game = a.game

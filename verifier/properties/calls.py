@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from cheatdsl.engine import ACCEPT, Challenge, Game, Phase, Play
-from cheatdsl.engine.notation import action_text, cards_text, claim_text, seats_text
+from cheatdsl.words.notation import action_text, cards_text, claim_text, seats_text
 from cheatdsl.model import Rulebook
 
 from .witness import Witness, dealt

@@ -18,7 +18,7 @@ from typing import Any
 from cheatdsl.bots import BOTS, make_bot
 from cheatdsl.engine import CHANCE, DiscardSet, Ending, Game, Pass, Phase, Play, State
 from cheatdsl.engine.game import NO_CAP
-from cheatdsl.engine.notation import card_text, claim_text, rank_words
+from cheatdsl.words.notation import card_text, claim_text, rank_words
 
 from .witness import ACCEPTED, Said, Witness, dealt, steps_text, win_expected, words_text
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from cheatdsl.engine import ACCEPT, Challenge, Game, IllegalAction, Phase, Play, Position, State
-from cheatdsl.engine.notation import card_text, cards_text, claim_text
+from cheatdsl.words.notation import card_text, cards_text, claim_text, refusal_text
 from cheatdsl.model import Rulebook
 from cheatdsl.scenario.runner import position_notation
 
@@ -95,7 +95,7 @@ def _play(game: Game, pos: Position, claim: int, count: int, naturals: int, joke
             table.act(challenge if challenge is not None else ACCEPT)
             called = called or challenge is not None
     except IllegalAction as exc:
-        return f"the interpreter refuses the play: {exc}"
+        return f"the interpreter refuses the play: {refusal_text(exc)}"
     expect: dict[str, Any]
     reveals = st.reveals()
     if reveals:

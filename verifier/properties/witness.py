@@ -33,7 +33,7 @@ from cheatdsl.engine import (
 from cheatdsl.engine import (
     PASS as ENGINE_PASS,
 )
-from cheatdsl.engine.notation import action_text, cards_text, claim_text
+from cheatdsl.words.notation import action_text, cards_text, claim_text, refusal_text
 from cheatdsl.profiles import reference_to
 from cheatdsl.scenario import Scenario
 from cheatdsl.scenario.runner import position_notation
@@ -270,7 +270,7 @@ def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, A
             discards = {sp.rules.ranks_in_play[r]: k for r, k in enumerate(a["discards"]) if k > 0}
             table.turn(a["kind"], cards, claim, a["count"], a["challenger"], test, discards)
     except IllegalAction as exc:
-        return f"the interpreter refuses a step: {exc}"
+        return f"the interpreter refuses a step: {refusal_text(exc)}"
     return table, {"position": notation}
 
 
@@ -351,5 +351,5 @@ def replay_shape(game: Game, state: State, trace: Trace, rotate: int = 0) -> Tab
             test = trace.spec.rules.kinds[a["test"]].name if a["kind"] == CHALLENGE and trace.spec.rules.kinds else None
             table.turn(a["kind"], cards, claim, count, ch, test)
     except IllegalAction as exc:
-        return f"the interpreter refuses a step: {exc}"
+        return f"the interpreter refuses a step: {refusal_text(exc)}"
     return table

@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..model import Surplus
-from .actions import (
+from ..engine.actions import (
     ACCEPT,
     KEEP,
     PASS,
@@ -24,17 +23,20 @@ from .actions import (
     ChanceDealer,
     ChanceShuffle,
     DiscardSet,
+    IllegalAction,
     KeepSets,
     Pass,
     Phase,
     Play,
 )
+from ..model import Surplus
+from ..engine.deal import JOKER_TEXT, card_symbol
+from ..engine.refusals import Doing, Refusal
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .state import State
+    from ..engine.game import Game
+    from ..engine.state import State
 
-JOKER_TEXT = "JK"
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
             "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
             "fifteen": 15, "sixteen": 16}
@@ -53,12 +55,7 @@ def suit_letter(game: Game, suit: int) -> str:
 
 def card_text(game: Game, value: int) -> str:
     """`7`, `K` (games claiming ranks), `7H` (games claiming exact cards), or `JK`."""
-    if value == game.rules.joker:
-        return JOKER_TEXT
-    rank = value % game.rules.rank_count
-    if game.rules.by_rank:
-        return game.rules.rank_symbols[rank]
-    return game.rules.rank_symbols[rank] + suit_letter(game, value // game.rules.rank_count)
+    return card_symbol(game, value)
 
 
 def cards_text(game: Game, values: tuple[int, ...] | list[int]) -> str:
@@ -362,3 +359,26 @@ def describe_state(state: State) -> str:
         lines.append(f"  stock: {len(state.stock())} cards")
     lines.append(f"  previous: {claim_text(g, state.previous)}; required: {claims_text(g, state.required_claims())}")
     return "\n".join(lines)
+
+
+_DOING_WORDS = {Doing.PLAY: "play cards", Doing.ACCEPT: "accept a claim", Doing.CHALLENGE: "challenge",
+                Doing.PASS: "pass", Doing.DISCARD: "discard a set", Doing.FINISH_DISCARDING: "finish discarding sets"}
+
+
+def refusal_text(exc: IllegalAction) -> str:
+    """Why the engine refused an action, in the game's words: the sentence a person is shown."""
+    state = exc.state
+    if not isinstance(exc.reason, Refusal) or state is None:
+        return str(exc)
+    if exc.reason is Refusal.NOT_NOW:
+        assert exc.doing is not None
+        return not_now_text(state, _DOING_WORDS[exc.doing])
+    if exc.reason is Refusal.BAD_PLAY:
+        return bad_play_text(state, exc.action)
+    if exc.reason is Refusal.BAD_CARDS:
+        return bad_cards_text(state, exc.action)
+    if exc.reason is Refusal.BAD_KIND:
+        return bad_kind_text(state.game, exc.kind)
+    rank = exc.rank
+    name = rank_words(state.game, rank) if isinstance(rank, int) else repr(rank)
+    return f"seat {exc.seat} holds no complete set of {name}"
