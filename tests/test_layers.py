@@ -5,6 +5,10 @@ The graph is drawn by tests/layers.py from the modules' own import statements (p
 
 from __future__ import annotations
 
+import ast
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -106,3 +110,42 @@ def test_every_module_is_in_the_graph() -> None:
     """The check reads the whole tree: the front end's modules are there and root is the project's."""
     assert "cheatdsl.syntax.dsl_reader" in MODULES and "verifier.encoding.spec" in MODULES
     assert (ROOT / "cheatdsl" / "cli.py").exists()
+
+
+def _engine_imports_of_words() -> list[str]:
+    """Every import of `cheatdsl.words` in the engine's modules, `if TYPE_CHECKING:` ones included."""
+    found = []
+    for module, path in sorted(MODULES.items()):
+        if not module.startswith("cheatdsl.engine"):
+            continue
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                names = [".".join([*base, node.module or ""]).strip(".")]
+                names += [f"{names[0]}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(n == "cheatdsl.words" or n.startswith("cheatdsl.words.") for n in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_text_for_people_sits_above_the_engine() -> None:
+    """Issue 27 point "Text for people (notation, words) sits above the engine": no module of
+    cheatdsl.engine imports cheatdsl.words (not even for type hints), and cheatdsl.words imports the engine."""
+    assert "cheatdsl.words.notation" in MODULES and "cheatdsl.engine.notation" not in MODULES
+    assert not _engine_imports_of_words(), _engine_imports_of_words()
+    assert ("cheatdsl.words", "cheatdsl.engine") in EDGES
+    assert ("cheatdsl.engine", "cheatdsl.words") not in EDGES
+
+
+def test_the_layers_script_shows_no_cycle() -> None:
+    """Issue 27: `python tests/layers.py` draws the package graph and exits 0 only when it has no cycle."""
+    run = subprocess.run([sys.executable, str(ROOT / "tests" / "layers.py")], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "cheatdsl.words -> cheatdsl.engine" in run.stdout
+    assert "cycle" not in run.stdout.lower()

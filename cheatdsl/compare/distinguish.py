@@ -117,12 +117,12 @@ def _table(rb: Rulebook, players: int, seed: int, dealer: int) -> Any:
 
 def _cross(text: str, state: Any) -> tuple[Any | None, str]:
     """The action written `text` in `state`'s game, and why it is refused there ("" when legal)."""
-    from ..words.notation import NotationError, parse_action
+    from ..words.notation import NotationError, parse_action, why_illegal
     try:
         action = parse_action(state.game, text)
     except NotationError as exc:
         return None, str(exc)
-    why = state.why_illegal(action)
+    why = why_illegal(state, action)
     return action, why or ""
 
 

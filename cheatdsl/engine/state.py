@@ -184,18 +184,18 @@ class State:
 
     def is_legal(self, action: Action) -> bool:
         """Whether `action` may be applied now."""
-        return self.why_illegal(action) is None
+        return self.refusal(action) is None
 
-    def why_illegal(self, action: Action) -> str | None:
-        """Why `action` may not be applied now, or None when it may."""
+    def refusal(self, action: Action) -> IllegalAction | None:
+        """The refusal `action` would meet now (`words.notation.refusal_text` says it), or None when legal."""
         handler = _HANDLERS.get(action.__class__)
         if handler is None:
-            return f"{action!r} is not an action of this game"
+            return IllegalAction(f"{action!r} is not an action of this game")
         trial = self.clone(history=False)
         try:
             handler(trial, action)
         except IllegalAction as exc:
-            return str(exc)
+            return exc
         return None
 
     def apply_action(self, action: Action) -> None:

@@ -6,7 +6,8 @@ import re
 from typing import TYPE_CHECKING
 
 from ..engine import ACCEPT, KEEP, PASS, Action, Challenge, DiscardSet, Phase, Play
-from ..words.notation import NotationError, card_text, parse_action, parse_card, parse_claim, rank_words
+from ..words.notation import (NotationError, card_text, parse_action, parse_card, parse_claim, rank_words,
+                              why_illegal)
 from ..model import ChallengeTest
 from .console import Console
 from .screen import evidence_line, hand_lines, required_lines, rule, table_line
@@ -79,7 +80,7 @@ class HumanSeat:
             self.show_turn(state)
             return None
         if low == "pass":
-            why = state.why_illegal(PASS)
+            why = why_illegal(state, PASS)
             if why:
                 raise Problem(f"You cannot pass: {why}.")
             return PASS
@@ -201,7 +202,7 @@ class HumanSeat:
     def _confirmed(self, state: State, action: Play) -> Action | None:
         """The play, after the rules accept it and, for a bluff, after you confirm it."""
         g = state.game
-        why = state.why_illegal(action)
+        why = why_illegal(state, action)
         if why:
             raise Problem(f"The rules do not allow that: {why}.")
         reasons = bluff_reasons(g, action.cards, action.claim, action.count)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine import CHANCE, KEEP, Accept, Action, Challenge, ChanceCaller, DiscardSet, Pass, Phase, Play
-from ..words.notation import action_text
+from ..words.notation import action_text, why_illegal
 from .console import Console, Quit
 from .human import HumanSeat
 from .opponents import Opponent, make_opponent
@@ -97,7 +97,7 @@ class Table:
     def _computer(self, seat: int) -> Action:
         opponent = self.opponents[seat]
         action = opponent.act(self.state)
-        why = self.state.why_illegal(action)
+        why = why_illegal(self.state, action)
         if why is None:
             return action
         # A bot's mistake must not end your game: say so, and play a legal action for it.

@@ -17,6 +17,7 @@ from ..words.notation import (
     parse_cards,
     parse_claim,
     rank_words,
+    why_illegal,
 )
 
 
@@ -344,7 +345,7 @@ def legal(state: State, value: Any, key: str) -> list[Mismatch]:
     items = value if isinstance(value, list) else [value]
     out = []
     for i, text in enumerate(items):
-        why = state.why_illegal(_action(state, text, f"{key}.{i}"))
+        why = why_illegal(state, _action(state, text, f"{key}.{i}"))
         if why is not None:
             out.append(Mismatch(f"{key}.{i}", f"`{text}` to be legal", f"refused: {why}"))
     return out
@@ -354,7 +355,7 @@ def illegal(state: State, value: Any, key: str) -> list[Mismatch]:
     items = value if isinstance(value, list) else [value]
     out = []
     for i, text in enumerate(items):
-        if state.why_illegal(_action(state, text, f"{key}.{i}")) is None:
+        if why_illegal(state, _action(state, text, f"{key}.{i}")) is None:
             out.append(Mismatch(f"{key}.{i}", f"`{text}` to be refused", "it is legal"))
     return out
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine import CHANCE, Accept, Action, Challenge, ChanceCaller, Pass, Phase, Play, RevealRecord
-from ..words.notation import action_text, cards_text
+from ..words.notation import action_text, cards_text, why_illegal
 from ..play.opponents import Opponent, make_opponent
 from ..play.table import NAMES
 from ..play.words import Voices, call_words, play_words, plural, set_words
@@ -107,7 +107,7 @@ class Session:
             raise Refused("the game is over")
         if self.state.current_player() != self.you:
             raise Refused("it is not your turn")
-        why = self.state.why_illegal(action)
+        why = why_illegal(self.state, action)
         if why:
             raise Refused(f"the rules do not allow that: {why}")
         if self.lesson is not None:
@@ -149,7 +149,7 @@ class Session:
     def _computer(self, seat: int) -> Action:
         state = self.state
         action = self.opponents[seat].act(state)
-        if state.why_illegal(action) is None:
+        if why_illegal(state, action) is None:
             return action
         # A bot's mistake must not end the game: it plays a legal action instead.
         rng = random.Random(self.seed + state.turns)

@@ -382,3 +382,9 @@ def refusal_text(exc: IllegalAction) -> str:
     rank = exc.rank
     name = rank_words(state.game, rank) if isinstance(rank, int) else repr(rank)
     return f"seat {exc.seat} holds no complete set of {name}"
+
+
+def why_illegal(state: State, action: Action) -> str | None:
+    """Why `action` may not be applied now, in the game's words, or None when it may."""
+    refused = state.refusal(action)
+    return None if refused is None else refusal_text(refused)
