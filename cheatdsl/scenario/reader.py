@@ -153,7 +153,9 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
     for i, step in enumerate(actions):
         if isinstance(step, dict):
             if set(step) != {"expect"} or not isinstance(step["expect"], dict):
-                d.error(where[f"actions.{i}"], "S014", "a checkpoint in `actions` is written `- expect: {...}`")
+                bad_actions += 1
+                if bad_actions <= _Unknown.SHOWN:
+                    d.error(where[f"actions.{i}"], "S014", "a checkpoint in `actions` is written `- expect: {...}`")
             else:
                 _check_expect(step["expect"], where, f"actions.{i}.expect", unknown)
         elif not isinstance(step, str):
@@ -161,7 +163,7 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
             if bad_actions <= _Unknown.SHOWN:
                 d.error(where[f"actions.{i}"], "S014", f"each action is text such as \"0: accept\", found {step!r}")
     if bad_actions > _Unknown.SHOWN:
-        d.error(where["actions"], "S014", f"and {bad_actions - _Unknown.SHOWN:,} more actions that are not text")
+        d.error(where["actions"], "S014", f"and {bad_actions - _Unknown.SHOWN:,} more actions that are neither text nor a checkpoint")
     expect = raw.get("expect") or {}
     if not isinstance(expect, dict):
         d.error(where["expect"], "S014", "`expect` must be a mapping such as {hand_sizes: {0: 7}}")
