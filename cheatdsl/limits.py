@@ -39,4 +39,4 @@ SCENARIO_VALUES = ValueLimits(MAX_SCENARIO_NODES, MAX_SCENARIO_TEXT_CHARS)
 
 TOO_MANY_VALUES_HINT = "a rulebook or scenario is a page of rules, not a data set: check that this is the right file"
 TOO_LONG_HINT = f"a name, text or formula is at most {MAX_SCALAR_CHARS:,} characters"
-TOO_MUCH_TEXT = f"the file's names, values and formulas hold more than {MAX_TEXT_CHARS:,} characters"
+TOO_MUCH_TEXT = RULEBOOK_VALUES.too_much_text()

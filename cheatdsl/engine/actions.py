@@ -49,11 +49,15 @@ class IllegalAction(Exception):
         self.kind = kind
         self.seat = seat
         self.rank = rank
-        if isinstance(reason, Refusal):
-            fields = {"doing": doing and doing.value, "action": action, "kind": kind, "seat": seat, "rank": rank}
-            super().__init__(f"{reason.value}: " + ", ".join(f"{k}={v!r}" for k, v in fields.items() if v is not None))
-        else:
-            super().__init__(reason)
+        super().__init__(reason)
+
+    def __str__(self) -> str:
+        if not isinstance(self.reason, Refusal):
+            return self.reason
+        # Made only when asked for: a search bot meets many refusals and reads none of them.
+        fields = {"doing": self.doing and self.doing.value, "action": self.action, "kind": self.kind,
+                  "seat": self.seat, "rank": self.rank}
+        return f"{self.reason.value}: " + ", ".join(f"{k}={v!r}" for k, v in fields.items() if v is not None)
 
 
 class TooManyActions(Exception):

@@ -77,11 +77,14 @@ def read_scenario(path: str, d: Diagnostics) -> Scenario | None:
     return _build(path, tree, d)
 
 
+# A scenario may hold many values, so its mistakes must cost little each: each kind is reported this many
+# times at most, then counted in one more error.
+SHOWN = 10
+
+
 class _Unknown:
     """Reports unknown keys, each with a did-you-mean hint, up to `SHOWN`; past that, counts them and says how
-    many more in one error (a scenario may hold many values, so its mistakes must cost little each)."""
-
-    SHOWN = 10
+    many more in one error."""
 
     def __init__(self, d: Diagnostics) -> None:
         self.d = d
@@ -89,7 +92,7 @@ class _Unknown:
         self.last: Span | None = None
 
     def __call__(self, span: Span, message: str, key: str, known: Iterable[str]) -> None:
-        if self.shown >= self.SHOWN:
+        if self.shown >= SHOWN:
             self.more += 1
             self.last = span
             return
@@ -154,16 +157,17 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
         if isinstance(step, dict):
             if set(step) != {"expect"} or not isinstance(step["expect"], dict):
                 bad_actions += 1
-                if bad_actions <= _Unknown.SHOWN:
+                if bad_actions <= SHOWN:
                     d.error(where[f"actions.{i}"], "S014", "a checkpoint in `actions` is written `- expect: {...}`")
             else:
                 _check_expect(step["expect"], where, f"actions.{i}.expect", unknown)
         elif not isinstance(step, str):
             bad_actions += 1
-            if bad_actions <= _Unknown.SHOWN:
+            if bad_actions <= SHOWN:
                 d.error(where[f"actions.{i}"], "S014", f"each action is text such as \"0: accept\", found {step!r}")
-    if bad_actions > _Unknown.SHOWN:
-        d.error(where["actions"], "S014", f"and {bad_actions - _Unknown.SHOWN:,} more actions that are neither text nor a checkpoint")
+    if bad_actions > SHOWN:
+        d.error(where["actions"], "S014",
+                f"and {bad_actions - SHOWN:,} more actions that are neither text nor a checkpoint")
     expect = raw.get("expect") or {}
     if not isinstance(expect, dict):
         d.error(where["expect"], "S014", "`expect` must be a mapping such as {hand_sizes: {0: 7}}")

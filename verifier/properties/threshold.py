@@ -66,7 +66,7 @@ def _rules(subject: Subject, n: int, naturals: z3.ArithRef, jokers: z3.ArithRef,
     if rb.claim.max_cards is not None:
         rules[Rule(Bound.PER_PLAY, f"cards per play: at most {rb.claim.max_cards} ({rb.claim.span})")] = \
             le(k, rb.claim.max_cards)
-    held, why = hand_capacity(TableRules(rb, n, t))
+    held, why = hand_capacity(subject.rules(n))
     rules[Rule(Bound.HANDS, f"hands: a seat never holds more than {held} cards ({why})")] = \
         le(plus(naturals, jokers), held)
     sets = rb.sets
@@ -169,7 +169,7 @@ def _at(subject: Subject, n: int) -> Result:
     if jok:
         parts.append(f"{jok} joker" + ("" if jok == 1 else "s"))
     reasons = f"copies allow {copies_bound}" + (f", a play holds at most {cap}" if cap is not None else ", no cap per play")
-    held = hand_capacity(TableRules(subject.rb, n, t))[0]
+    held = hand_capacity(subject.rules(n))[0]
     if held < copies_bound:
         reasons += f", a hand never holds more than {held}"
     return proved(PID, f"{top} ({' + '.join(parts)}) is the largest true claim; a claim of {top + 1} is a certain "
@@ -206,7 +206,7 @@ def claim_threshold(subject: Subject) -> Result:
     for n in subject.counts:
         t = subject.table(n)
         # What a hand can hold is part of the key only where it is fewer cards than the claim could hold.
-        held = hand_capacity(TableRules(subject.rb, n, t))[0]
+        held = hand_capacity(subject.rules(n))[0]
         wild = subject.rb.deck.jokers if subject.rb.deck.jokers_wild else 0
         key = (PID, t.packs, t.copies, set_size(subject.rb, n, t.copies),
                held if held < (t.packs if subject.cards else t.copies) + wild else None)
