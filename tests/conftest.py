@@ -8,8 +8,14 @@ import tempfile
 import hypothesis.configuration
 import pytest
 
-# Hypothesis keeps a folder of its own; the suite writes only under temporary folders.
-hypothesis.configuration.set_hypothesis_home_dir(tempfile.mkdtemp(prefix="cheatdsl-hypothesis-"))
+# Hypothesis keeps a folder of its own; the suite writes only under temporary folders, and removes
+# this one when the run (or each parallel worker) ends.
+_HYPOTHESIS_HOME = tempfile.TemporaryDirectory(prefix="cheatdsl-hypothesis-")
+hypothesis.configuration.set_hypothesis_home_dir(_HYPOTHESIS_HOME.name)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _HYPOTHESIS_HOME.cleanup()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
