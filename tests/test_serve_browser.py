@@ -63,15 +63,18 @@ def _serving(app: object) -> Iterator[tuple[str, object]]:
 
 
 @pytest.fixture(scope="module")
-def driver(server: tuple[str, object]) -> Iterator[object]:
+def driver(server: tuple[str, object], tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """One Chromium for the module; its profile and the sockets it makes stay in the test's own folder."""
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
+    folder = tmp_path_factory.mktemp("chromium")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,1500",
-                 "--disable-background-networking", "--disable-component-update", "--no-first-run"):
+                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                 f"--user-data-dir={folder / 'profile'}"):
         options.add_argument(flag)
-    d = webdriver.Chrome(service=Service(DRIVER), options=options)
+    d = webdriver.Chrome(service=Service(DRIVER, env={**os.environ, "TMPDIR": str(folder)}), options=options)
     d.set_script_timeout(10)
     yield d
     d.quit()
