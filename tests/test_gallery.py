@@ -182,3 +182,14 @@ def test_win_share_charts_draw_and_state_each_seats_interval(built: dict[str, st
         assert shown and all(int(low) <= int(share) <= int(high) for share, low, high in shown), name
         assert len(list(tree.iter(f"{svg}circle"))) == len(shown), name
         assert "95% Wilson interval" in words and "first" in words and "seat " not in words, name
+
+
+def test_facts_table_has_a_header_row_and_every_share_its_interval(built: dict[str, str]) -> None:
+    """Issue 25: the facts table rendered an empty header row, and 'intervals on every share': each page's
+    first table is headed, and the index writes the unfinished share with its 95% Wilson interval."""
+    for name in NAMES:
+        lines = built[f"{name}.md"].splitlines()
+        head = next(i for i, line in enumerate(lines) if line.startswith("|"))
+        assert lines[head] == "| fact | value |" and lines[head + 2].startswith("| rulebook | "), name
+    row = next(line for line in built["README.md"].splitlines() if line.startswith("| [mogeln]"))
+    assert re.search(r"\*\*100% \(\d+%–100%\)\*\* \(", row), row
