@@ -185,11 +185,17 @@ def test_win_share_charts_draw_and_state_each_seats_interval(built: dict[str, st
 
 
 def test_facts_table_has_a_header_row_and_every_share_its_interval(built: dict[str, str]) -> None:
-    """Issue 25: the facts table rendered an empty header row, and 'intervals on every share': each page's
-    first table is headed, and the index writes the unfinished share with its 95% Wilson interval."""
-    for name in NAMES:
-        lines = built[f"{name}.md"].splitlines()
-        head = next(i for i, line in enumerate(lines) if line.startswith("|"))
-        assert lines[head] == "| fact | value |" and lines[head + 2].startswith("| rulebook | "), name
+    """Issue 25: the facts table rendered an empty header row, and 'intervals on every share': no table of any
+    page has an empty header cell (the facts table is headed `fact | value`), and the index writes the
+    unfinished share with its 95% Wilson interval."""
+    for name in [f"{n}.md" for n in NAMES] + ["README.md"]:
+        lines = built[name].splitlines()
+        heads = [lines[i - 1] for i, line in enumerate(lines) if i and line.startswith("|---")]
+        assert heads, name
+        for head in heads:
+            assert all(cell.strip() for cell in head.strip().strip("|").split("|")), (name, head)
+        if name != "README.md":
+            first = next(i for i, line in enumerate(lines) if line.startswith("|"))
+            assert lines[first] == "| fact | value |" and lines[first + 2].startswith("| rulebook | "), name
     row = next(line for line in built["README.md"].splitlines() if line.startswith("| [mogeln]"))
     assert re.search(r"\*\*100% \(\d+%–100%\)\*\* \(", row), row

@@ -202,7 +202,7 @@ def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[st
     if based is not None:
         out += _changes(diff(based[1], rb), based[0])
     cells = describe(rb)
-    out += ["## Rules in plain words", "", "| rule | |", "|---|---|"]
+    out += ["## Rules in plain words", "", "| rule | in plain words |", "|---|---|"]
     out += [f"| {_cell(d.label)} | {_cell(cells[d.key])} |" for d in DIMENSIONS]
     out += [""]
     out += _verdicts(found, verify_note)
