@@ -90,6 +90,8 @@ def test_claim_formulas_in_words(formula: str, vocabulary: Vocabulary, expected:
     ("holder(ace of hearts)", "whoever was dealt the ace of hearts"),       # Mogeln
     ("last_player", "the last player to add cards"),                        # one rank a round, all pass
     ("seat(0)", "the dealer"),
+    ("seat(1)", "the seat one place after the dealer in turn order"),   # issue 25: not a table seat number
+    ("seat(2)", "the seat two places after the dealer in turn order"),
 ])
 def test_seat_formulas_in_words(formula: str, expected: str) -> None:
     """Seat rules (`setup.first_player`, `challenge.next_player`, `passing.all_pass_leader`)."""
