@@ -26,8 +26,8 @@ TITLE = "Simulation"
 BOTS = ("honest",)
 PREFERRED_PLAYERS = 4
 MEANINGS = ("Turns are plays and passes, of finished games only; unfinished games were stopped by the turn cap or "
-            "left with no legal action; wins by turn order are the shares of won games won by the first player to "
-            "play, the second and so on; a forced bluff is a play by a seat holding no card of any claim allowed. "
+            "left with no legal action; wins by turn order are the shares of the won games by place in turn order: "
+            "the first to play, the second and so on; a forced bluff is a play by a seat holding no card of any claim allowed. "
             "Each share has its 95% Wilson interval in brackets.")
 
 
