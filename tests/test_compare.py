@@ -90,6 +90,8 @@ def test_claim_formulas_in_words(formula: str, vocabulary: Vocabulary, expected:
     ("holder(ace of hearts)", "whoever was dealt the ace of hearts"),       # Mogeln
     ("last_player", "the last player to add cards"),                        # one rank a round, all pass
     ("seat(0)", "the dealer"),
+    ("seat(1)", "the seat one place after the dealer in turn order"),   # issue 25: not a table seat number
+    ("seat(2)", "the seat two places after the dealer in turn order"),
 ])
 def test_seat_formulas_in_words(formula: str, expected: str) -> None:
     """Seat rules (`setup.first_player`, `challenge.next_player`, `passing.all_pass_leader`)."""
@@ -433,15 +435,18 @@ def _comparison_with_stats() -> Comparison:
 
 
 def test_statistics_side_by_side() -> None:
-    """Turns per game, wins by seat from the first player, challenge outcomes: a cell per rulebook."""
+    """Turns per game, wins by turn order from the first player, challenge outcomes: a cell per rulebook; issue 25
+    'intervals on every share': each share with its 95% Wilson interval, as the charts draw it."""
     s = statistics.section(columns_for([load("english-ascending.yaml"), load("mogeln.yaml")]), FAKE_STATS)
     rows = {r.key: r.cells for r in s.rows}
     assert rows["games"] == ("4 at 4 players", "4 at 4 players")
     assert rows["turns"] == ("mean 60, median 60, 40 to 80 (of 3 finished)", "mean 32, median 30, 20 to 50")
-    assert rows["unfinished"] == ("1 (25%): 1 at the turn cap", "0 (0%)")
-    assert rows["wins_by_seat"] == ("33% 33% 33% 0% (of 3 won)", "50% 0% 25% 25%")
+    assert rows["unfinished"] == ("1 of 4: 25% (5%–70%), 1 at the turn cap", "0 of 4: 0% (0%–49%)")
+    assert rows["wins_by_seat"] == ("of 3 won: first 33% (6%–79%), second 33% (6%–79%), third 33% (6%–79%), "
+                                    "fourth 0% (0%–56%)",
+                                    "first 50% (15%–85%), second 0% (0%–49%), third 25% (5%–70%), fourth 25% (5%–70%)")
     assert rows["challenges"] == ("10.0 (with 1 unfinished)", "5.0")
-    assert rows["caught"] == ("75% (with 1 unfinished)", "25%")
+    assert rows["caught"] == ("75% (60%–86%) (with 1 unfinished)", "25% (11%–47%)")
     assert rows["forced_bluffs"] == ("2.5 (with 1 unfinished)", "0.2")
     assert rows["pickups"] == ("mean 3.2 (with 1 unfinished)", "no pickups")
     assert s.note.startswith("4 games per rulebook at 4 players between honest bots, seed 0.")

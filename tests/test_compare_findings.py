@@ -60,8 +60,8 @@ def test_unfinished_games_stay_out_of_turns_and_win_shares() -> None:
     columns = columns_for([load("standard")])
     rows = {r.key: r.cells[0] for r in statistics.section(columns, [games([20, 30, 40], capped=1)]).rows}
     assert rows["turns"] == "mean 30, median 30, 20 to 40 (of 3 finished)"
-    assert rows["unfinished"] == "1 (25%): 1 at the turn cap"
-    assert rows["wins_by_seat"] == "100% 0% (of 3 won)"
+    assert rows["unfinished"] == "1 of 4: 25% (5%–70%), 1 at the turn cap"
+    assert rows["wins_by_seat"] == "of 3 won: first 100% (44%–100%), second 0% (0%–56%)"
     assert rows["challenges"] == "2.5 (with 1 unfinished)"
     none = {r.key: r.cells[0] for r in statistics.section(columns, [games([], capped=3)]).rows}
     assert none["turns"] == "no game finished: all 3 stopped at the cap of 2000"

@@ -308,12 +308,15 @@ def test_challenge_chart_draws_no_games_that_never_finished() -> None:
     assert svg.challenge_outcomes(["capped"], [capped]) == ""
 
 
-def test_sweep_win_shares_number_seats_from_one() -> None:
-    """Issue 25: 'the docs number seats from 1 while the sweep report numbers them from 0'."""
+def test_sweep_win_shares_number_seats_from_zero() -> None:
+    """Issue 25: 'seats numbered the same way everywhere': the sweep's chart of table seats counts them from 0,
+    as `simulate`, the notation and the data files do."""
     from cheatdsl.sweep.report import win_shares
     sim = played([30, 40, 50])
     drawing = win_shares(["a"], [sim])
-    assert "seat 1" in drawing and "seat 0" not in drawing
+    players = sim.settings.players
+    assert all(f"seat {k}" in _words(drawing) for k in range(players))
+    assert f"seat {players}" not in drawing
 
 
 def test_sweep_chart_labels_cut_keep_the_full_name_on_hover() -> None:
@@ -333,7 +336,7 @@ def _words(drawing: str) -> str:
     return " ".join(t.text or "" for t in ET.fromstring(drawing).iter(f"{SVG}text"))
 
 
-@pytest.mark.parametrize("draw", [svg.turns_per_game, svg.wins_by_seat, svg.challenge_outcomes])
+@pytest.mark.parametrize("draw", [svg.turns_per_game, svg.wins_by_turn_order, svg.challenge_outcomes])
 def test_compare_chart_labels_cut_keep_the_full_name_on_hover_and_in_a_key(draw: Any) -> None:
     """Issue 25: 'chart labels cut until four rows read the same': a name too long for the chart's width is cut
     with its full name in a <title> and spelled out whole, over as many lines as it needs, in a key under it;
@@ -350,19 +353,20 @@ def test_compare_chart_labels_cut_keep_the_full_name_on_hover_and_in_a_key(draw:
 
 
 def test_compare_win_shares_carry_their_wilson_intervals_drawn_and_in_words() -> None:
-    """Issue 25: 'win-share bars have no intervals': each seat's share of the won games is a dot on a line from
-    the low to the high end of its 95% Wilson interval, and the numbers are written beside it."""
+    """Issue 25: 'win-share bars have no intervals': each place's share of the won games is a dot on a line from
+    the low to the high end of its 95% Wilson interval, and the numbers are written beside it; the places are
+    in turn order from the first to play, named in words, never as a seat number."""
     from cheatdsl.simulate import wilson
     sim = played([30] * 10, players=3, wins=[0, 0, 0, 0, 0, 1, 1, 1, 2, 2])
-    drawing = svg.wins_by_seat(["three seats"], [sim])
+    drawing = svg.wins_by_turn_order(["three players"], [sim])
     words = _words(drawing)
-    assert "95% Wilson interval" in words
-    for seat, won in enumerate((5, 3, 2)):
+    assert "95% Wilson interval" in words and "in turn order from the first to play" in words
+    for place, won in zip(("first", "second", "third"), (5, 3, 2)):
         low, high = wilson(won, 10)
-        assert f"seat {seat + 1}" in words
+        assert place in words.split()
         assert f"{won / 10:.0%} ({low:.0%}–{high:.0%})" in words, words
-        assert f"seat {seat + 1}: {won} of 10 won, {won / 10:.1%} (95% {low:.1%} to {high:.1%})" in drawing
-    assert "seat 0" not in drawing
+        assert f"{place} to play: {won} of 10 won, {won / 10:.1%} (95% {low:.1%} to {high:.1%})" in drawing
+    assert "seat " not in drawing
     tree = ET.fromstring(drawing)
     assert len(list(tree.iter(f"{SVG}circle"))) == 3
 

@@ -121,3 +121,37 @@ def test_a_rulebook_the_simulator_refuses_leaves_its_column_empty(monkeypatch: p
     s = statistics.section(columns, data)
     assert s.note == "simulation failed for standard: ValueError: cannot deal"
     assert all(r.cells[1] == "-" for r in s.rows) and all(r.cells[0] != "-" for r in s.rows)
+
+
+def test_every_share_in_the_table_carries_its_wilson_interval() -> None:
+    """Issue 25: 'intervals on every share': compare's statistics table (which the gallery's pages print too)
+    writes each share with its 95% Wilson interval, as the charts draw it: the unfinished games, each place's
+    share of the won games and the challenges that caught a lie."""
+    from cheatdsl.simulate import wilson
+    stats = statistics.collect([load("english-ascending.yaml")], 6, 0, [3])[0]
+    assert isinstance(stats, Statistics)
+    rows = {r.key: r.cells[0] for r in statistics._rows([stats])}
+
+    def said(k: int, n: int) -> str:
+        low, high = wilson(k, n)
+        return f"{k / n:.0%} ({low:.0%}–{high:.0%})"
+
+    assert rows["unfinished"].startswith(f"{stats.unfinished} of 6: {said(stats.unfinished, 6)}")
+    won = sum(stats.wins_by_position)
+    for place, k in zip(("first", "second", "third"), stats.wins_by_position):
+        assert f"{place} {said(k, won)}" in rows["wins_by_seat"]
+    c = stats.challenges
+    assert rows["caught"].startswith(said(c.caught, c.total))
+
+
+def test_ratings_advantage_by_position_carries_its_interval() -> None:
+    """Issue 25: 'intervals on every share': the ratings' advantage of each place in turn order is written with
+    its 95% interval, the places named in words as the statistics' are."""
+    from cheatdsl.compare import ratings
+    from cheatdsl.rate import Estimate, Rating
+    e = Estimate(0.5, 0.4, 0.6)
+    shares = (Estimate(0.5, 0.4, 0.6), Estimate(0.25, 0.2, 0.3), Estimate(0.25, 0.1, 0.4))
+    rated = Rating("standard", 3, 30, 10, ("random", "honest"), (e, e), e, e, shares, e, e, e, e, ("honest",))
+    column = columns_for([load("standard.yaml")])
+    row = {r.key: r.cells[0] for r in ratings.section(column, [rated]).rows}["seat_advantage"]
+    assert row == "first +17 (+7 to +27), second -8 (-13 to -3), third -8 (-23 to +7) points"

@@ -21,7 +21,7 @@ from cheatdsl.docs import gallery
 from cheatdsl.docs.shell import ROOT
 
 FOLDER = ROOT / gallery.TARGET
-CHARTS = ("Turns per game", "Wins by seat", "Challenge outcomes")
+CHARTS = ("Turns per game", "Wins by turn order", "Challenge outcomes")
 NAMES = sorted({p.stem for p in (ROOT / "rulebooks").iterdir() if p.suffix in (".yaml", ".cheat")})
 
 
@@ -169,8 +169,9 @@ def test_house_rules_that_play_alike_are_flagged(built: dict[str, str]) -> None:
 
 
 def test_win_share_charts_draw_and_state_each_seats_interval(built: dict[str, str]) -> None:
-    """Issue 25: 'gallery ... win-share bars have no intervals': every wins chart draws each seat's share as a
-    dot on its 95% Wilson interval and writes both beside it, seats numbered from 1 as the docs number them."""
+    """Issue 25: 'gallery ... win-share bars have no intervals': every wins chart draws each place's share as a
+    dot on its 95% Wilson interval and writes both beside it; 'seats numbered the same way everywhere': the
+    places in turn order are named in words (first to play first), never as a seat number."""
     svg = "{http://www.w3.org/2000/svg}"
     charts = [n for n in built if n.endswith("-wins.svg")]
     assert charts
@@ -180,4 +181,21 @@ def test_win_share_charts_draw_and_state_each_seats_interval(built: dict[str, st
         shown = re.findall(r"(\d+)% \((\d+)%–(\d+)%\)", words)
         assert shown and all(int(low) <= int(share) <= int(high) for share, low, high in shown), name
         assert len(list(tree.iter(f"{svg}circle"))) == len(shown), name
-        assert "95% Wilson interval" in words and "seat 1" in words and "seat 0" not in words, name
+        assert "95% Wilson interval" in words and "first" in words and "seat " not in words, name
+
+
+def test_facts_table_has_a_header_row_and_every_share_its_interval(built: dict[str, str]) -> None:
+    """Issue 25: the facts table rendered an empty header row, and 'intervals on every share': no table of any
+    page has an empty header cell (the facts table is headed `fact | value`), and the index writes the
+    unfinished share with its 95% Wilson interval."""
+    for name in [f"{n}.md" for n in NAMES] + ["README.md"]:
+        lines = built[name].splitlines()
+        heads = [lines[i - 1] for i, line in enumerate(lines) if i and line.startswith("|---")]
+        assert heads, name
+        for head in heads:
+            assert all(cell.strip() for cell in head.strip().strip("|").split("|")), (name, head)
+        if name != "README.md":
+            first = next(i for i, line in enumerate(lines) if line.startswith("|"))
+            assert lines[first] == "| fact | value |" and lines[first + 2].startswith("| rulebook | "), name
+    row = next(line for line in built["README.md"].splitlines() if line.startswith("| [mogeln]"))
+    assert re.search(r"\*\*100% \(\d+%–100%\)\*\* \(", row), row

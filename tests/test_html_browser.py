@@ -142,7 +142,7 @@ def test_browser_sees_one_table_with_every_row(rendered: tuple[str, Path]) -> No
 
 
 def test_browser_sees_three_svg_charts(rendered: tuple[str, Path]) -> None:
-    """Turns per game, wins by seat and challenge outcomes, each an SVG with shapes in it."""
+    """Turns per game, wins by turn order and challenge outcomes, each an SVG with shapes in it."""
     dom = _Dom()
     dom.feed(rendered[0])
     assert sorted(dom.figures) == ["plot-challenges", "plot-turns", "plot-wins"]

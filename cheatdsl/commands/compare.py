@@ -20,11 +20,11 @@ are marked with ≠ (highlighted in HTML, "differs": true in JSON).
 Below the rules: the verifier's verdicts side by side (from `cheatdsl verify --format json`, run in a
 child process; "verifier unavailable" when it cannot be run, or skipped with --no-verify), and
 with --simulate G the statistics of G games per rulebook between honest bots, as `cheatdsl simulate`
-plays them: turns per game, unfinished games, wins by seat counted from the first player,
-challenges and how many caught a lie, forced bluffs, cards at a pickup; in HTML also three inline
-SVG charts (turns per game, wins by seat, challenge outcomes). Every rulebook sits at one player
-count they all allow, the nearest to 4, unless --players says which; --seed fixes the games, so
-the same seed gives the same numbers.
+plays them: turns per game, unfinished games, wins by turn order (first to play, second, ...),
+challenges and how many caught a lie, forced bluffs, cards at a pickup, each share with its 95%
+interval; in HTML also three inline SVG charts (turns per game, wins by turn order, challenge
+outcomes). Every rulebook sits at one player count they all allow, the nearest to 4, unless
+--players says which; --seed fixes the games, so the same seed gives the same numbers.
 
 Formats: text (fits 100 columns; many rulebooks are split into several tables), md (Markdown),
 html (one self-contained page: inline CSS and SVG, nothing fetched), json (or --json):

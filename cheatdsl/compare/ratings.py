@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from ..model import Rulebook
 from ..rate import Estimate, Rating, rate
 from .grid import Column, Row, Section
+from .svg import place
 
 TITLE = "Ratings"
 MEANINGS = ("A ladder of bots (random, greedy, honest, counter, search at two efforts) per rulebook; the skill index "
@@ -64,7 +65,8 @@ def section(columns: tuple[Column, ...], data: Sequence[Rating | str]) -> Sectio
 
     def seats(d: Rating) -> str:
         fair = 1.0 / d.players
-        return " ".join(f"{100 * (s.value - fair):+.0f}" for s in d.shares) + " points"
+        return ", ".join(f"{place(k)} {100 * (s.value - fair):+.0f} ({100 * (s.low - fair):+.0f} to "
+                         f"{100 * (s.high - fair):+.0f})" for k, s in enumerate(d.shares)) + " points"
 
     rows = (
         Row("skill_index", "skill index", each(lambda d: _cell(d.skill_index, "{:.2f}"))),

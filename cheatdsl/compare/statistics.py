@@ -20,14 +20,15 @@ from ..simulate import Statistics, simulate
 from ..simulate.engine import Engine
 from . import identical, unfinished
 from .grid import Column, Plot, Row, Section
-from .svg import challenge_outcomes, turns_per_game, wins_by_seat
+from .svg import WINS_TITLE, challenge_outcomes, counted_share, place, turns_per_game, wins_by_turn_order
 
 TITLE = "Simulation"
 BOTS = ("honest",)
 PREFERRED_PLAYERS = 4
 MEANINGS = ("Turns are plays and passes, of finished games only; unfinished games were stopped by the turn cap or "
-            "left with no legal action; wins by seat count from the first player to play, in won games only; a "
-            "forced bluff is a play by a seat holding no card of any claim allowed.")
+            "left with no legal action; wins by turn order are the shares of the won games by place in turn order: "
+            "the first to play, the second and so on; a forced bluff is a play by a seat holding no card of any claim allowed. "
+            "Each share has its 95% Wilson interval in brackets.")
 
 
 @dataclass(frozen=True)
@@ -109,10 +110,6 @@ def settings(data: Sequence[Simulated]) -> str:
     return text + f", seed {seed}."
 
 
-def _pct(part: float, whole: float) -> str:
-    return f"{round(100 * part / whole)}%" if whole else "-"
-
-
 def _rows(data: Sequence[Simulated]) -> list[Row]:
     def each(fn: Callable[[Statistics], str]) -> tuple[str, ...]:
         return tuple(fn(d) if isinstance(d, Statistics) else "-" for d in data)
@@ -143,17 +140,18 @@ def _rows(data: Sequence[Simulated]) -> list[Row]:
         return text
 
     def left(d: Statistics) -> str:
+        said = f"{d.unfinished} of {d.games}: {counted_share(d.unfinished, d.games)}" if d.games else "0"
         if not d.unfinished:
-            return "0 (0%)"
+            return said
         why = [f"{d.capped} at the turn cap" if d.capped else "", f"{d.stuck} with no legal action" if d.stuck else ""]
-        return f"{d.unfinished} ({_pct(d.unfinished, d.games)}): " + ", ".join(w for w in why if w)
+        return f"{said}, " + ", ".join(w for w in why if w)
 
     def seats(d: Statistics) -> str:
         w = d.wins_by_position
         if not sum(w):
             return "no game won"
-        shares = " ".join(_pct(x, sum(w)) for x in w)
-        return shares + (f" (of {sum(w)} won)" if d.unfinished else "")
+        shares = ", ".join(f"{place(k)} {counted_share(x, sum(w))}" for k, x in enumerate(w))
+        return (f"of {sum(w)} won: " if d.unfinished else "") + shares
 
     def challenges(d: Statistics) -> str:
         c = d.challenges
@@ -161,7 +159,7 @@ def _rows(data: Sequence[Simulated]) -> list[Row]:
 
     def caught(d: Statistics) -> str:
         c = d.challenges
-        return _pct(c.caught, c.caught + c.failed)
+        return counted_share(c.caught, c.caught + c.failed) if c.caught + c.failed else "-"
 
     def forced(d: Statistics) -> str:
         return f"{d.forced_bluffs.per_game:.1f}"
@@ -174,7 +172,7 @@ def _rows(data: Sequence[Simulated]) -> list[Row]:
         Row("games", "games played", each(games)),
         Row("turns", "turns per game", each(turns)),
         Row("unfinished", "unfinished games", each(left)),
-        Row("wins_by_seat", "wins by seat", each(seats)),
+        Row("wins_by_seat", "wins by turn order", each(seats)),
         Row("challenges", "challenges per game", each(per_game(challenges))),
         Row("caught", "caught a lie", each(per_game(caught))),
         Row("forced_bluffs", "forced bluffs per game", each(per_game(forced))),
@@ -183,10 +181,10 @@ def _rows(data: Sequence[Simulated]) -> list[Row]:
 
 
 def plots(names: Sequence[str], data: Sequence[Simulated]) -> tuple[Plot, ...]:
-    """The charts the data allows: turns per game, wins by seat, challenge outcomes."""
+    """The charts the data allows: turns per game, wins by turn order, challenge outcomes."""
     shown = [d if isinstance(d, Statistics) else None for d in data]
     out = []
-    for key, title, draw in (("turns", "Turns per game", turns_per_game), ("wins", "Wins by seat", wins_by_seat),
+    for key, title, draw in (("turns", "Turns per game", turns_per_game), ("wins", WINS_TITLE, wins_by_turn_order),
                              ("challenges", "Challenge outcomes", challenge_outcomes)):
         svg = draw(names, shown)
         if svg:

@@ -7,6 +7,10 @@ The charts are drawn 400 units wide with 11-unit text, so that a phone 390 pixel
 nearly full size (text of 9 pixels or more). Each row's name sits on a line of its own above the row,
 across the chart's whole width; a name still too long is cut, with the full name on hover and in a
 key under the chart. Every share is drawn with its 95% Wilson interval.
+
+Seats are numbered from 0, as `simulate`, the notation and the data files number them; a chart of
+places in turn order names them in words ("first", "second", ...) so that no number in it can be
+read as a seat.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ LINE = 14.0
 FONT = 'font-family="sans-serif" font-size="11"'
 
 Data = Sequence[Statistics | None]
+PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def colour(i: int) -> str:
@@ -107,8 +112,29 @@ def legend(names: Sequence[str], cut: Sequence[int], y: float, keyed: bool = Tru
     return out, y
 
 
-def _percent(share: float, low: float, high: float) -> str:
+def percent(share: float, low: float, high: float) -> str:
+    """A share with its 95% interval, as the charts write it: `29% (21%–39%)`."""
     return f"{share:.0%} ({low:.0%}–{high:.0%})"
+
+
+def counted_share(count: int, trials: int) -> str:
+    """`count` of `trials` as a share with its 95% Wilson interval: `29% (21%–39%)`."""
+    low, high = wilson(count, trials)
+    return percent(count / trials if trials else 0.0, low, high)
+
+
+def place(position: int) -> str:
+    """A place in turn order in words, 0 the first to play: `first`, `second`, ..., `11th`."""
+    if position < len(PLACES):
+        return PLACES[position]
+    n = position + 1
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def seat_name(seat: int) -> str:
+    """A table seat as every report numbers it, from 0: `seat 0`."""
+    return f"seat {seat}"
 
 
 def _ticks(high: float, most: int = 6) -> list[float]:
@@ -208,10 +234,12 @@ def turns_per_game(names: Sequence[str], data: Data) -> str:
 
 
 def share_rows(names: Sequence[str], shares: Sequence[Sequence[Share] | None], title: str, counted: str,
-               by_seat: bool = False, idle: str = "") -> str:
+               by_seat: bool = False, idle: str = "", in_turn_order: bool = False) -> str:
     """Per row a line per seat: its share as a dot on its 95% interval, the numbers beside it, an equal
-    share dashed. Seats are numbered from 1; `counted` says what a share is of. The dots take the row's
-    colour, or the seat's with `by_seat`; `idle` is a line under the chart naming rows with no share."""
+    share dashed. Seats are numbered from 0 (`seat 0`); with `in_turn_order` each `Share.seat` is a place
+    in turn order instead, named in words (`first`: the first to play). `counted` says what a share is
+    of. The dots take the row's colour, or the seat's with `by_seat`; `idle` is a line under the chart
+    naming rows with no share."""
     shown = [i for i, s in enumerate(shares) if s]
     if not shown:
         return ""
@@ -221,6 +249,10 @@ def share_rows(names: Sequence[str], shares: Sequence[Sequence[Share] | None], t
 
     def x(v: float) -> float:
         return left + (right - left) * v / ticks[-1]
+
+    def who(k: int) -> tuple[str, str]:
+        """The row's label and the words for it on hover."""
+        return (place(k), f"{place(k)} to play") if in_turn_order else (seat_name(k), seat_name(k))
 
     heights = [LINE + seat_row * len(rows[i]) + 6 for i in shown]
     bottom = top + sum(heights)
@@ -242,17 +274,19 @@ def share_rows(names: Sequence[str], shares: Sequence[Sequence[Share] | None], t
         for w in seats:
             mid = y + LINE + seat_row * (w.seat + 0.5)
             paint = colour(w.seat if by_seat else i)
-            tip = (f"<title>{escape(names[i])}, seat {w.seat + 1}: {w.count} of {total} won, {w.share:.1%} "
+            short_name, long_name = who(w.seat)
+            tip = (f"<title>{escape(names[i])}, {long_name}: {w.count} of {total} won, {w.share:.1%} "
                    f"(95% {w.low:.1%} to {w.high:.1%})</title>")
-            body.append(_text(PAD, mid + 4, f"seat {w.seat + 1}", extra=' fill="#555"'))
+            body.append(_text(PAD, mid + 4, short_name, extra=' fill="#555"'))
             body.append(f'<g stroke="{paint}" fill="{paint}">{tip}'
                         f'<line x1="{x(w.low):.1f}" y1="{mid:.1f}" x2="{x(w.high):.1f}" y2="{mid:.1f}" '
                         'stroke-width="2"/>'
                         f'<circle cx="{x(w.share):.1f}" cy="{mid:.1f}" r="3"/></g>')
-            body.append(_text(WIDTH - PAD, mid + 4, _percent(w.share, w.low, w.high), "end"))
+            body.append(_text(WIDTH - PAD, mid + 4, percent(w.share, w.low, w.high), "end"))
         y += height
-    notes, end = _notes(bottom + 30, f"dot: the seat's share of {counted}; line: its 95% Wilson interval; "
-                                     "dashed: an equal share")
+    whose = (f"each place's share of {counted}, places in turn order from the first to play" if in_turn_order
+             else f"the seat's share of {counted}")
+    notes, end = _notes(bottom + 30, f"dot: {whose}; line: its 95% Wilson interval; dashed: an equal share")
     if idle:
         notes.append(_text(PAD, end, _short(idle, WIDTH - 2 * PAD)))
         end += LINE
@@ -260,15 +294,18 @@ def share_rows(names: Sequence[str], shares: Sequence[Sequence[Share] | None], t
     return drawing(end, title, body + notes + key)
 
 
-def wins_by_seat(names: Sequence[str], data: Data) -> str:
-    """Each seat's share of the won games with its 95% interval, seats counted from the first player to play
-    (seat 1), a block per rulebook, a dashed line at an equal share."""
+WINS_TITLE = "Wins by turn order"
+
+
+def wins_by_turn_order(names: Sequence[str], data: Data) -> str:
+    """Each place in turn order's share of the won games with its 95% interval, from the first player to
+    play (named in words, `first`, not as a seat), a block per rulebook, a dashed line at an equal share."""
     counted = {i: d.wins_by_position for i, d in enumerate(data) if d is not None and d.wins_by_position}
     won = [seat_shares(counted[i], sum(counted[i])) if i in counted and sum(counted[i]) else None
            for i in range(len(data))]
     idle = [names[i] for i in counted if won[i] is None]
-    return share_rows(names, won, "Wins by seat", "won games, seat 1 the first to play",
-                      idle="no game won: " + ", ".join(idle) if idle else "")
+    return share_rows(names, won, WINS_TITLE, "won games",
+                      idle="no game won: " + ", ".join(idle) if idle else "", in_turn_order=True)
 
 
 def challenge_outcomes(names: Sequence[str], data: Data) -> str:
@@ -292,7 +329,7 @@ def challenge_outcomes(names: Sequence[str], data: Data) -> str:
         caught, failed = d.challenges.caught, d.challenges.failed
         total = caught + failed
         low, high = wilson(caught, total)
-        said = f"caught {_percent(caught / total, low, high)}"
+        said = f"caught {percent(caught / total, low, high)}"
         name_text, short = label(left, y + 11, names[i], right - left - CHAR * len(said) - 10)
         body.append(name_text)
         cut += [i] if short else []

@@ -204,7 +204,10 @@ def seat(expr: Expr, v: Vocabulary | None = None) -> str:
         arg = expr.args[0]
         if isinstance(arg, Number) and arg.value == 0:
             return "the dealer"
-        return f"seat {number(arg, v)} counting from the dealer"
+        # Not "seat 2": that is a table seat, counted from seat 0, and the dealer may sit anywhere.
+        if isinstance(arg, Number):
+            return f"the seat {plural(arg.value, 'place', words=True)} after the dealer in turn order"
+        return f"the seat {number(arg, v)} places after the dealer in turn order"
     if isinstance(expr, Call) and expr.function == "holder" and len(expr.args) == 1:
         arg = expr.args[0]
         what = card(arg, v) if isinstance(arg, CardLiteral) else claims(arg, v)

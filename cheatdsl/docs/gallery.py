@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..compare import identical, statistics, unfinished, verdicts
+from ..compare import identical, statistics, svg, unfinished, verdicts
 from ..compare.describe import DIMENSIONS, describe
 from ..compare.diff import Diff, diff
 from ..compare.grid import Column, Section
@@ -196,13 +196,13 @@ def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[st
     offered = [f"`{v.name}`{'' if not v.summary else ': ' + v.summary}" for v in rb.variations]
     if offered:
         facts.append(("variations offered", "; ".join(offered)))
-    out = [f"# {rb.title}", "", f"[All profiles]({INDEX})", "", "| | |", "|---|---|"]
+    out = [f"# {rb.title}", "", f"[All profiles]({INDEX})", "", "| fact | value |", "|---|---|"]
     out += [f"| {k} | {_cell(v)} |" for k, v in facts]
     out += [""]
     if based is not None:
         out += _changes(diff(based[1], rb), based[0])
     cells = describe(rb)
-    out += ["## Rules in plain words", "", "| rule | |", "|---|---|"]
+    out += ["## Rules in plain words", "", "| rule | in plain words |", "|---|---|"]
     out += [f"| {_cell(d.label)} | {_cell(cells[d.key])} |" for d in DIMENSIONS]
     out += [""]
     out += _verdicts(found, verify_note)
@@ -236,7 +236,7 @@ def _finished(stats: Statistics) -> tuple[str, str]:
         return median, "0%"
     why = ", ".join(w for w in (f"{capped} at the turn cap" if capped else "",
                                 f"{stuck} with no legal action" if stuck else "") if w)
-    return median, f"**{round(100 * left / stats.games)}%** ({why})"
+    return median, f"**{svg.counted_share(left, stats.games)}** ({why})"
 
 
 def index(rows: Sequence[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, Any] | None,

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..compare import svg
 from ..compare.page import CSS as COMPARE_CSS
-from ..simulate import Statistics
+from ..simulate import Statistics, wilson
 from .cells import Cell
 
 VERDICT_COLOURS = {"proved": "#2f9e44", "refuted": "#e03131", "bounded": "#f59f00", "unknown": "#adb5bd",
@@ -151,7 +151,7 @@ def _names(cells: Sequence[Cell]) -> list[str]:
 
 UPRIGHT, UPRIGHT_FROM = ' class="upright"', 6
 CELL_HEADS = ("rulebook", "variations", "players", "bots", "games", "status", "turns (mean, 95%)",
-              "first player wins (95%)", "challenges caught")
+              "first player wins (95%)", "challenges caught (95%)")
 
 
 def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: Sequence[Statistics | None],
@@ -167,7 +167,9 @@ def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: 
             turns = f"{mean:.1f} ({low:.1f} to {high:.1f})"
             fp = sim.first_player
             first = f"{fp.share:.1%} ({fp.low:.1%} to {fp.high:.1%})"
-            caught = f"{sim.challenges.caught_share:.1%} of {sim.challenges.total}"
+            c = sim.challenges
+            low, high = wilson(c.caught, c.total)
+            caught = f"{c.caught_share:.1%} ({low:.1%} to {high:.1%}) of {c.total}" if c.total else "none made"
         rows.append([cell.rulebook, "+".join(cell.variations) or "(as written)", _fmt(cell.players) or "verifier's",
                      cell.bots, str(cell.games) if cell.games else "", result.get("status", "missing"), turns,
                      first, caught])
