@@ -153,7 +153,8 @@ def browser(pages: Pages) -> Iterator[Any]:
     for flag in ("--headless=new", *FLAGS[1:], "--allow-file-access-from-files",
                  f"--user-data-dir={pages['compare'][0].parent / 'profile'}"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    folder = pages["compare"][0].parent
+    driver = webdriver.Chrome(service=Service(DRIVER, env={**os.environ, "TMPDIR": str(folder)}), options=options)
     driver.set_script_timeout(60)
     yield driver
     driver.quit()

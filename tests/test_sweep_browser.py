@@ -9,6 +9,7 @@ there). Skipped without Chromium, failed when CI is set, as there.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -43,12 +44,14 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     assert main(["sweep", str(spec), "--out", str(tmp / "out")]) == 0
     page = tmp / "out" / "report.html"
     common = [browser, *FLAGS, f"--user-data-dir={tmp / 'profile'}"]
-    dom = subprocess.run([*common, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    dom = subprocess.run([*common, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "TMPDIR": str(tmp)})
     assert dom.returncode == 0, dom.stderr[-2000:]
     shot = tmp / "report.png"
     done = subprocess.run([*common, f"--screenshot={shot}", f"--window-size={WIDTH},{HEIGHT}",
                            f"--force-device-scale-factor={SCALE}", page.as_uri()],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(tmp)})
     assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
     return dom.stdout, shot
 
