@@ -11,7 +11,6 @@ verdicts are `unknown`, never a pass.
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,10 +26,7 @@ def _serve(conn: Any, run: Run, caches: Caches) -> None:
 
     Each task gets a copy of `caches` as they were at the fork, with what the parent collected from the
     workers since, taken as the parent took it, in the same order."""
-    from .encoding import symmetry
     forked = caches.copy()
-    # The seat-symmetry answers are kept by their own module, outside the caches: put back as forked too.
-    symmetric = copy.copy(symmetry._CACHE)
     shared: list[Shared] = []
     while True:
         try:
@@ -44,8 +40,6 @@ def _serve(conn: Any, run: Run, caches: Caches) -> None:
         task = forked.copy()
         for found, made in shared:
             task.adopt(found, made)
-        symmetry._CACHE.clear()
-        symmetry._CACHE.update(symmetric)
         try:
             out = run(index, helper, task)
         except BaseException as exc:  # noqa: BLE001 - reported back as the tool's error, never a verdict

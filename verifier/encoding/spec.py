@@ -10,7 +10,7 @@ which verdicts are cached (`key`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -73,7 +73,8 @@ class Spec:
     holder a formula read after the deal asks (`holder`, `dealt`). A spec made by `merge_values` has
     `merged` set: its card and claim classes are not the record's values and claims. `capped_at`, when
     given, is the turn cap the encoding steps with instead of `rules.turn_cap` (a Z3 variable where one
-    step serves games stopped at any cap).
+    step serves games stopped at any cap). `answers` keeps what the encoding has worked out about this
+    table alone (whether its seat formulas treat every seat alike), so it is asked once a spec.
     """
 
     rules: TableRules
@@ -87,6 +88,7 @@ class Spec:
     merged: bool = False
     held: tuple[int, ...] = ()
     capped_at: Any = None
+    answers: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def players(self) -> int:

@@ -124,18 +124,15 @@ def _leaves(tree: Tree) -> list[Leaf]:
     return out
 
 
-_CACHE: dict[tuple[Tree | None, int, int], bool | str] = {}
-
-
 def rotation_symmetric(sp: Spec) -> bool:
-    """Whether every seat formula the turn reads treats all seats alike."""
-    for tree in (sp.trees.next_player, sp.trees.all_pass_leader, sp.trees.turn_start_win, sp.trees.pass_when):
-        key = (tree, sp.n, sp.rules.step)
-        if key not in _CACHE:
-            _CACHE[key] = tree_symmetric(tree, sp.n, sp.rules.step)
-        if _CACHE[key] is not True:
-            return False
-    return True
+    """Whether every seat formula the turn reads treats all seats alike (asked once a spec, kept in its
+    `answers`)."""
+    answer = sp.answers.get("rotation_symmetric")
+    if answer is None:
+        trees = (sp.trees.next_player, sp.trees.all_pass_leader, sp.trees.turn_start_win, sp.trees.pass_when)
+        answer = all(tree_symmetric(tree, sp.n, sp.rules.step) is True for tree in trees)
+        sp.answers["rotation_symmetric"] = answer
+    return answer
 
 
 __all__ = ["rotation_symmetric", "tree_symmetric"]
