@@ -34,9 +34,10 @@ class Phase(Enum):
 class IllegalAction(Exception):
     """An action the rules do not allow in this state.
 
-    Either a plain message, or a structured `Refusal` with the state it was refused in (which a refusal
-    leaves unchanged) and what was tried; `words.notation.refusal_text` says why in the game's words, and
-    is what a person is shown. `str()` of a structured refusal is a short record, not a sentence.
+    The engine always refuses with a `Refusal`, the state it was refused in (which a refusal leaves
+    unchanged) and what was tried; `words.notation.refusal_text` says why in the game's words, and is what
+    a person is shown. `str()` of such a refusal is a short record, not a sentence. Code above the engine
+    (the scenario runner) may still give a plain message, which is its own sentence.
     """
 
     def __init__(self, reason: Refusal | str, *, state: State | None = None, doing: Doing | None = None,

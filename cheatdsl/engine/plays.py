@@ -24,6 +24,7 @@ from .actions import (
     Play,
     TooManyActions,
 )
+from .refusals import Refusal
 from .challenge import complete_sets
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ def _weights(rules: TableRules, ways: list[int]) -> list[int]:
 def sample_play(state: State, rng: random.Random) -> Play:
     """A play drawn uniformly from every legal play."""
     if state.phase is not _PLAY:
-        raise IllegalAction("there is no play to make now")
+        raise IllegalAction(Refusal.NO_PLAY_NOW, state=state)
     low, high = _bounds(state)
     seat = state.to_act
     hand = state.hand(seat)
@@ -168,7 +169,7 @@ def sample_play(state: State, rng: random.Random) -> Play:
     total = sum(weights)
     required = state.required
     if total == 0 or not required:
-        raise IllegalAction(f"seat {seat} has no play to make")
+        raise IllegalAction(Refusal.NOTHING_TO_PLAY, state=state, seat=seat)
     randrange = rng.randrange
     claim = required[randrange(len(required))] if len(required) > 1 else required[0]
     pick = randrange(total)

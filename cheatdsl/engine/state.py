@@ -190,7 +190,7 @@ class State:
         """The refusal `action` would meet now (`words.notation.refusal_text` says it), or None when legal."""
         handler = _HANDLERS.get(action.__class__)
         if handler is None:
-            return IllegalAction(f"{action!r} is not an action of this game")
+            return IllegalAction(Refusal.NOT_AN_ACTION, state=self, action=action)
         trial = self.clone(history=False)
         try:
             handler(trial, action)
@@ -203,7 +203,7 @@ class State:
         try:
             handler = _HANDLERS[action.__class__]
         except KeyError:
-            raise IllegalAction(f"{action!r} is not an action of this game") from None
+            raise IllegalAction(Refusal.NOT_AN_ACTION, state=self, action=action) from None
         handler(self, action)
         self._history.append(action)
 
@@ -240,7 +240,7 @@ class State:
         """A chance action drawn with `rng`: the dealer by lot, then a shuffle seed; mid-game, which of
         several seats that called at once called first (each equally likely)."""
         if self._phase is not _CHANCE:
-            raise IllegalAction("it is not chance's turn")
+            raise IllegalAction(Refusal.NOT_CHANCE, state=self)
         if self._calls:
             return ChanceCaller(self._calls[rng.randrange(len(self._calls))][0])
         if self._dealer is None:
@@ -584,8 +584,7 @@ class State:
                         else not rules.min_cards <= count <= (rules.any_count_cap if rules.any_count else n))):
                 raise IllegalAction(Refusal.BAD_PLAY, state=self, action=action)
         except TypeError:
-            raise IllegalAction(f"{action!r} is not a play: cards are a tuple of card values, "
-                                "the claim and the count whole numbers") from None
+            raise IllegalAction(Refusal.NOT_A_PLAY, state=self, action=action) from None
         seat = self._seat
         hand = self._hands[seat]
         if n == 1:
@@ -716,24 +715,23 @@ class State:
 
     def _apply_caller(self, action: ChanceCaller) -> None:
         if self._phase is not _CHANCE or not self._calls:
-            raise IllegalAction("no calls made at once are waiting for the lot now")
+            raise IllegalAction(Refusal.NO_LOT, state=self)
         for seat, kind in self._calls:
             if seat == action.seat:
                 self._hear(seat, kind)
                 return
-        raise IllegalAction(f"seat {action.seat!r} did not call; the callers are seats "
-                            + ", ".join(str(seat) for seat, _ in self._calls))
+        raise IllegalAction(Refusal.NOT_A_CALLER, state=self, seat=action.seat)
 
     def _apply_pass(self, action: Pass) -> None:
         rules = self.game.rules
         if self._phase is not _PLAY:
             raise IllegalAction(Refusal.NOT_NOW, state=self, doing=Doing.PASS)
         if not rules.may_pass:
-            raise IllegalAction("passing is not allowed: a player without the rank must bluff")
+            raise IllegalAction(Refusal.NO_PASSING, state=self)
         if self._leading and not rules.leader_may_pass:
-            raise IllegalAction(f"seat {self._seat} leads the round and may not pass")
+            raise IllegalAction(Refusal.LEADER_MAY_NOT_PASS, state=self, seat=self._seat)
         if rules.pass_when is not None and not rules.pass_when.code(self._turn_facts(self._seat)):
-            raise IllegalAction(f"seat {self._seat} may not pass now: passing needs `{rules.pass_when.text}`")
+            raise IllegalAction(Refusal.PASS_NEEDS, state=self, seat=self._seat)
         self._turns += 1
         self._passes += 1
         if self._passes >= self._in_count - (self._empty_seats_in() if rules.emptied_stays_in else 0):
@@ -770,16 +768,16 @@ class State:
 
     def _apply_dealer(self, action: ChanceDealer) -> None:
         if self._phase is not _CHANCE or self._dealer is not None or self._calls:
-            raise IllegalAction("the dealer is not being chosen now")
+            raise IllegalAction(Refusal.NO_DEALER_CHOICE, state=self)
         if not isinstance(action.seat, int) or not 0 <= action.seat < self.game.players:
-            raise IllegalAction(f"there is no seat {action.seat} to deal")
+            raise IllegalAction(Refusal.NO_SUCH_SEAT, state=self, seat=action.seat)
         self._dealer = action.seat
 
     def _apply_shuffle(self, action: ChanceShuffle) -> None:
         if self._phase is not _CHANCE or self._dealer is None or self._calls:
-            raise IllegalAction("the deck is not being shuffled now")
+            raise IllegalAction(Refusal.NO_SHUFFLE, state=self)
         if not isinstance(action.seed, int) or action.seed < 0:
-            raise IllegalAction(f"a shuffle seed is a whole number from 0 up, not {action.seed!r}")
+            raise IllegalAction(Refusal.BAD_SEED, state=self, action=action)
         deal(self, action.seed)
 
 # What `clone` shares (values never changed in place) and what it copies (lists a state changes).

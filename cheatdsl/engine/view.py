@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .actions import Action, Challenge, IllegalAction, Phase, Play
+from .refusals import Refusal
 
 if TYPE_CHECKING:
     from .game import Game
@@ -214,7 +215,7 @@ class View:
         """A play drawn uniformly from this seat's legal plays."""
         s = self._state
         if s.to_act != self.seat:
-            raise IllegalAction(f"it is not seat {self.seat}'s turn to play")
+            raise IllegalAction(Refusal.NOT_YOUR_TURN, state=s, seat=self.seat)
         return s.sample_play(rng)
 
     def snapshot(self) -> tuple[object, ...]:

@@ -367,21 +367,56 @@ _DOING_WORDS = {Doing.PLAY: "play cards", Doing.ACCEPT: "accept a claim", Doing.
 
 def refusal_text(exc: IllegalAction) -> str:
     """Why the engine refused an action, in the game's words: the sentence a person is shown."""
-    state = exc.state
-    if not isinstance(exc.reason, Refusal) or state is None:
+    state, reason, seat, action = exc.state, exc.reason, exc.seat, exc.action
+    if not isinstance(reason, Refusal):
         return str(exc)
-    if exc.reason is Refusal.NOT_NOW:
+    simple = _SIMPLE_WORDS.get(reason)
+    if simple is not None:
+        return simple
+    if reason is Refusal.NOT_AN_ACTION:
+        return f"{action!r} is not an action of this game"
+    if reason is Refusal.NOT_A_PLAY:
+        return f"{action!r} is not a play: cards are a tuple of card values, the claim and the count whole numbers"
+    if reason is Refusal.NOTHING_TO_PLAY:
+        return f"seat {seat} has no play to make"
+    if reason is Refusal.NOT_YOUR_TURN:
+        return f"it is not seat {seat}'s turn to play"
+    if reason is Refusal.LEADER_MAY_NOT_PASS:
+        return f"seat {seat} leads the round and may not pass"
+    if reason is Refusal.NO_SUCH_SEAT:
+        return f"there is no seat {seat} to deal"
+    if reason is Refusal.BAD_SEED:
+        return f"a shuffle seed is a whole number from 0 up, not {getattr(action, 'seed', action)!r}"
+    if state is None:
+        return str(exc)
+    if reason is Refusal.PASS_NEEDS:
+        when = state.game.rules.pass_when
+        return f"seat {seat} may not pass now: passing needs `{when.text if when is not None else ''}`"
+    if reason is Refusal.NOT_A_CALLER:
+        return f"seat {seat!r} did not call; the callers are seats " + ", ".join(str(s) for s in state.callers())
+    if reason is Refusal.NOT_NOW:
         assert exc.doing is not None
         return not_now_text(state, _DOING_WORDS[exc.doing])
-    if exc.reason is Refusal.BAD_PLAY:
+    if reason is Refusal.BAD_PLAY:
         return bad_play_text(state, exc.action)
-    if exc.reason is Refusal.BAD_CARDS:
+    if reason is Refusal.BAD_CARDS:
         return bad_cards_text(state, exc.action)
-    if exc.reason is Refusal.BAD_KIND:
+    if reason is Refusal.BAD_KIND:
         return bad_kind_text(state.game, exc.kind)
     rank = exc.rank
     name = rank_words(state.game, rank) if isinstance(rank, int) else repr(rank)
     return f"seat {exc.seat} holds no complete set of {name}"
+
+
+# The refusals whose sentence needs nothing but the reason.
+_SIMPLE_WORDS = {
+    Refusal.NO_PLAY_NOW: "there is no play to make now",
+    Refusal.NO_PASSING: "passing is not allowed: a player without the rank must bluff",
+    Refusal.NOT_CHANCE: "it is not chance's turn",
+    Refusal.NO_LOT: "no calls made at once are waiting for the lot now",
+    Refusal.NO_DEALER_CHOICE: "the dealer is not being chosen now",
+    Refusal.NO_SHUFFLE: "the deck is not being shuffled now",
+}
 
 
 def why_illegal(state: State, action: Action) -> str | None:
