@@ -139,7 +139,7 @@ def test_a_crash_building_the_transition_system_is_an_internal_error(monkeypatch
     """Rule: an exception while the rules are tabulated is the tool's error at every heavy property, not unknown."""
     from verifier.properties import analysis
 
-    def crash(rb: object, n: int) -> None:
+    def crash(rb: object, n: int, **_: object) -> None:
         raise RuntimeError("tabulation bug")
 
     monkeypatch.setattr(analysis, "build_spec", crash)

@@ -24,17 +24,21 @@ class Game:
     """An immutable game spec: a compiled rulebook played by `players` seats.
 
     What the rules imply at this table is read from `rules` (`cheatdsl.derived.TableRules`, which
-    the verifier reads too); nothing here repeats one of its fields.
+    the verifier reads too); nothing here repeats one of its fields. A caller that holds the record of
+    this rulebook at this table already (the verifier) passes it in, and the game holds that one.
     """
 
-    def __init__(self, rulebook: Rulebook, players: int, turn_cap: int | None = None) -> None:
+    def __init__(self, rulebook: Rulebook, players: int, turn_cap: int | None = None,
+                 rules: TableRules | None = None) -> None:
         if players not in rulebook.players.counts():
             raise ValueError(f"{rulebook.name} is for {rulebook.players.min}..{rulebook.players.max} players, "
                              f"not {players}")
         self.rulebook = rulebook
         self.players = players
+        if rules is not None and (rules.rulebook is not rulebook or rules.players != players):
+            raise ValueError(f"the rules record given is of {rules!r}, not of {rulebook.name} at {players} players")
         try:
-            self.rules = rules = TableRules(rulebook, players)
+            self.rules = rules = TableRules(rulebook, players) if rules is None else rules
         except DealError as exc:
             raise ValueError(f"{rulebook.name} cannot be dealt to {players} players: {exc.reason}") from None
         self.facts_type = facts_class(self)

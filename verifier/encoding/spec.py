@@ -225,16 +225,18 @@ class FormulaUnavailable(SpecError, FactUnavailable):
     """A seat or condition formula reads a fact its place does not give (`holds` where no seat acts)."""
 
 
-def build_spec(rb: Rulebook, n: int, table: Table | None = None) -> Spec:
-    """The spec of `rb` at `n` players; SpecError when the table cannot be dealt or tabulated.
+def build_spec(rb: Rulebook, n: int, table: Table | None = None, rules: TableRules | None = None) -> Spec:
+    """The spec of `rb` at `n` players; SpecError when the table cannot be dealt or tabulated. `rules`:
+    the record of `rb` at `n` players where the caller holds it already (the spec then holds that one).
 
     What the rules imply at the table comes from `TableRules`, as the interpreter's `Game` reads it;
     the spec holds that record and lays out the encoding's own tables beside it (card and claim classes,
     the claim sets asked for, the seat formulas tabulated)."""
-    try:
-        rules = TableRules(rb, n, table)
-    except DealError as exc:
-        raise SpecError(f"cannot deal: {exc.reason}") from None
+    if rules is None:
+        try:
+            rules = TableRules(rb, n, table)
+        except DealError as exc:
+            raise SpecError(f"cannot deal: {exc.reason}") from None
     t, space = rules.table, rules.space
     live = tuple(v for v, count in enumerate(rules.deck_counts) if count)
     claims = tuple(rules.claim_order)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cheatdsl.cards import JOKER, ClaimSpace, Table
-from cheatdsl.derived import TableRules
+from cheatdsl.derived import DealError, TableRules
+from cheatdsl.engine import Game
 from cheatdsl.model import ClaimKind, Rulebook
 
 
@@ -18,6 +19,7 @@ class Subject:
         self._tables: dict[int, Table] = {}
         self._spaces: dict[int, ClaimSpace] = {}
         self._rules: dict[int, TableRules] = {}
+        self._games: dict[int, Game] = {}
         self.cache: dict[Any, Any] = {}
 
     def table(self, n: int) -> Table:
@@ -30,6 +32,17 @@ class Subject:
         if n not in self._rules:
             self._rules[n] = TableRules(self.rb, n, self.table(n))
         return self._rules[n]
+
+    def game(self, n: int) -> Game:
+        """The interpreter's game at `n` players, holding this subject's rules record (ValueError, as `Game`
+        gives it, where the deck cannot be dealt)."""
+        if n not in self._games:
+            try:
+                rules: TableRules | None = self.rules(n)
+            except DealError:
+                rules = None  # `Game` says why, in the words it gives every caller
+            self._games[n] = Game(self.rb, n, rules=rules)
+        return self._games[n]
 
     def space(self, n: int) -> ClaimSpace:
         if n not in self._spaces:

@@ -13,6 +13,7 @@ from typing import Any
 
 import z3
 
+from cheatdsl.derived import TableRules
 from cheatdsl.engine import Ending, Game, Phase, State
 from cheatdsl.model import Rulebook
 
@@ -123,14 +124,15 @@ def adopt(found: tuple[Spec, Invariants], caches: Caches) -> None:
 class Analysis:
     """One rulebook at one player count, with the run's settings and the caches it reads and fills."""
 
-    def __init__(self, rb: Rulebook, n: int, settings: Settings = DEFAULT, caches: Caches | None = None) -> None:
+    def __init__(self, rb: Rulebook, n: int, settings: Settings = DEFAULT, caches: Caches | None = None,
+                 rules: TableRules | None = None) -> None:
         self.rb = rb
         self.n = n
         self.settings = settings
         self.caches = Caches() if caches is None else caches
         self.crash: BaseException | None = None  # an exception building the spec: the tool's error, not a verdict
         try:
-            self.spec: Spec | None = build_spec(rb, n)
+            self.spec: Spec | None = build_spec(rb, n, rules=rules)
             self.error = ""
         except SpecError as exc:
             self.spec, self.error = None, str(exc)
@@ -139,7 +141,8 @@ class Analysis:
 
     @cached_property
     def game(self) -> Game:
-        return Game(self.rb, self.n)
+        """The interpreter's game at this table, holding the spec's rules record where there is a spec."""
+        return Game(self.rb, self.n, rules=self.spec.rules if self.spec is not None else None)
 
     @cached_property
     def inv(self) -> Invariants:

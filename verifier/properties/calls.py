@@ -12,7 +12,6 @@ import random
 
 from cheatdsl.engine import ACCEPT, Challenge, Game, Phase, Play
 from cheatdsl.words.notation import action_text, cards_text, claim_text, seats_text
-from cheatdsl.model import Rulebook
 
 from .witness import Witness, dealt
 
@@ -20,10 +19,9 @@ PRIORITY = "challenge-priority"
 SEEDS = 8
 
 
-def calls_game(rb: Rulebook, n: int, places: tuple[int, ...]) -> Witness | None:
-    """The first play of a seeded game at `n` seats challenged at once by the seats `places` seats after the
+def calls_game(game: Game, places: tuple[int, ...]) -> Witness | None:
+    """The first play of a seeded game of `game` challenged at once by the seats `places` seats after the
     claimant in turn order (the others accept); None when no seed gives a play that can be challenged."""
-    game = Game(rb, n)
     if not game.rules.kind_names:
         return None
     for seed in range(SEEDS):

@@ -118,7 +118,7 @@ def _priority_text(priority: Priority) -> str:
 def _game(subject: Subject, n: int, places: tuple[int, ...]) -> dict[str, Any]:
     """The interpreter's game in which the seats `places` seats after the claimant call at once, as details."""
     from .calls import calls_game
-    w = calls_game(subject.rb, n, places)
+    w = calls_game(subject.game(n), places)
     return {"witness": w.as_json()} if w is not None else {}
 
 

@@ -265,10 +265,8 @@ def _conditional_pass(subject: Subject) -> bool:
 
 def _pass_can_happen(subject: Subject, n: int) -> bool:
     """Whether a seat may pass at some turn of a game from a legal deal at `n` seats (seeded bot games)."""
-    from cheatdsl.engine import Game
-
     from .games import pass_met
-    return pass_met(Game(subject.rb, n))
+    return pass_met(subject.game(n))
 
 
 class _Meets:
@@ -340,10 +338,8 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
 
 def _fair_game(subject: Subject, n: int, offset: int, never: list[str], turns: int) -> dict[str, object]:
     """The finding shown in a game with no challenge (a witness to replay or save), where one can be played."""
-    from cheatdsl.engine import Game
-
     from .games import fairness_game
-    w = fairness_game(Game(subject.rb, n), offset, never, turns)
+    w = fairness_game(subject.game(n), offset, never, turns)
     return {"witness": w.as_json()} if w is not None else {}
 
 

@@ -183,7 +183,7 @@ def _with_play(subject: Subject, n: int, found: Result) -> Result:
     d = found.details
     if found.verdict is not Verdict.PROVED:
         return found
-    play = true_claim_play(subject.rb, n, d["threshold"], d["naturals"], d["jokers"], PID)
+    play = true_claim_play(subject.game(n), d["threshold"], d["naturals"], d["jokers"], PID)
     if isinstance(play, str):
         return Result(PID, found.verdict, found.summary, {**d, "no_play": play})
     return Result(PID, found.verdict, found.summary, {**d, "witness": play.as_json()})

@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cheatdsl.derived import TableRules
+
 from ..encoding.subject import Subject
 from ..solving.solver import fresh_context
 from .helper import Count, Helper
@@ -50,6 +52,15 @@ def _summarize(pid: str) -> Callable[[Mapping[int, Result]], str] | None:
     return None
 
 
+def _record(subject: Subject, n: int) -> TableRules | None:
+    """The subject's rules record at `n` players, for the analysis to hold; None where it cannot be made
+    (the analysis then makes it itself, and says why the table has no spec as it always has)."""
+    try:
+        return subject.rules(n)
+    except Exception:  # noqa: BLE001 - reported by the analysis, in its own words
+        return None
+
+
 def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any, settings: Settings,
            caches: Caches) -> Count:
     """Every property in `ids` at `n` players, in order, each in a fresh Z3 context (and the invariants and
@@ -60,7 +71,7 @@ def _count(subject: Subject, n: int, ids: tuple[str, ...], budget: Any, settings
     checks = _checks()
     fresh_context()
     budget.first = n == subject.counts[0]
-    a = Analysis(subject.rb, n, settings, caches)
+    a = Analysis(subject.rb, n, settings, caches, rules=_record(subject, n))
     key = hash(a.spec) if a.spec is not None else None
     done = Count(n, {}, {}, {})
     for pid in ids:

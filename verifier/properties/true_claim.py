@@ -14,7 +14,6 @@ from typing import Any
 
 from cheatdsl.engine import ACCEPT, Challenge, Game, IllegalAction, Phase, Play, Position, State
 from cheatdsl.words.notation import card_text, cards_text, claim_text, refusal_text
-from cheatdsl.model import Rulebook
 from cheatdsl.scenario.runner import position_notation
 
 from .witness import Table, Witness, dealt
@@ -22,10 +21,9 @@ from .witness import Table, Witness, dealt
 SEEDS = 8  # deals tried before giving up (the first one almost always serves)
 
 
-def true_claim_play(rb: Rulebook, n: int, count: int, naturals: int, jokers: int, pid: str) -> Witness | str:
+def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str) -> Witness | str:
     """A replayed play in which a claim of `count` (`naturals` natural cards and `jokers` jokers) is made
     at the first turn and shown true; or why none was found."""
-    game = Game(rb, n)
     if jokers and not game.rules.wild:
         return "the jokers of the threshold claim are not wild in the interpreter"
     why = "no dealt game starts with a play"
