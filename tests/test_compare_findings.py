@@ -45,7 +45,7 @@ def test_unfinished_games_are_a_finding_with_the_reason_and_the_command() -> Non
     said = unfinished.sentences("standard", games([20, 30], capped=2), {"termination": TERMINATION})
     assert len(said) == 1
     text = said[0]
-    assert "2 of 4 games (50%) did not finish, so they have no result" in text
+    assert "2 of 4 games did not finish, 50% (95% interval 15%–85%), so they have no result" in text
     assert "2 reached the turn cap of 2000 turns without a winner" in text
     assert "refutes termination, as the rulebook expects: a caught lie repeated for ever" in text
     assert "`cheatdsl verify standard -p termination --save-witnesses DIR`" in text
@@ -76,12 +76,12 @@ def test_compare_says_why_games_did_not_finish(capsys: pytest.CaptureFixture[str
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     section = out["statistics"]
-    assert len(section["findings"]) == 1 and "3 of 3 games (100%) did not finish" in section["findings"][0]
+    assert len(section["findings"]) == 1 and "3 of 3 games did not finish, 100% (95% interval 44%–100%)" in section["findings"][0]
     assert "cheatdsl verify" in section["findings"][0] and "-p termination" in section["findings"][0]
     cells = {r["key"]: r["cells"][0] for r in section["rows"]}
     assert cells["turns"].startswith("no game finished") and "mean" not in cells["turns"]
     main(["compare", str(RULEBOOKS / "mogeln.yaml"), "--simulate", "3", "--no-verify"])
-    assert "! mogeln: 3 of 3 games (100%) did not finish" in capsys.readouterr().out
+    assert "! mogeln: 3 of 3 games did not finish, 100% (95% interval 44%–100%)" in capsys.readouterr().out
 
 
 def test_verdicts_sit_beside_the_rulebooks_expectation() -> None:

@@ -138,7 +138,7 @@ def test_unfinished_games_are_stated_with_why_not_as_results(built: dict[str, st
     """
     mogeln = built["mogeln.md"]
     finding = next(line for line in mogeln.splitlines() if line.startswith("> **Finding.** mogeln:"))
-    assert "did not finish, so they have no result" in finding and "turn cap of 2000" in finding
+    assert "did not finish, 100% (95% interval " in finding and "so they have no result" in finding and "turn cap of 2000" in finding
     assert "refutes termination, as the rulebook expects" in finding
     assert "`cheatdsl verify mogeln -p termination --save-witnesses DIR`" in finding
     assert "| turns per game | no game finished" in mogeln and "| challenges per game | no game finished |" in mogeln

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..simulate import Statistics
 from ..tally import Histogram, Spread
+from .svg import counted_share
 
 
 def finished_turns(d: Statistics) -> Spread | None:
@@ -59,8 +60,8 @@ def sentences(heading: str, d: Statistics, found: Mapping[str, Any] | None = Non
     if not unfinished or not games:
         return []
     ref = d.settings.reference or d.settings.rulebook or heading
-    share = f"{round(100 * unfinished / games)}%"
-    out = [f"{heading}: {unfinished} of {games} games ({share}){' each' if each else ''} did not finish, so they have no result: "
+    share = counted_share(unfinished, games).replace(" (", " (95% interval ", 1)
+    out = [f"{heading}: {unfinished} of {games} games{' each' if each else ''} did not finish, {share}, so they have no result: "
            "their turns and seats are left out of the turns per game and the win shares, and counted apart."]
     if capped:
         out.append(f"{capped} reached the turn cap of {d.settings.turn_cap} turns without a winner. " + _why(found, "termination", ref, ran))
