@@ -3,13 +3,15 @@ is read (exit status 2 with the range), and the verifier's time limit is an opti
 
 from __future__ import annotations
 
+import argparse
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cheatdsl.cli import main
+from cheatdsl.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
@@ -49,11 +51,79 @@ def test_a_value_out_of_range_is_a_usage_error_giving_the_range(args: list[str],
     assert words in err and f"argument {args[-1]}" in err and "Traceback" not in err
 
 
-def test_serve_port_out_of_range_gives_the_range(capsys: pytest.CaptureFixture[str]) -> None:
-    """`serve --port` checks its range itself (exit 2), as docs/cli.md's table says."""
-    assert main(["serve", "standard", "--port", "70000"]) == 2
-    assert "0 to 65535" in capsys.readouterr().err
-    assert "| `--port N` | serve | 0 to 65535" in CLI_DOC
+@pytest.mark.parametrize("value", ["70000", "-1", "\u0663", "1_000", "abc"])
+def test_serve_port_is_checked_when_the_command_line_is_read(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`serve --port` has its range checked at parse time like every numeric option (it was read by `int()`,
+    which took `٣` and `1_000`, and `abc` was refused without the range)."""
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "standard", "--port", value])
+    assert stop.value.code == 2
+    assert "argument --port: expected a port from 0 to 65,535" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["\u0663", "3,1_000", "3,x", "0", "3,1001"])
+def test_explore_player_counts_are_ascii_whole_numbers_in_range(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`explore --players N,M` reads its counts as every other whole number is read: ASCII digits only (an
+    Arabic-Indic `٣` was read as 3 by `int()`), each from 1 to 1,000, the range in the error."""
+    with pytest.raises(SystemExit) as stop:
+        main(["explore", "standard", "--players", value])
+    assert stop.value.code == 2
+    assert "expected player counts from 1 to 1,000" in capsys.readouterr().err
+
+
+def _numeric_options() -> Iterator[tuple[str, argparse.Action]]:
+    """Every option of every command that takes a number: its value is read by int or float, or by a type
+    that refuses a 30-digit number with a range, or takes it (a seed)."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command, sub in commands.choices.items():
+        for action in sub._actions:
+            if not action.option_strings or action.type in (None, str) or action.choices:
+                continue
+            if action.type in (int, float):
+                yield command, action
+                continue
+            try:
+                taken = action.type("9" * 30)  # type: ignore[misc, operator]
+            except argparse.ArgumentTypeError as refusal:
+                if " from " in str(refusal):
+                    yield command, action
+                continue
+            if isinstance(taken, int):
+                yield command, action
+
+
+def _ranges_rows() -> list[list[str]]:
+    table = CLI_DOC.split("## Ranges", 1)[1].split("\n## ", 1)[0]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()
+            if line.startswith("| `")]
+
+
+NUMERIC = sorted(((c, a) for c, a in _numeric_options()), key=lambda ca: (ca[0], ca[1].option_strings[0]))
+
+
+@pytest.mark.parametrize("command, action", NUMERIC, ids=[f"{c} {a.option_strings[0]}" for c, a in NUMERIC])
+def test_every_numeric_option_of_every_command_has_its_range_documented(command: str, action: argparse.Action) -> None:
+    """Issue 26: "every numeric option has a documented range, checked at parse time (exit 2 with the range)".
+    Walks every command's parser: the option refuses a value that is not a number and a value past its range
+    with the range in the error, and docs/cli.md "Ranges" has a row for it naming the command, with that
+    range and its default (old code: `serve --port` was read by `int()`; `rate`'s options, `compare --rate`
+    and `serve --new-games-per-minute` had no row)."""
+    option = action.option_strings[0]
+    with pytest.raises(argparse.ArgumentTypeError):
+        action.type("abc")  # type: ignore[misc, operator]
+    rows = [r for r in _ranges_rows() if r[0].startswith(f"`{option} ") and command in r[1].replace(",", " ").split()]
+    assert len(rows) == 1, f"docs/cli.md Ranges: no single row for {command} {option}"
+    _, _, documented, default = rows[0]
+    try:
+        action.type("9" * 30)  # type: ignore[misc, operator]
+        assert "any whole number" in documented  # a seed, reduced modulo 2^63
+    except argparse.ArgumentTypeError as refusal:
+        low, high = re.search(r"from (\S+) to ([0-9](?:[0-9,.]*[0-9])?)", str(refusal)).groups()  # type: ignore[union-attr]
+        assert f"{low} to {high}" in documented, (command, option, documented)
+    if isinstance(action.default, (int, float)) and not isinstance(action.default, bool):
+        shown = {f"{action.default:,}", str(action.default)} if isinstance(action.default, int) else {f"{action.default:g}"}
+        assert any(s in default for s in shown), (command, option, default)
 
 
 def test_every_ranged_option_is_in_the_docs_table() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..properties import PROPERTY_IDS
-from .arguments import add_format, shown_value, usage
+from .arguments import add_format, shown_value, usage, whole_number
 from .sweep import add_runner, carry_out
 
 HELP = """Verify every combination of a rulebook's variations: which combinations break which property.
@@ -41,14 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _players(text: str) -> str | tuple[int, ...]:
     if text.strip() == "all":
         return "all"
-    try:
-        counts = tuple(sorted({int(t) for t in text.split(",")}))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected player counts such as 3,4 or all, found {shown_value(text)}") from None
-    if not counts or min(counts) < 1 or max(counts) > 1_000:
+    numbers = [whole_number(t) for t in text.split(",")]
+    if None in numbers or not all(1 <= n <= 1_000 for n in numbers):  # type: ignore[operator]
         raise argparse.ArgumentTypeError("expected player counts from 1 to 1,000 such as 3,4 or all, "
                                          f"found {shown_value(text)}")
+    counts = tuple(sorted(set(numbers)))  # type: ignore[type-var]
     return counts
 
 

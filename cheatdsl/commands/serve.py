@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="rulebook files, shipped profile names or folders of rulebooks "
                         "(default: every shipped profile)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, metavar="N",
+    p.add_argument("--port", type=count("a port", 0, 65_535), default=8000, metavar="N",
                    help="the port to listen on (default 8000; 0 picks a free one)")
     p.add_argument("--new-games-per-minute", type=count("a number of games", 1, 1_000_000), default=60, metavar="N",
                    help="new games one client may start a minute (default 60; more are answered 429)")
@@ -43,9 +43,6 @@ def run(args: argparse.Namespace) -> int:
 
     from ..serve import build_catalog, create_app
     from ..serve.limits import Limits
-    if not 0 <= args.port <= 65535:
-        print("cheatdsl serve: error: --port must be from 0 to 65535", file=sys.stderr)
-        return 2
     try:
         named = rulebook_arguments(args.rulebooks)
     except UsageError as exc:
