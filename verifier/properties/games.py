@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cheatdsl.bots import BOTS, make_bot
-from cheatdsl.engine import CHANCE, DiscardSet, Ending, Game, Pass, Phase, Play, State
+from cheatdsl.engine import ACCEPT, CHANCE, PASS, Action, DiscardSet, Ending, Game, IllegalAction, Pass, Phase, Play, State
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.words.notation import card_text, claim_text, rank_words
 
-from .witness import ACCEPTED, Said, Witness, dealt, steps_text, win_expected, words_text
+from .witness import ACCEPTED, Said, Witness, choose, dealt, lowest, steps_text, win_expected, words_text
 
 _PLAY, _RESPOND, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.TERMINAL
 
@@ -76,14 +76,16 @@ class _Run:
     """One game being played: the actions (seat by seat) and the play in words, kept as it goes and written
     out as scenario steps and sentences only for a witness (`steps`, `words`)."""
 
-    def __init__(self, game: Game, seed: int, dealer: int, names: tuple[str, ...], rate: float) -> None:
+    def __init__(self, game: Game, seed: int, dealer: int, names: tuple[str, ...], rate: float,
+                 steer: int | None = None) -> None:
         self.game = game
         self.start = {"seed": seed, "dealer": dealer}
         self.state = dealt(game, seed, dealer)
         n = game.players
         self.names = [names[s % len(names)] for s in range(n)]
         self.rate = rate
-        self.bots = [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
+        self.bots: list[Any] = [_Steered(self.state, s, steer, random.Random(f"steer/{seed}/{steer}/{rate}/{s}"), rate)
+                                for s in range(n)] if steer is not None else [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
                               **({"challenge_rate": rate} if "challenge_rate" in BOTS[names[s % len(names)]].options
                                  else {}))
                      for s in range(n)]
@@ -229,6 +231,117 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                                        f"seed {run.start['seed']})")
         found.played[seat] = {**run.start, "bots": list(run.names), "challenge_rate": run.rate, "turns": st.turns,
                               "actions": len(run.moves)}
+
+
+STEERED_GAMES = 16  # games steered towards one seat's win at most
+STEERED_RATES = (0.0, 0.1, 0.25, 0.5)  # how often a steered seat acts at random instead, game by game
+STEERED_ACTIONS = 60_000  # every decision of the steered games for one seat at most
+
+
+class _Steered:
+    """A seat's player in a game steered towards `target`'s win. It sees the whole table (it is the search's
+    hand, not a bot): the target plays as many cards as it may, truly where it can; the others pass where
+    they may, or play the fewest cards, a lie where they can; a seat challenges exactly when the challenge
+    would make a seat other than the target pick up cards (tried on a copy of the game). With `rate`, it
+    acts at random instead (a legal action), which finds the detours a plain steer misses, such as the
+    target picking up a pile to make its hand fit the play sizes."""
+
+    def __init__(self, state: State, seat: int, target: int, rng: random.Random, rate: float) -> None:
+        self.state = state
+        self.seat = seat
+        self.target = target
+        self.rng = rng
+        self.rate = rate
+
+    def act(self, view: Any) -> Action:
+        st = self.state
+        phase = st.phase
+        wander = self.rate and self.rng.random() < self.rate
+        if phase is _PLAY:
+            return (self._any_play() if wander else self._play()) or self._any_play() or PASS
+        if phase is _RESPOND and not wander:
+            return self._respond()
+        legal = [a for a in st.legal_actions() if phase is not _RESPOND or st.is_legal(a)]
+        return self.rng.choice(legal) if legal else ACCEPT
+
+    def _legal(self, action: Action) -> Action | None:
+        return action if self.state.is_legal(action) else None
+
+    def _play(self) -> Action | None:
+        st, g = self.state, self.state.game
+        rules = g.rules
+        held = st.hand_size(self.seat)
+        if self.seat != self.target:
+            if st.can_pass():
+                return PASS
+            sizes = range(rules.min_cards, held + 1)
+        else:
+            top = held if rules.max_cards is None else min(rules.max_cards, held)
+            sizes = range(top, rules.min_cards - 1, -1)
+        for k in sizes:
+            for truth in ((True, None) if self.seat == self.target else (False, None)):
+                picked = choose(g, st, k, 0, truth)
+                if picked is not None:
+                    play = self._legal(Play(picked[0], picked[1], k))
+                    if play is not None:
+                        return play
+        return None
+
+    def _any_play(self) -> Action | None:
+        st = self.state
+        if st.can_pass() and self.rng.random() < 0.3:
+            return PASS
+        try:
+            return st.sample_play(self.rng)
+        except IllegalAction:
+            return PASS if st.can_pass() else None
+
+    def _respond(self) -> Action:
+        st = self.state
+        seen = st.reveal_count()
+        for call in st.game.responses[1:]:
+            trial = st.clone()
+            try:
+                trial.apply_action(call)
+            except IllegalAction:
+                continue
+            if trial.reveal_count() > seen:
+                r = trial.reveal(seen)
+                if r.loser != self.target and r.taken > 0:
+                    return call
+        return ACCEPT
+
+
+def steered_wins(game: Game, seats: Iterable[int], games: int = STEERED_GAMES, turns: int = TURNS,
+                 actions: int = STEERED_ACTIONS) -> dict[int, tuple[Witness, dict[str, Any]]]:
+    """Seeded games steered towards each of `seats`' win (`_Steered`), played by the interpreter: for each seat
+    some such game wins, its witness and how it was played (seed, dealer, random rate, turns, actions). A
+    game steered for one seat and won by another counts for that one too."""
+    n = game.players
+    out: dict[int, tuple[Witness, dict[str, Any]]] = {}
+    for target in seats:
+        done = 0
+        for i in range(games):
+            if target in out or done >= actions:
+                break
+            rate = STEERED_RATES[i % len(STEERED_RATES)]
+            seed = i // len(STEERED_RATES)
+            run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("steered",), rate, steer=target)
+            st = run.state
+            act = run.act
+            first_out = game.rules.first_out
+            while done < actions and st.phase is not _TERMINAL and st.turns < turns and (first_out or not st.order_out()):
+                act()
+                done += 1
+            seat = _winner(st)
+            if seat is None or seat in out:
+                continue
+            out[seat] = (run.witness("winnability", win_expected(st, seat),
+                                     f"seat {seat} {'wins' if game.rules.first_out else 'goes out first'} after "
+                                     f"{st.turns} turns of a game steered towards seat {target}'s win (seed {seed})"),
+                         {**run.start, "steered": target, "random_rate": rate, "turns": st.turns,
+                          "actions": len(run.moves)})
+    return out
 
 
 def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
