@@ -93,3 +93,22 @@ def test_winnability_takes_games_where_a_seat_picks_up_cards_to_empty_its_hand(t
     files = sorted(out.glob("*.yaml"))
     assert len(files) == 4  # one game won by each seat
     assert main(["scenario", *map(str, files)]) == 0
+
+
+def test_a_challenge_after_the_stock_runs_dry_costs_nothing(tmp_path: Path) -> None:
+    """Issue 21 point 4, "a penalty that draws from a stock that runs dry (challenge-resolution
+    `unknown`/`bounded`)" (generated rulebook 52 of benchmarks/soundness_campaign.py): a lost challenge draws
+    one card, nothing once the stock is empty. The stock runs dry after some eighty challenges, far deeper than
+    the model checker looks, so the old code answered `bounded`. Seeded games are now played looking for a
+    challenge whose loser picks up nothing: refuted, with a game that replays from its deal."""
+    from cheatdsl.cli import main
+
+    r = _verdicts("sound-dry-stock-challenge", "challenge-resolution")["challenge-resolution"]
+    assert r.verdict is Verdict.REFUTED, r.summary
+    out = tmp_path / "witnesses"
+    main(["verify", str(FIXTURES / "sound-dry-stock-challenge.yaml"), "-p", "challenge-resolution",
+          "--save-witnesses", str(out)])
+    files = sorted(out.glob("*.yaml"))
+    assert len(files) == 1
+    assert "stock: 0" in files[0].read_text()  # the loser picked up nothing because the stock was empty
+    assert main(["scenario", str(files[0])]) == 0

@@ -181,7 +181,9 @@ def _played(pid: str, a: Analysis, look: str, before: Result, text: str) -> Resu
     w = found.witnesses.get(look)
     if w is None or not replays(a, w):
         return before
-    return refuted(pid, f"{text}, in a game played by bots from a deal", witness=w.as_json(), found_by="games",
+    how = ("steered to run the stock dry (every play the fewest cards, a lie where it can, and challenged)"
+           if look in found.drained else "played by bots")
+    return refuted(pid, f"{text}, in a game {how} from a deal", witness=w.as_json(), found_by="games",
                    **({"cti": before.details["cti"]} if "cti" in before.details else {}))
 
 
@@ -311,7 +313,10 @@ def resolution_at(a: Analysis, budget: Budget) -> Result:
     if pid in a.inv.proved:
         return proved(pid, f"each challenge ({kinds}) has one verdict, found from the revealed cards; the loser is "
                       f"the claimant or the challenger and picks up cards{wild} ({_how(a.inv)})")
-    return _violated(pid, a, (pid,), _void, _void_expect, budget)
+    out = _violated(pid, a, (pid,), _void, _void_expect, budget)
+    if out.verdict is Verdict.REFUTED:
+        return out
+    return _played(pid, a, "void", out, "the loser of a challenge can pick up nothing")
 
 
 # -- discards ------------------------------------------------------------------------------------------

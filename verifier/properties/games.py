@@ -38,7 +38,8 @@ LINEUPS_FOR: dict[str, tuple[tuple[tuple[str, ...], float], ...]] = {
 GAMES = 48  # games per table at most (line-ups in turn, seed by seed)
 TURNS = 1500  # plays and passes per game at most
 ACTIONS = 120_000  # every decision of every game at one table at most
-LOOK = ("stuck", "loop", "wins", "dead-claim")
+LOOK = ("stuck", "loop", "wins", "dead-claim", "void")
+DRAINED = {"stuck", "void"}  # what games steered to run the stock dry are played for too (`play_games`)
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Found:
     witnesses: dict[str, Witness] = field(default_factory=dict)
     wins: dict[int, Witness] = field(default_factory=dict)
     played: dict[int, dict[str, Any]] = field(default_factory=dict)
+    drained: set[str] = field(default_factory=set)  # the witnesses found in games steered to run the stock dry
     games: int = 0
     actions: int = 0
     stuck: int = 0
@@ -174,6 +176,17 @@ def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns
         run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, names, rate)
         found.games += 1
         _play(run, wanted, found, turns, actions)
+    if wanted & DRAINED:
+        cap = found.actions + DRAIN_ACTIONS
+        for seed in range(DRAIN_GAMES):
+            if not _wanting(wanted, found, n) or found.actions >= cap:
+                break
+            run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("drain",),
+                       STEERED_RATES[seed % len(STEERED_RATES)], steer=DRAIN)
+            found.games += 1
+            before = set(found.witnesses)
+            _play(run, wanted, found, turns, cap)
+            found.drained |= set(found.witnesses) - before
     return found
 
 
@@ -187,9 +200,18 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
     # With a turn cap the count of turns is part of the position: nothing comes back.
     loop = "loop" in wanted and "loop" not in found.witnesses and g.turn_limit >= NO_CAP
     dead_claim = "dead-claim" in wanted and "dead-claim" not in found.witnesses
+    void = "void" in wanted and "void" not in found.witnesses
     act = run.act
     done = found.actions
     while done < actions and st.phase is not _TERMINAL and st.turns < turns:
+        if void and run.heard and run.records[-1].taken == 0:
+            r = run.records[-1]
+            found.witnesses["void"] = run.witness(
+                "challenge-resolution", {"picked_up": r.loser, "stock": len(st.stock()),
+                                         "hand_sizes": {s: st.hand_size(s) for s in range(g.players)}},
+                f"{st.turns} turns from a deal, played by {', '.join(dict.fromkeys(run.names))}: seat {r.loser} "
+                "loses a challenge and picks up nothing", last=2)
+            void = False
         if loop and st.phase is _PLAY:
             k = _key(st)
             if k in seen:
@@ -233,6 +255,9 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                               "actions": len(run.moves)}
 
 
+DRAIN = -1  # the target of a game steered towards no seat's win, to run the stock dry (`_Steered`)
+DRAIN_GAMES = 6  # such games played where bots' games have not shown what is looked for
+DRAIN_ACTIONS = 30_000  # every decision of those games at one table at most
 STEERED_GAMES = 16  # games steered towards one seat's win at most
 STEERED_RATES = (0.0, 0.1, 0.25, 0.5)  # how often a steered seat acts at random instead, game by game
 STEERED_ACTIONS = 60_000  # every decision of the steered games for one seat at most
@@ -244,7 +269,11 @@ class _Steered:
     they may, or play the fewest cards, a lie where they can; a seat challenges exactly when the challenge
     would make a seat other than the target pick up cards (tried on a copy of the game). With `rate`, it
     acts at random instead (a legal action), which finds the detours a plain steer misses, such as the
-    target picking up a pile to make its hand fit the play sizes."""
+    target picking up a pile to make its hand fit the play sizes.
+
+    With no target (`DRAIN`), every seat plays the fewest cards, a lie where it can, and every play is
+    challenged: the game runs long, the stock runs dry and hands change, which is where a challenge that
+    costs nothing or a seat with no legal action is met."""
 
     def __init__(self, state: State, seat: int, target: int, rng: random.Random, rate: float) -> None:
         self.state = state
@@ -272,7 +301,7 @@ class _Steered:
         rules = g.rules
         held = st.hand_size(self.seat)
         if self.seat != self.target:
-            if st.can_pass():
+            if st.can_pass() and self.target != DRAIN:
                 return PASS
             sizes = range(rules.min_cards, held + 1)
         else:
@@ -305,6 +334,8 @@ class _Steered:
                 trial.apply_action(call)
             except IllegalAction:
                 continue
+            if self.target == DRAIN:
+                return call
             if trial.reveal_count() > seen:
                 r = trial.reveal(seen)
                 if r.loser != self.target and r.taken > 0:
