@@ -112,3 +112,38 @@ def test_a_challenge_after_the_stock_runs_dry_costs_nothing(tmp_path: Path) -> N
     assert len(files) == 1
     assert "stock: 0" in files[0].read_text()  # the loser picked up nothing because the stock was empty
     assert main(["scenario", str(files[0])]) == 0
+
+
+def test_a_seat_going_out_at_its_turn_start_as_the_game_ends_keeps_its_cards() -> None:
+    """Issue 21 point 6 (unknown or bounded under 2%; the campaign's `winner` class, generated rulebooks 38, 58,
+    65 and 82): where the last holder loses and a seat with one card it may play goes out at the start of its
+    turn (`turn_start_win`), the seat going out with only one other seat left keeps its card and the game ends.
+    The lemma "a seat out holds nothing" is false there, so the old code dropped it and answered `bounded`;
+    it is now asked only while the game goes on, and `winner` is proved. Seeded games agree: a seat out
+    holds nothing until the game is over."""
+    import random
+
+    from cheatdsl.bots import make_bot
+    from cheatdsl.engine import Game, Phase
+    from verifier.properties.witness import dealt
+
+    r = _verdicts("sound-out-at-turn-start", "winner")["winner"]
+    at3 = r.details.get("by_players", {}).get("3", r.details)
+    assert at3.get("verdict", r.verdict.value) == "proved", r.summary
+    assert "while the game goes on" in r.summary
+
+    game = Game(load_rulebook(str(FIXTURES / "sound-out-at-turn-start.yaml")), 3)
+    kept = 0
+    for seed in range(12):
+        st = dealt(game, seed, seed % 3)
+        bots = [make_bot("random", s, random.Random(f"{seed}/{s}")) for s in range(3)]
+        while st.phase is not Phase.TERMINAL:
+            if st.is_chance_node():
+                st.apply_action(st.chance_outcome(random.Random(seed)))
+                continue
+            st.apply_action(bots[st.current_player()].act(st.view(st.current_player())))
+            held = [st.hand_size(s) for s in st.order_out()]
+            if st.phase is not Phase.TERMINAL:
+                assert not any(held), f"game {seed}: a seat out holds cards while the game goes on"
+            kept += any(held)
+    assert kept, "some game ends with the seat going out keeping its card (the case the lemma now allows)"

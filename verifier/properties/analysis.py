@@ -24,7 +24,7 @@ from ..solving.solver import ask, fresh_context, new_solver
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
 from .games import Found, play_games
-from .invariant import Counterexample, Invariants, _classes, houdini
+from .invariant import Counterexample, Invariants, _classes, houdini, out_keeps_cards_at_end
 from .search import bmc
 from .settings import DEFAULT, Caches, Settings
 from .verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
@@ -262,7 +262,9 @@ def winner_at(a: Analysis, budget: Budget) -> Result:
         if sp.rules.first_out:
             text = "the first seat out is the one winner and the game ends there, so it never gets cards back"
         else:
-            text = ("the first seat out wins and stays the winner; a seat that is out holds nothing and never "
+            holds = ("holds nothing while the game goes on (one going out at the start of its turn as the game "
+                     "ends keeps its cards)" if out_keeps_cards_at_end(sp) else "holds nothing")
+            text = (f"the first seat out wins and stays the winner; a seat that is out {holds} and never "
                     "gets cards back; a game over by the rules has exactly one loser, the one seat left")
         return proved(pid, f"{text} ({_how(a.inv)})")
     return _violated(pid, a, tuple(sorted(needed)), lambda st: False, {}, budget)
