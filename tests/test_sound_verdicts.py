@@ -147,3 +147,20 @@ def test_a_seat_going_out_at_its_turn_start_as_the_game_ends_keeps_its_cards() -
                 assert not any(held), f"game {seed}: a seat out holds cards while the game goes on"
             kept += any(held)
     assert kept, "some game ends with the seat going out keeping its card (the case the lemma now allows)"
+
+
+def test_a_caught_lie_that_returns_every_hand_is_a_loop_found_in_play(tmp_path: Path) -> None:
+    """Issue 21 point 6 (unknown or bounded under 2%; the campaign's `termination` class, generated rulebook 97):
+    two seats, the pile goes back to a caught liar and the claim starts again. A lie of one card caught at
+    once gives every hand back as it was, and the next seat can do the same: play can go round for ever. The
+    old code found the recurrent set but no dealt game in it (`unknown`). Games steered so that every play is
+    a lie and challenged now meet a whole position twice: refuted, with a game that replays from its deal."""
+    from cheatdsl.cli import main
+
+    r = _verdicts("sound-caught-lie-loop", "termination")["termination"]
+    assert r.verdict is Verdict.REFUTED, r.summary
+    out = tmp_path / "witnesses"
+    main(["verify", str(FIXTURES / "sound-caught-lie-loop.yaml"), "-p", "termination", "--save-witnesses", str(out)])
+    files = sorted(out.glob("*.yaml"))
+    assert len(files) == 1
+    assert main(["scenario", str(files[0])]) == 0

@@ -39,7 +39,7 @@ GAMES = 48  # games per table at most (line-ups in turn, seed by seed)
 TURNS = 1500  # plays and passes per game at most
 ACTIONS = 120_000  # every decision of every game at one table at most
 LOOK = ("stuck", "loop", "wins", "dead-claim", "void")
-DRAINED = {"stuck", "void"}  # what games steered to run the stock dry are played for too (`play_games`)
+DRAINED = {"stuck", "void", "loop"}  # what games steered to run the stock dry are played for too (`play_games`)
 
 
 @dataclass
