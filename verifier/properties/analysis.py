@@ -181,9 +181,9 @@ def _played(pid: str, a: Analysis, look: str, before: Result, text: str) -> Resu
     w = found.witnesses.get(look)
     if w is None or not replays(a, w):
         return before
-    how = ("steered so that every play is the fewest cards, a lie where it can, and is challenged"
-           if look in found.drained else "played by bots")
-    return refuted(pid, f"{text}, in a game {how} from a deal", witness=w.as_json(), found_by="games",
+    how = ("from a deal, steered so that every play is the fewest cards, a lie where it can, and is challenged"
+           if look in found.drained else "played by bots from a deal")
+    return refuted(pid, f"{text}, in a game {how}", witness=w.as_json(), found_by="games",
                    **({"cti": before.details["cti"]} if "cti" in before.details else {}))
 
 

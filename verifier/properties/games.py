@@ -86,6 +86,9 @@ class _Run:
         n = game.players
         self.names = [names[s % len(names)] for s in range(n)]
         self.rate = rate
+        # How the game was played, in words for a witness.
+        self.by = ("played by bots" if steer is None else "steered so that every play is a lie and challenged"
+                   if steer == DRAIN else f"steered towards seat {steer}'s win")
         self.bots: list[Any] = [_Steered(self.state, s, steer, random.Random(f"steer/{seed}/{steer}/{rate}/{s}"), rate)
                                 for s in range(n)] if steer is not None else [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
                               **({"challenge_rate": rate} if "challenge_rate" in BOTS[names[s % len(names)]].options
@@ -209,7 +212,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
             found.witnesses["void"] = run.witness(
                 "challenge-resolution", {"picked_up": r.loser, "stock": len(st.stock()),
                                          "hand_sizes": {s: st.hand_size(s) for s in range(g.players)}},
-                f"{st.turns} turns from a deal, played by {', '.join(dict.fromkeys(run.names))}: seat {r.loser} "
+                f"{st.turns} turns from a deal, {run.by}: seat {r.loser} "
                 "loses a challenge and picks up nothing", last=2)
             void = False
         if loop and st.phase is _PLAY:
@@ -233,7 +236,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                 expect = {"discarded": [rank_words(g, x) for _, x, _ in st.discarded_sets()],
                           "previous": claim_text(g, st.previous), "caught": False}
                 found.witnesses["dead-claim"] = run.witness(
-                    "discards", expect, f"{st.turns} turns from a deal, played by bots", last=1)
+                    "discards", expect, f"{st.turns} turns from a deal, {run.by}", last=1)
                 dead_claim = False
     found.actions = done
     if st.phase is not Phase.TERMINAL:
@@ -245,7 +248,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
             reason = st.result().reason  # type: ignore[union-attr]
             found.witnesses["stuck"] = run.witness(
                 "no-deadlock", {"over": True, "capped": True, "winner": None},
-                f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
+                f"{st.turns} turns from a deal, {run.by}: {reason}", last=2)
     seat = _winner(st)
     if seat is not None and "wins" in wanted and seat not in found.wins:
         found.wins[seat] = run.witness("winnability", win_expected(st, seat), f"seat {seat} {'wins' if g.rules.first_out else 'goes out first'} "
@@ -383,7 +386,7 @@ def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
     loop = words_text(run.game, run.said[said:])
     words = loop[:4] + ([f"... {len(loop)} moves in all, then the same position again"] if len(loop) > 4 else [])
     w = Witness("termination", run.game.players, dict(run.start), steps, now, words,
-                f"a position met twice in a game played by bots: the moves between can be made again and again "
+                f"a position met twice in a game {run.by}: the moves between can be made again and again "
                 f"({len(run.moves) - mark} actions in the loop)")
     found.witnesses["loop"] = w
 
