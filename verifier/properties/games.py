@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cheatdsl.bots import BOTS, make_bot
-from cheatdsl.engine import ACCEPT, CHANCE, PASS, Action, DiscardSet, Ending, Game, IllegalAction, Pass, Phase, Play, State
+from cheatdsl.engine import (
+    ACCEPT, CHANCE, PASS, Action, DiscardSet, Ending, Game, IllegalAction, Pass, Phase, Play, State,
+)
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.words.notation import card_text, claim_text, rank_words
 
-from .witness import ACCEPTED, Said, Witness, choose, dealt, lowest, steps_text, win_expected, words_text
+from .witness import ACCEPTED, Said, Witness, choose, dealt, steps_text, win_expected, words_text
 
 _PLAY, _RESPOND, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.TERMINAL
 
@@ -40,6 +42,12 @@ TURNS = 1500  # plays and passes per game at most
 ACTIONS = 120_000  # every decision of every game at one table at most
 LOOK = ("stuck", "loop", "wins", "dead-claim", "void")
 DRAINED = {"stuck", "void", "loop"}  # what games steered to run the stock dry are played for too (`play_games`)
+DRAIN = -1  # the target of a game steered towards no seat's win, to run the stock dry (`_Steered`)
+DRAIN_GAMES = 6  # such games played where bots' games have not shown what is looked for
+DRAIN_ACTIONS = 30_000  # every decision of those games at one table at most
+STEERED_GAMES = 16  # games steered towards one seat's win at most
+STEERED_RATES = (0.0, 0.1, 0.25, 0.5)  # how often a steered seat acts at random instead, game by game
+STEERED_ACTIONS = 60_000  # every decision of the steered games for one seat at most
 
 
 @dataclass
@@ -89,11 +97,11 @@ class _Run:
         # How the game was played, in words for a witness.
         self.by = ("played by bots" if steer is None else "steered so that every play is a lie and challenged"
                    if steer == DRAIN else f"steered towards seat {steer}'s win")
-        self.bots: list[Any] = [_Steered(self.state, s, steer, random.Random(f"steer/{seed}/{steer}/{rate}/{s}"), rate)
-                                for s in range(n)] if steer is not None else [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
+        self.bots: list[Any] = [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
                               **({"challenge_rate": rate} if "challenge_rate" in BOTS[names[s % len(names)]].options
                                  else {}))
-                     for s in range(n)]
+                     for s in range(n)] if steer is None else [
+            _Steered(self.state, s, steer, random.Random(f"steer/{seed}/{steer}/{rate}/{s}"), rate) for s in range(n)]
         self.views = [self.state.view(s) for s in range(n)]
         self.records = self.state.records
         self.chance = random.Random(f"verify/{seed}/{names}/{rate}/chance")
@@ -258,14 +266,6 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                               "actions": len(run.moves)}
 
 
-DRAIN = -1  # the target of a game steered towards no seat's win, to run the stock dry (`_Steered`)
-DRAIN_GAMES = 6  # such games played where bots' games have not shown what is looked for
-DRAIN_ACTIONS = 30_000  # every decision of those games at one table at most
-STEERED_GAMES = 16  # games steered towards one seat's win at most
-STEERED_RATES = (0.0, 0.1, 0.25, 0.5)  # how often a steered seat acts at random instead, game by game
-STEERED_ACTIONS = 60_000  # every decision of the steered games for one seat at most
-
-
 class _Steered:
     """A seat's player in a game steered towards `target`'s win. It sees the whole table (it is the search's
     hand, not a bot): the target plays as many cards as it may, truly where it can; the others pass where
@@ -288,7 +288,7 @@ class _Steered:
     def act(self, view: Any) -> Action:
         st = self.state
         phase = st.phase
-        wander = self.rate and self.rng.random() < self.rate
+        wander = self.rate > 0 and self.rng.random() < self.rate
         if phase is _PLAY:
             return (self._any_play() if wander else self._play()) or self._any_play() or PASS
         if phase is _RESPOND and not wander:
@@ -364,7 +364,9 @@ def steered_wins(game: Game, seats: Iterable[int], games: int = STEERED_GAMES, t
             st = run.state
             act = run.act
             first_out = game.rules.first_out
-            while done < actions and st.phase is not _TERMINAL and st.turns < turns and (first_out or not st.order_out()):
+            # Played until the winner is known: the game's end, or (where the last holder loses) the first seat out.
+            while (done < actions and st.phase is not _TERMINAL and st.turns < turns
+                   and (first_out or not st.order_out())):
                 act()
                 done += 1
             seat = _winner(st)

@@ -12,7 +12,7 @@ plays from a seeded deal, replayed and savable as a scenario. Each seat takes th
    may, the others pass or play the fewest, a lie where they can, and a seat challenges when that makes
    another seat than the winner-to-be pick up; now and then a seat acts at random instead. These take the
    challenges and pickups the scripted play and the model checker leave out (a seat that can only empty
-   its hand after picking up the pile);
+   its hand after picking up cards);
 4. for the seats no game has won, bounded model checking of the merged game from that deal, whose play
    counts only once the interpreter has replayed it.
 """
@@ -43,8 +43,9 @@ PLAYS = 0  # the seed of the deal the scripted plays and the model checker start
 
 @dataclass
 class Win:
-    """One seat's win: the replayed game, how it was found ("greedy", "games", "steered" or "bmc") and what it was:
-    seed, dealer, what each seat's player did (`bots`, seat by seat), turns and actions."""
+    """One seat's win: the replayed game, how it was found ("greedy", "games", "steered" or "bmc") and what it
+    was: seed, dealer, what each seat's player did (`bots`, seat by seat; `steered`, the seat the game was
+    steered towards), turns and actions."""
 
     witness: Witness
     by: str
@@ -84,12 +85,14 @@ def winnability_at(a: Any, budget: Any) -> Result:
     if len(wins) < n:
         lost = [s for s in range(n) if s not in wins]
         return unknown(PID, f"no game found in which {_seats(lost)} win{'s' if len(lost) == 1 else ''}: no "
-                       f"scripted greedy play, no game played by bots or steered towards its win{', and ' + why if why else ''}",
+                       "scripted greedy play, no game played by bots or steered towards its win"
+                       f"{', and ' + why if why else ''}",
                        won={str(s): w.as_json() for s, w in sorted(wins.items())})
     return proved(PID, "every seat can win: " + "; ".join(_how(wins)),
                   witnesses={str(s): w.witness.as_json() for s, w in sorted(wins.items())},
                   games={str(s): w.as_json() for s, w in sorted(wins.items())},
-                  found_by="+".join(by for by in ("greedy", "games", "steered", "bmc") if any(w.by == by for w in wins.values())))
+                  found_by="+".join(by for by in ("greedy", "games", "steered", "bmc")
+                                    if any(w.by == by for w in wins.values())))
 
 
 def _seats(seats: list[int]) -> str:
