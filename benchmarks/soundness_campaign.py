@@ -23,7 +23,8 @@ verified at its smallest player count in a process of its own, killed after --ti
 It ends with one JSON line: {"rulebooks", "proved", "contradicted", "witnesses_replayed",
 "witness_failures", "unknown", ...}, where proved, contradicted and unknown count verdicts (a property
 at one rulebook) and unknown counts `unknown` and `bounded`. Contradictions and witness failures are
-listed above it, with the rulebook number (regenerate it with --start I --count 1 --keep DIR).
+listed above it, with the rulebook number (regenerate it with --start I --count 1 --keep DIR). With
+--lines FILE, each rulebook's line also holds `why`: the summary of each unknown or bounded verdict.
 """
 
 from __future__ import annotations
@@ -166,6 +167,7 @@ def examine(i: int, games: int, turns: int, verify_seconds: float) -> dict[str, 
         out["players"] = n
         timed = verify(rb, None, (n,), heavy_seconds=verify_seconds)
         out["verdicts"] = {t.result.id: t.result.verdict.value for t in timed}
+        out["why"] = {t.result.id: t.result.summary for t in timed if t.result.verdict.value in ("unknown", "bounded")}
         out["internal"] = [f"{t.result.id}: {t.result.summary}" for t in timed if t.result.verdict is Verdict.ERROR]
         proved = {pid for pid, v in out["verdicts"].items() if v == "proved"}
         game = Game(rb, n)

@@ -213,6 +213,7 @@ def test_the_model_checker_searches_only_for_the_seat_no_game_won(monkeypatch: p
     greedy = winnability.greedy_wins
     monkeypatch.setattr(winnability, "greedy_wins", lambda *args: {s: w for s, w in greedy(*args).items() if s != 2})
     monkeypatch.setattr(analysis, "games", lambda a, look: Found())
+    monkeypatch.setattr(winnability, "steered_wins", lambda *args: {})
     searched = winnability.bmc_win
     asked: list[int] = []
     monkeypatch.setattr(winnability, "bmc_win", lambda a, seat, budget: asked.append(seat) or searched(a, seat, budget))

@@ -25,7 +25,7 @@ from ..solving.solver import ask, fresh_context, new_solver
 from . import ranking, recurrence
 from .counterexample import Outcome, cti_words, group_goal, search
 from .games import Found, play_games
-from .invariant import Counterexample, Invariants, _classes, houdini
+from .invariant import Counterexample, Invariants, _classes, houdini, out_keeps_cards_at_end
 from .search import bmc
 from .settings import DEFAULT, Caches, Settings
 from .verdict import Result, Verdict, bounded, not_applicable, proved, refuted, unknown
@@ -184,7 +184,9 @@ def _played(pid: str, a: Analysis, look: str, before: Result, text: str) -> Resu
     w = found.witnesses.get(look)
     if w is None or not replays(a, w):
         return before
-    return refuted(pid, f"{text}, in a game played by bots from a deal", witness=w.as_json(), found_by="games",
+    how = ("from a deal, steered so that every play is the fewest cards, a lie where it can, and is challenged"
+           if look in found.drained else "played by bots from a deal")
+    return refuted(pid, f"{text}, in a game {how}", witness=w.as_json(), found_by="games",
                    **({"cti": before.details["cti"]} if "cti" in before.details else {}))
 
 
@@ -263,7 +265,9 @@ def winner_at(a: Analysis, budget: Budget) -> Result:
         if sp.rules.first_out:
             text = "the first seat out is the one winner and the game ends there, so it never gets cards back"
         else:
-            text = ("the first seat out wins and stays the winner; a seat that is out holds nothing and never "
+            holds = ("holds nothing while the game goes on (one going out at the start of its turn as the game "
+                     "ends keeps its cards)" if out_keeps_cards_at_end(sp) else "holds nothing")
+            text = (f"the first seat out wins and stays the winner; a seat that is out {holds} and never "
                     "gets cards back; a game over by the rules has exactly one loser, the one seat left")
         return proved(pid, f"{text} ({_how(a.inv)})")
     return _violated(pid, a, tuple(sorted(needed)), lambda st: False, {}, budget)
@@ -314,7 +318,10 @@ def resolution_at(a: Analysis, budget: Budget) -> Result:
     if pid in a.inv.proved:
         return proved(pid, f"each challenge ({kinds}) has one verdict, found from the revealed cards; the loser is "
                       f"the claimant or the challenger and picks up cards{wild} ({_how(a.inv)})")
-    return _violated(pid, a, (pid,), _void, _void_expect, budget)
+    out = _violated(pid, a, (pid,), _void, _void_expect, budget)
+    if out.verdict is Verdict.REFUTED:
+        return out
+    return _played(pid, a, "void", out, "the loser of a challenge can pick up nothing")
 
 
 # -- discards ------------------------------------------------------------------------------------------

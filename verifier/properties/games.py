@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cheatdsl.bots import BOTS, make_bot
-from cheatdsl.engine import CHANCE, DiscardSet, Ending, Game, Pass, Phase, Play, State
+from cheatdsl.engine import (
+    ACCEPT, CHANCE, PASS, Action, DiscardSet, Ending, Game, IllegalAction, Pass, Phase, Play, State,
+)
 from cheatdsl.engine.game import NO_CAP
 from cheatdsl.words.notation import card_text, claim_text, rank_words
 
-from .witness import ACCEPTED, Said, Witness, dealt, steps_text, win_expected, words_text
+from .witness import ACCEPTED, Said, Witness, choose, dealt, steps_text, win_expected, words_text
 
 _PLAY, _RESPOND, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.TERMINAL
 
@@ -38,7 +40,14 @@ LINEUPS_FOR: dict[str, tuple[tuple[tuple[str, ...], float], ...]] = {
 GAMES = 48  # games per table at most (line-ups in turn, seed by seed)
 TURNS = 1500  # plays and passes per game at most
 ACTIONS = 120_000  # every decision of every game at one table at most
-LOOK = ("stuck", "loop", "wins", "dead-claim")
+LOOK = ("stuck", "loop", "wins", "dead-claim", "void")
+DRAINED = {"stuck", "void", "loop"}  # what games steered to run the stock dry are played for too (`play_games`)
+DRAIN = -1  # the target of a game steered towards no seat's win, to run the stock dry (`_Steered`)
+DRAIN_GAMES = 6  # such games played where bots' games have not shown what is looked for
+DRAIN_ACTIONS = 30_000  # every decision of those games at one table at most
+STEERED_GAMES = 16  # games steered towards one seat's win at most
+STEERED_RATES = (0.0, 0.1, 0.25, 0.5)  # how often a steered seat acts at random instead, game by game
+STEERED_ACTIONS = 60_000  # every decision of the steered games for one seat at most
 
 
 @dataclass
@@ -50,6 +59,7 @@ class Found:
     witnesses: dict[str, Witness] = field(default_factory=dict)
     wins: dict[int, Witness] = field(default_factory=dict)
     played: dict[int, dict[str, Any]] = field(default_factory=dict)
+    drained: set[str] = field(default_factory=set)  # the witnesses found in games steered to run the stock dry
     games: int = 0
     actions: int = 0
     stuck: int = 0
@@ -76,17 +86,22 @@ class _Run:
     """One game being played: the actions (seat by seat) and the play in words, kept as it goes and written
     out as scenario steps and sentences only for a witness (`steps`, `words`)."""
 
-    def __init__(self, game: Game, seed: int, dealer: int, names: tuple[str, ...], rate: float) -> None:
+    def __init__(self, game: Game, seed: int, dealer: int, names: tuple[str, ...], rate: float,
+                 steer: int | None = None) -> None:
         self.game = game
         self.start = {"seed": seed, "dealer": dealer}
         self.state = dealt(game, seed, dealer)
         n = game.players
         self.names = [names[s % len(names)] for s in range(n)]
         self.rate = rate
-        self.bots = [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
+        # How the game was played, in words for a witness.
+        self.by = ("played by bots" if steer is None else "steered so that every play is a lie and challenged"
+                   if steer == DRAIN else f"steered towards seat {steer}'s win")
+        self.bots: list[Any] = [make_bot(names[s % len(names)], s, random.Random(f"verify/{seed}/{names}/{rate}/{s}"),
                               **({"challenge_rate": rate} if "challenge_rate" in BOTS[names[s % len(names)]].options
                                  else {}))
-                     for s in range(n)]
+                     for s in range(n)] if steer is None else [
+            _Steered(self.state, s, steer, random.Random(f"steer/{seed}/{steer}/{rate}/{s}"), rate) for s in range(n)]
         self.views = [self.state.view(s) for s in range(n)]
         self.records = self.state.records
         self.chance = random.Random(f"verify/{seed}/{names}/{rate}/chance")
@@ -172,6 +187,17 @@ def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns
         run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, names, rate)
         found.games += 1
         _play(run, wanted, found, turns, actions)
+    if wanted & DRAINED:
+        cap = found.actions + DRAIN_ACTIONS
+        for seed in range(DRAIN_GAMES):
+            if not _wanting(wanted, found, n) or found.actions >= cap:
+                break
+            run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("drain",),
+                       STEERED_RATES[seed % len(STEERED_RATES)], steer=DRAIN)
+            found.games += 1
+            before = set(found.witnesses)
+            _play(run, wanted, found, turns, cap)
+            found.drained |= set(found.witnesses) - before
     return found
 
 
@@ -185,9 +211,18 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
     # With a turn cap the count of turns is part of the position: nothing comes back.
     loop = "loop" in wanted and "loop" not in found.witnesses and g.turn_limit >= NO_CAP
     dead_claim = "dead-claim" in wanted and "dead-claim" not in found.witnesses
+    void = "void" in wanted and "void" not in found.witnesses
     act = run.act
     done = found.actions
     while done < actions and st.phase is not _TERMINAL and st.turns < turns:
+        if void and run.heard and run.records[-1].taken == 0:
+            r = run.records[-1]
+            found.witnesses["void"] = run.witness(
+                "challenge-resolution", {"picked_up": r.loser, "stock": len(st.stock()),
+                                         "hand_sizes": {s: st.hand_size(s) for s in range(g.players)}},
+                f"{st.turns} turns from a deal, {run.by}: seat {r.loser} "
+                "loses a challenge and picks up nothing", last=2)
+            void = False
         if loop and st.phase is _PLAY:
             k = _key(st)
             if k in seen:
@@ -209,7 +244,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                 expect = {"discarded": [rank_words(g, x) for _, x, _ in st.discarded_sets()],
                           "previous": claim_text(g, st.previous), "caught": False}
                 found.witnesses["dead-claim"] = run.witness(
-                    "discards", expect, f"{st.turns} turns from a deal, played by bots", last=1)
+                    "discards", expect, f"{st.turns} turns from a deal, {run.by}", last=1)
                 dead_claim = False
     found.actions = done
     if st.phase is not Phase.TERMINAL:
@@ -221,7 +256,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
             reason = st.result().reason  # type: ignore[union-attr]
             found.witnesses["stuck"] = run.witness(
                 "no-deadlock", {"over": True, "capped": True, "winner": None},
-                f"{st.turns} turns from a deal, played by bots: {reason}", last=2)
+                f"{st.turns} turns from a deal, {run.by}: {reason}", last=2)
     seat = _winner(st)
     if seat is not None and "wins" in wanted and seat not in found.wins:
         found.wins[seat] = run.witness("winnability", win_expected(st, seat), f"seat {seat} {'wins' if g.rules.first_out else 'goes out first'} "
@@ -229,6 +264,120 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                                        f"seed {run.start['seed']})")
         found.played[seat] = {**run.start, "bots": list(run.names), "challenge_rate": run.rate, "turns": st.turns,
                               "actions": len(run.moves)}
+
+
+class _Steered:
+    """A seat's player in a game steered towards `target`'s win. It sees the whole table (it is the search's
+    hand, not a bot): the target plays as many cards as it may, truly where it can; the others pass where
+    they may, or play the fewest cards, a lie where they can; a seat challenges exactly when the challenge
+    would make a seat other than the target pick up cards (tried on a copy of the game). With `rate`, it
+    acts at random instead (a legal action), which finds the detours a plain steer misses, such as the
+    target picking up a pile to make its hand fit the play sizes.
+
+    With no target (`DRAIN`), every seat plays the fewest cards, a lie where it can, and every play is
+    challenged: the game runs long, the stock runs dry and hands change, which is where a challenge that
+    costs nothing or a seat with no legal action is met."""
+
+    def __init__(self, state: State, seat: int, target: int, rng: random.Random, rate: float) -> None:
+        self.state = state
+        self.seat = seat
+        self.target = target
+        self.rng = rng
+        self.rate = rate
+
+    def act(self, view: Any) -> Action:
+        st = self.state
+        phase = st.phase
+        wander = self.rate > 0 and self.rng.random() < self.rate
+        if phase is _PLAY:
+            return (self._any_play() if wander else self._play()) or self._any_play() or PASS
+        if phase is _RESPOND and not wander:
+            return self._respond()
+        legal = [a for a in st.legal_actions() if phase is not _RESPOND or st.is_legal(a)]
+        return self.rng.choice(legal) if legal else ACCEPT
+
+    def _legal(self, action: Action) -> Action | None:
+        return action if self.state.is_legal(action) else None
+
+    def _play(self) -> Action | None:
+        st, g = self.state, self.state.game
+        rules = g.rules
+        held = st.hand_size(self.seat)
+        if self.seat != self.target:
+            if st.can_pass() and self.target != DRAIN:
+                return PASS
+            sizes = range(rules.min_cards, held + 1)
+        else:
+            top = held if rules.max_cards is None else min(rules.max_cards, held)
+            sizes = range(top, rules.min_cards - 1, -1)
+        for k in sizes:
+            for truth in ((True, None) if self.seat == self.target else (False, None)):
+                picked = choose(g, st, k, 0, truth)
+                if picked is not None:
+                    play = self._legal(Play(picked[0], picked[1], k))
+                    if play is not None:
+                        return play
+        return None
+
+    def _any_play(self) -> Action | None:
+        st = self.state
+        if st.can_pass() and self.rng.random() < 0.3:
+            return PASS
+        try:
+            return st.sample_play(self.rng)
+        except IllegalAction:
+            return PASS if st.can_pass() else None
+
+    def _respond(self) -> Action:
+        st = self.state
+        seen = st.reveal_count()
+        for call in st.game.responses[1:]:
+            trial = st.clone()
+            try:
+                trial.apply_action(call)
+            except IllegalAction:
+                continue
+            if self.target == DRAIN:
+                return call
+            if trial.reveal_count() > seen:
+                r = trial.reveal(seen)
+                if r.loser != self.target and r.taken > 0:
+                    return call
+        return ACCEPT
+
+
+def steered_wins(game: Game, seats: Iterable[int], games: int = STEERED_GAMES, turns: int = TURNS,
+                 actions: int = STEERED_ACTIONS) -> dict[int, tuple[Witness, dict[str, Any]]]:
+    """Seeded games steered towards each of `seats`' win (`_Steered`), played by the interpreter: for each seat
+    some such game wins, its witness and how it was played (seed, dealer, random rate, turns, actions). A
+    game steered for one seat and won by another counts for that one too."""
+    n = game.players
+    out: dict[int, tuple[Witness, dict[str, Any]]] = {}
+    for target in seats:
+        done = 0
+        for i in range(games):
+            if target in out or done >= actions:
+                break
+            rate = STEERED_RATES[i % len(STEERED_RATES)]
+            seed = i // len(STEERED_RATES)
+            run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("steered",), rate, steer=target)
+            st = run.state
+            act = run.act
+            first_out = game.rules.first_out
+            # Played until the winner is known: the game's end, or (where the last holder loses) the first seat out.
+            while (done < actions and st.phase is not _TERMINAL and st.turns < turns
+                   and (first_out or not st.order_out())):
+                act()
+                done += 1
+            seat = _winner(st)
+            if seat is None or seat in out:
+                continue
+            out[seat] = (run.witness("winnability", win_expected(st, seat),
+                                     f"seat {seat} {'wins' if game.rules.first_out else 'goes out first'} after "
+                                     f"{st.turns} turns of a game steered towards seat {target}'s win (seed {seed})"),
+                         {**run.start, "steered": target, "random_rate": rate, "turns": st.turns,
+                          "actions": len(run.moves)})
+    return out
 
 
 def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
@@ -239,7 +388,7 @@ def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
     loop = words_text(run.game, run.said[said:])
     words = loop[:4] + ([f"... {len(loop)} moves in all, then the same position again"] if len(loop) > 4 else [])
     w = Witness("termination", run.game.players, dict(run.start), steps, now, words,
-                f"a position met twice in a game played by bots: the moves between can be made again and again "
+                f"a position met twice in a game {run.by}: the moves between can be made again and again "
                 f"({len(run.moves) - mark} actions in the loop)")
     found.witnesses["loop"] = w
 

@@ -67,8 +67,17 @@ def turn_order(sp: Spec, s: State) -> dict[str, Term]:
     }
 
 
+def out_keeps_cards_at_end(sp: Spec) -> bool:
+    """Whether a seat going out may keep its cards: one that goes out at the start of its turn
+    (`turn_start_win`) with only one other seat left keeps them, and the game ends there."""
+    return sp.trees.turn_start_win is not None and not sp.rules.first_out
+
+
 def outs_hold_nothing(sp: Spec, s: State) -> dict[str, Term]:
-    return {f"seat {i} holds nothing once out": or_(s.inn[i], eq(hand(s, i), 0)) for i in range(sp.n)}
+    """A seat out holds nothing (while the game goes on, where `out_keeps_cards_at_end`)."""
+    if not out_keeps_cards_at_end(sp):
+        return {f"seat {i} holds nothing once out": or_(s.inn[i], eq(hand(s, i), 0)) for i in range(sp.n)}
+    return {f"seat {i} holds nothing once out": or_(s.over, s.inn[i], eq(hand(s, i), 0)) for i in range(sp.n)}
 
 
 def winner(sp: Spec, s: State) -> dict[str, Term]:

@@ -8,7 +8,12 @@ plays from a seeded deal, replayed and savable as a scenario. Each seat takes th
    where the rules treat every seat alike and the dealer is drawn by lot, one such play turned round the
    table (the dealer moved with it) serves every seat;
 2. the seeded games played by bots (`games.py`), as they come;
-3. for the seats no game has won, bounded model checking of the merged game from that deal, whose play
+3. seeded games steered towards the seat's win (`games.steered_wins`): the seat plays as many cards as it
+   may, the others pass or play the fewest, a lie where they can, and a seat challenges when that makes
+   another seat than the winner-to-be pick up; now and then a seat acts at random instead. These take the
+   challenges and pickups the scripted play and the model checker leave out (a seat that can only empty
+   its hand after picking up cards);
+4. for the seats no game has won, bounded model checking of the merged game from that deal, whose play
    counts only once the interpreter has replayed it.
 """
 
@@ -24,6 +29,7 @@ from ..encoding.spec import Spec, merge_values
 from ..encoding.symmetry import rotation_symmetric
 from ..encoding.transitions import ACCEPT, PASS
 from ..solving.solver import fresh_context
+from .games import steered_wins
 from .search import Trace, bmc
 from .verdict import Result, proved, unknown
 from .witness import Table, Witness, dealt, lowest, replay_shape, win_expected, words_text
@@ -37,8 +43,9 @@ PLAYS = 0  # the seed of the deal the scripted plays and the model checker start
 
 @dataclass
 class Win:
-    """One seat's win: the replayed game, how it was found ("greedy", "games" or "bmc") and what it was:
-    seed, dealer, what each seat's player did (`bots`, seat by seat), turns and actions."""
+    """One seat's win: the replayed game, how it was found ("greedy", "games", "steered" or "bmc") and what it
+    was: seed, dealer, what each seat's player did (`bots`, seat by seat; `steered`, the seat the game was
+    steered towards), turns and actions."""
 
     witness: Witness
     by: str
@@ -60,6 +67,10 @@ def winnability_at(a: Any, budget: Any) -> Result:
         for seat, w in sorted(found.wins.items()):
             if seat not in wins and replays(a, w):
                 wins[seat] = Win(w, "games", found.played[seat])
+    if len(wins) < n:
+        for seat, (w, how) in sorted(steered_wins(a.game, [s for s in range(n) if s not in wins]).items()):
+            if seat not in wins and replays(a, w):
+                wins[seat] = Win(w, "steered", how)
     why = ""
     lost = [s for s in range(n) if s not in wins]
     if lost and not budget.take(PID):
@@ -74,12 +85,14 @@ def winnability_at(a: Any, budget: Any) -> Result:
     if len(wins) < n:
         lost = [s for s in range(n) if s not in wins]
         return unknown(PID, f"no game found in which {_seats(lost)} win{'s' if len(lost) == 1 else ''}: no "
-                       f"scripted greedy play, no game played by bots{', and ' + why if why else ''}",
+                       "scripted greedy play, no game played by bots or steered towards its win"
+                       f"{', and ' + why if why else ''}",
                        won={str(s): w.as_json() for s, w in sorted(wins.items())})
     return proved(PID, "every seat can win: " + "; ".join(_how(wins)),
                   witnesses={str(s): w.witness.as_json() for s, w in sorted(wins.items())},
                   games={str(s): w.as_json() for s, w in sorted(wins.items())},
-                  found_by="+".join(by for by in ("greedy", "games", "bmc") if any(w.by == by for w in wins.values())))
+                  found_by="+".join(by for by in ("greedy", "games", "steered", "bmc")
+                                    if any(w.by == by for w in wins.values())))
 
 
 def _seats(seats: list[int]) -> str:
@@ -101,6 +114,10 @@ def _how(wins: dict[int, Win]) -> list[str]:
         g = wins[s].game
         out.append(f"seat {s} won a game played by bots ({', '.join(g['bots'])}; seed {g['seed']}), "
                    f"{g['turns']} turns, replayed")
+    for s in sorted(s for s, w in wins.items() if w.by == "steered"):
+        g = wins[s].game
+        out.append(f"seat {s} won a game steered towards seat {g['steered']}'s win (seed {g['seed']}, a random "
+                   f"action {g['random_rate']:.0%} of the time), {g['turns']} turns, replayed")
     found = sorted(s for s, w in wins.items() if w.by == "bmc")
     if found:
         turns = max(wins[s].game["turns"] for s in found)
