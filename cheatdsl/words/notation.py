@@ -373,18 +373,13 @@ def refusal_text(exc: IllegalAction) -> str:
     simple = _SIMPLE_WORDS.get(reason)
     if simple is not None:
         return simple
+    about_seat = _SEAT_WORDS.get(reason)
+    if about_seat is not None:
+        return about_seat.format(seat=seat)
     if reason is Refusal.NOT_AN_ACTION:
         return f"{action!r} is not an action of this game"
     if reason is Refusal.NOT_A_PLAY:
         return f"{action!r} is not a play: cards are a tuple of card values, the claim and the count whole numbers"
-    if reason is Refusal.NOTHING_TO_PLAY:
-        return f"seat {seat} has no play to make"
-    if reason is Refusal.NOT_YOUR_TURN:
-        return f"it is not seat {seat}'s turn to play"
-    if reason is Refusal.LEADER_MAY_NOT_PASS:
-        return f"seat {seat} leads the round and may not pass"
-    if reason is Refusal.NO_SUCH_SEAT:
-        return f"there is no seat {seat} to deal"
     if reason is Refusal.BAD_SEED:
         return f"a shuffle seed is a whole number from 0 up, not {getattr(action, 'seed', action)!r}"
     if state is None:
@@ -407,6 +402,14 @@ def refusal_text(exc: IllegalAction) -> str:
     name = rank_words(state.game, rank) if isinstance(rank, int) else repr(rank)
     return f"seat {exc.seat} holds no complete set of {name}"
 
+
+# The refusals whose sentence names the seat refused, and nothing else.
+_SEAT_WORDS = {
+    Refusal.NOTHING_TO_PLAY: "seat {seat} has no play to make",
+    Refusal.NOT_YOUR_TURN: "it is not seat {seat}'s turn to play",
+    Refusal.LEADER_MAY_NOT_PASS: "seat {seat} leads the round and may not pass",
+    Refusal.NO_SUCH_SEAT: "there is no seat {seat} to deal",
+}
 
 # The refusals whose sentence needs nothing but the reason.
 _SIMPLE_WORDS = {
