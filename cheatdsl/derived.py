@@ -95,7 +95,60 @@ def count_cap(rb: Rulebook, deck_size: int) -> int | None:
 
 def claim_set(formula: Formula, space: ClaimSpace, players: int, previous: int | None) -> frozenset[int]:
     """The claims of the table a claim formula allows after `previous` (None: nothing claimed yet)."""
-    return frozenset(c for c in as_claims(formula.code(ClaimFacts(space, players, previous))) if c in space.position)
+    return frozenset(c for c in named_claims(formula, space, players, previous) if c in space.position)
+
+
+def named_claims(formula: Formula, space: ClaimSpace, players: int, previous: int | None) -> frozenset[int]:
+    """Every claim value a claim formula names after `previous`, those the table's deck lacks too
+    (`FactUnavailable` where the formula asks for a fact a claim rule is not given)."""
+    return as_claims(formula.code(ClaimFacts(space, players, previous)))
+
+
+class ClaimRules:
+    """Which claims may open the game, follow a claim and lead a new round at a table of `players`.
+
+    Worked out from the claim formulas and the table's claims alone, so it exists at a table whose deck
+    cannot be dealt too. The sets hold claims of the table (`space.position`); `outside` keeps, for each
+    rule (`first`, `follow`, `lead`), the values a formula names that are no claim of the table.
+    `follow` and `lead` are keyed by the previous claim's value; `lead_none` is a lead with nothing
+    claimed before. Frozen like `TableRules`, which holds one as `claim_rules`.
+    """
+
+    _sealed = False
+
+    def __init__(self, rulebook: Rulebook, players: int, space: ClaimSpace) -> None:
+        claim, position = rulebook.claim, space.position
+        outside: dict[str, set[int]] = {"first": set(), "follow": set(), "lead": set()}
+
+        def allowed(rule: str, formula: Formula, previous: int | None) -> frozenset[int]:
+            named = named_claims(formula, space, players, previous)
+            outside[rule].update(v for v in named if v not in position)
+            return frozenset(v for v in named if v in position)
+
+        self.order = space.order
+        self.first = allowed("first", claim.first, None)
+        self.follow: Mapping[int, frozenset[int]] = MappingProxyType(
+            {v: allowed("follow", claim.follow, v) for v in space.order})
+        self.lead: Mapping[int, frozenset[int]] = MappingProxyType(
+            {v: allowed("lead", claim.lead, v) for v in space.order})
+        self.lead_none = claim_set(claim.lead, space, players, None)
+        self.outside: Mapping[str, frozenset[int]] = MappingProxyType(
+            {rule: frozenset(values) for rule, values in outside.items()})
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self._sealed:
+            raise FrozenInstanceError(f"the rules of a table do not change: cannot set {name}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"the rules of a table do not change: cannot delete {name}")
+
+    def __eq__(self, other: object) -> bool:
+        """Two tables' claim rules are equal when every set in them is."""
+        return isinstance(other, ClaimRules) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and its mappings are not hashable
 
 
 def holder_answers(table: Table, card: int) -> tuple[int | None, ...]:
@@ -240,12 +293,7 @@ class TableRules:
         self.reveal_all = rb.challenge.reveal is Reveal.PLAY
         # Without an exact count, a challenge that shows the whole play also judges the count called.
         self.count_judged = not self.exact and self.reveal_all
-        self.first = claim_set(claim.first, space, n, None)
-        self.lead_none = claim_set(claim.lead, space, n, None)
-        self.follow: Mapping[int, frozenset[int]] = MappingProxyType(
-            {v: claim_set(claim.follow, space, n, v) for v in space.order})
-        self.lead: Mapping[int, frozenset[int]] = MappingProxyType(
-            {v: claim_set(claim.lead, space, n, v) for v in space.order})
+        self.claim_rules = ClaimRules(rb, n, space)
         # The same sets indexed by the previous claim (empty after a value that is no claim), each also as a
         # tuple in claim value order: what the interpreter reads at every turn.
         size = max(space.order, default=-1) + 1
@@ -296,6 +344,26 @@ class TableRules:
         self.emptied_stays_in = self.set_size is not None and end.emptied_by_sets is EmptiedBySets.STAYS_IN
         self.turn_cap = end.turn_cap
         self.turn_start_win = end.turn_start_win
+
+    @property
+    def first(self) -> frozenset[int]:
+        """The claims that may open the game."""
+        return self.claim_rules.first
+
+    @property
+    def follow(self) -> Mapping[int, frozenset[int]]:
+        """The claims that may follow each claim within a round, keyed by its value."""
+        return self.claim_rules.follow
+
+    @property
+    def lead(self) -> Mapping[int, frozenset[int]]:
+        """The claims that may lead a new round after each claim, keyed by its value."""
+        return self.claim_rules.lead
+
+    @property
+    def lead_none(self) -> frozenset[int]:
+        """The claims that may lead a round with nothing claimed before."""
+        return self.claim_rules.lead_none
 
     def required_after(self, previous: int | None, leading: bool) -> tuple[tuple[int, ...], frozenset[int]]:
         """The claims allowed next, in claim value order and as a set: the first claim of the game, a lead,

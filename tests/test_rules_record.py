@@ -13,6 +13,7 @@ import cheatdsl.derived as derived
 from cheatdsl.engine import Game
 from cheatdsl.load import load_rulebook
 from verifier.api import verify_files
+from verifier.encoding.graph import claim_graph
 from verifier.encoding.spec import build_spec
 from verifier.encoding.subject import Subject
 
@@ -24,19 +25,25 @@ def test_one_verify_call_makes_each_tables_record_once_in_each_process(tmp_path:
     """Every property of english-ascending at 3..6 players: no process makes a table's record twice (the
     worker processes are forked, so they keep the counting constructor and write to the same file)."""
     log = tmp_path / "made.txt"
-    made = derived.TableRules.__init__
 
-    def counting(self: derived.TableRules, rulebook: object, players: int, *args: object, **kw: object) -> None:
-        with log.open("a") as f:
-            f.write(f"{os.getpid()} {players}\n")
-        made(self, rulebook, players, *args, **kw)  # type: ignore[arg-type]
+    def counting(record: type) -> None:
+        made = record.__init__
 
-    monkeypatch.setattr(derived.TableRules, "__init__", counting)
+        def init(self: object, rulebook: object, players: int, *args: object, **kw: object) -> None:
+            with log.open("a") as f:
+                f.write(f"{record.__name__} {os.getpid()} {players}\n")
+            made(self, rulebook, players, *args, **kw)
+
+        monkeypatch.setattr(record, "__init__", init)
+
+    counting(derived.TableRules)
+    counting(derived.ClaimRules)  # the claim checks (claim graph, first claim, round leads) read the record's
     report = verify_files([str(ROOT / "rulebooks" / "english-ascending.yaml")], [()])
     assert report is not None
     counts = Counter(log.read_text().split("\n")[:-1])
     assert counts and max(counts.values()) == 1, counts
-    assert {line.split()[1] for line in counts} == {"3", "4", "5", "6"}
+    for record in ("TableRules", "ClaimRules"):
+        assert {line.split()[2] for line in counts if line.startswith(record)} == {"3", "4", "5", "6"}
 
 
 def test_the_subjects_game_and_spec_hold_the_subjects_record() -> None:
@@ -56,3 +63,36 @@ def test_a_game_refuses_the_record_of_another_table() -> None:
     with pytest.raises(ValueError, match="rules record given"):
         Game(rb, 5, rules=record)
     assert Game(rb, 4, rules=record).rules is record
+
+
+def test_the_claim_checks_read_the_claim_rules_of_the_record() -> None:
+    """The claim graph (rank-cycle, ranks-exist, seat-fairness) is the record's claim rules: the same
+    sets, from the one `ClaimRules` the record holds."""
+    subject = Subject(load_rulebook(str(ROOT / "rulebooks" / "standard.yaml")))
+    n = subject.counts[0]
+    claims = subject.rules(n).claim_rules
+    assert subject.claim_rules(n) is claims
+    g = claim_graph(subject, n)
+    assert not isinstance(g, str)
+    assert [g.order[i] for i in sorted(g.start)] == sorted(claims.first)
+    assert all({g.order[j] for j in g.follow[i]} == claims.follow[v] for i, v in enumerate(g.order))
+
+
+def test_the_claim_rules_exist_at_a_table_that_cannot_be_dealt() -> None:
+    """Where the deck cannot be dealt there is no record (`DealError`), yet the claim checks still read
+    which claims follow which, worked out by the same `ClaimRules`."""
+    subject = Subject(load_rulebook(str(ROOT / "rulebooks" / "standard.yaml")), (60,))
+    with pytest.raises(derived.DealError):
+        subject.rules(60)
+    g = claim_graph(subject, 60)
+    assert not isinstance(g, str) and g.size == 13 and g.deterministic
+
+
+def test_claim_rules_keep_the_claims_a_formula_names_outside_the_deck() -> None:
+    """`ranks-exist` names a claim the deck lacks: the record's claim rules keep it (`outside`), while the
+    sets the interpreter reads hold only claims of the table."""
+    rb = load_rulebook(str(ROOT / "tests" / "fixtures" / "missing-rank.yaml"))  # after queens come kings
+    claims = Subject(rb).claim_rules(rb.players.min)
+    kings = 12
+    assert claims.outside["follow"] == {kings} and kings not in claims.order
+    assert all(kings not in allowed for allowed in claims.follow.values())

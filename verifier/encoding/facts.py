@@ -12,9 +12,9 @@ from enum import Enum
 from itertools import product
 from typing import Any
 
-from cheatdsl.cards import ClaimSpace, Table, as_claims
+from cheatdsl.cards import Table
 from cheatdsl.derived import holder_answers, next_seat_in
-from cheatdsl.expr import ClaimFacts, FactUnavailable, TableFacts, ast
+from cheatdsl.expr import FactUnavailable, TableFacts, ast
 from cheatdsl.expr.context import Fact
 from cheatdsl.model import Formula, Rulebook
 
@@ -86,16 +86,6 @@ class SeatFacts(TableFacts):
 
     def _unavailable(self, what: str) -> FactUnavailable:
         return NotConcrete(what)
-
-
-def claims_of(formula: Formula, space: ClaimSpace, players: int, previous: int | None = None) -> frozenset[int]:
-    """The claims a claim formula allows (those outside the deck too)."""
-    try:
-        return as_claims(formula.code(ClaimFacts(space, players, previous)))
-    except NotConcrete:
-        raise
-    except FactUnavailable as exc:
-        raise NotConcrete(str(exc)) from None
 
 
 def seat_of(formula: Formula, players: int, *, step: int, out: Collection[int] = (), **values: Any) -> int | None:

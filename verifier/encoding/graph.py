@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import RoundEnd
 
-from .facts import NotConcrete, claims_of
 from .subject import Subject
 
 
@@ -94,30 +94,27 @@ class ClaimGraph:
 
 
 def claim_graph(subject: Subject, n: int) -> ClaimGraph | str:
-    """The claim graph at `n` players, or why the formulas cannot be tabulated."""
+    """The claim graph at `n` players (from the claim rules of the table, `Subject.claims`), or why the
+    claim formulas cannot be read."""
     key = ("graph", n)
     if key in subject.cache:
         cached: ClaimGraph | str = subject.cache[key]
         return cached
-    rb, space = subject.rb, subject.space(n)
-    order = space.order
-    pos = space.position
-    outside: dict[str, set[int]] = {"first": set(), "follow": set(), "lead": set()}
-
-    def inside(values: frozenset[int], rule: str) -> frozenset[int]:
-        outside[rule].update(v for v in values if v not in pos)
-        return frozenset(pos[v] for v in values if v in pos)
-
+    result: ClaimGraph | str
     try:
-        start = inside(claims_of(rb.claim.first, space, n), "first")
-        follow = tuple(inside(claims_of(rb.claim.follow, space, n, v), "follow") for v in order)
-        lead = None
-        if rb.claim.round_ends:
-            lead = tuple(inside(claims_of(rb.claim.lead, space, n, v), "lead") for v in order)
-    except NotConcrete as exc:
-        result: ClaimGraph | str = f"a claim rule depends on {exc}, which this check does not model"
+        claims = subject.claim_rules(n)
+    except FactUnavailable as exc:
+        result = f"a claim rule depends on {exc}, which this check does not model"
     else:
-        result = ClaimGraph(order, start, follow, lead, RoundEnd.ALL_PASS in rb.claim.round_ends,
-                            {k: frozenset(v) for k, v in outside.items()})
+        order, pos = claims.order, subject.space(n).position
+        outside = dict(claims.outside)
+        lead = None
+        if subject.rb.claim.round_ends:
+            lead = tuple(frozenset(pos[v] for v in claims.lead[c]) for c in order)
+        else:
+            outside["lead"] = frozenset()  # no round is ever led, so the lead rule names nothing
+        result = ClaimGraph(order, frozenset(pos[v] for v in claims.first),
+                            tuple(frozenset(pos[v] for v in claims.follow[c]) for c in order), lead,
+                            RoundEnd.ALL_PASS in subject.rb.claim.round_ends, outside)
     subject.cache[key] = result
     return result

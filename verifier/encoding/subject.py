@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from cheatdsl.cards import JOKER, ClaimSpace, Table
-from cheatdsl.derived import DealError, TableRules
+from cheatdsl.derived import ClaimRules, DealError, TableRules
 from cheatdsl.engine import Game
+from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import ClaimKind, Rulebook
 
 
@@ -19,6 +20,7 @@ class Subject:
         self._tables: dict[int, Table] = {}
         self._spaces: dict[int, ClaimSpace] = {}
         self._rules: dict[int, TableRules] = {}
+        self._claims: dict[int, ClaimRules] = {}
         self._games: dict[int, Game] = {}
         self.cache: dict[Any, Any] = {}
 
@@ -33,6 +35,17 @@ class Subject:
             self._rules[n] = TableRules(self.rb, n, self.table(n))
         return self._rules[n]
 
+    def claim_rules(self, n: int) -> ClaimRules:
+        """Which claims may open, follow and lead at `n` players: the rules record's, or at a table whose
+        deck cannot be dealt (no record) the same rules worked out alone (`FactUnavailable` where a claim
+        formula asks for a fact a claim rule is not given)."""
+        if n not in self._claims:
+            try:
+                self._claims[n] = self.rules(n).claim_rules
+            except DealError:
+                self._claims[n] = ClaimRules(self.rb, n, self.space(n))
+        return self._claims[n]
+
     def game(self, n: int) -> Game:
         """The interpreter's game at `n` players, holding this subject's rules record (ValueError, as `Game`
         gives it, where the deck cannot be dealt)."""
@@ -45,8 +58,12 @@ class Subject:
         return self._games[n]
 
     def space(self, n: int) -> ClaimSpace:
+        """The claims of the table at `n` players: the rules record's, or its own where there is none."""
         if n not in self._spaces:
-            self._spaces[n] = ClaimSpace(self.table(n))
+            try:
+                self._spaces[n] = self.rules(n).space
+            except (DealError, FactUnavailable):
+                self._spaces[n] = ClaimSpace(self.table(n))
         return self._spaces[n]
 
     @property

@@ -13,7 +13,7 @@ from typing import Any
 
 import z3
 
-from cheatdsl.derived import allowed_kinds, claim_set, turn_step
+from cheatdsl.derived import allowed_kinds, turn_step
 from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd, Rulebook
 
@@ -179,9 +179,9 @@ def _round_at(subject: Subject, n: int, gaps: _Gaps) -> Result:
     outcomes = _outcomes(subject, n)
     if isinstance(outcomes, str):
         return unknown(ROUND, outcomes)
-    space = subject.space(n)
     try:
-        leads = [(prev, claim_set(rb.claim.lead, space, n, prev)) for prev in space.order]
+        claims = subject.claim_rules(n)
+        leads = [(prev, claims.lead[prev]) for prev in claims.order]
     except FactUnavailable as exc:
         return unknown(ROUND, f"the lead depends on {exc}")
     a = gaps.ask(n, {-1 if seat is None else seat for _, seat in outcomes}, len(leads),

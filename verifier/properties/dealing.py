@@ -14,9 +14,10 @@ from typing import Any
 import z3
 
 from cheatdsl.derived import DealError, turn_step
+from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import DealerChoice, DealStyle, PenaltyKind
 
-from ..encoding.facts import NotConcrete, claims_of, facts_for, holder_cards, seat_of
+from ..encoding.facts import NotConcrete, facts_for, holder_cards, seat_of
 from ..encoding.subject import Subject
 from ..solving.shortcuts import Raw
 from ..solving.solver import ask, new_solver, truth
@@ -218,9 +219,10 @@ def _consistency_at(subject: Subject, n: int) -> Result:
     v, rules = deal_rules(subject, n)
     space = subject.space(n)
     try:
-        first = claims_of(rb.claim.first, space, n)
-    except NotConcrete as exc:
+        claims = subject.claim_rules(n)
+    except FactUnavailable as exc:
         return unknown(CONSISTENCY, f"the first claim depends on {exc}")
+    first = claims.first | claims.outside["first"]  # the deck's lack of a claim is a fact this check reports
     cards = holder_cards(rb.setup.first_player, rb)
     leaders = _leaders(subject, n, cards, [[*range(n), None] for _ in cards])
     if isinstance(leaders, str):
