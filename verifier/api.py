@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from cheatdsl.model import Rulebook
 
+from .properties.firing import dead_rules
 from .properties.settings import DEFAULT, Caches, Settings
 from .report import Report, RulebookReport
 from .runner import Timed, verify_all
@@ -76,8 +77,10 @@ def verify_files(paths: Sequence[str], variations: Sequence[tuple[str, ...]], se
         requests.append(Request(rulebook))
     for entry, timed in zip(entries, verify_many(requests, settings, progress=progress)):
         entry.timed = timed
+        assert entry.rulebook is not None
+        entry.warnings = dead_rules(entry.rulebook, settings=settings)
     return report
 
 
-__all__ = ["Caches", "Report", "Request", "RulebookReport", "Settings", "Timed", "verify", "verify_files",
-           "verify_many"]
+__all__ = ["Caches", "Report", "Request", "RulebookReport", "Settings", "Timed", "dead_rules", "verify",
+           "verify_files", "verify_many"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from cheatdsl.model import Rulebook
 
+from .properties.firing import DeadRule
 from .properties.verdict import Verdict
 from .runner import Timed
 
@@ -59,6 +60,8 @@ class RulebookReport:
     rulebook: Rulebook | None = None
     timed: list[Timed] = field(default_factory=list)
     error: str = ""
+    # Rules shown never to fire (`properties/firing.py`): warnings, not verdicts; none makes the run fail.
+    warnings: list[DeadRule] = field(default_factory=list)
 
     @property
     def checks(self) -> list[Check]:
@@ -102,6 +105,7 @@ class RulebookReport:
             "results": [t.result.as_json() for t in self.timed],
             "expectations": [c.as_json() for c in self.checks],
             "problems": self.problems,
+            "warnings": [w.as_json() for w in self.warnings],
         })
         return data
 
@@ -154,6 +158,9 @@ class Report:
                         lines += _wrap(f"witness at {n} players ({how}):", width, "      ", "        ")
                         for text in w["words"]:
                             lines += _wrap(text, width, "        ", "          ")
+            for dead in r.warnings:
+                lines += _wrap(f"warning {dead.code} at {dead.at}: {dead.message}", width, "  ", "      ")
+                lines += _wrap(f"hint: {dead.hint}", width, "      ", "      ")
             lines.append("")
         return "\n".join(lines).rstrip()
 

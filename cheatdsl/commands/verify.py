@@ -56,8 +56,12 @@ the player count, the worst verdict is shown with the player counts that have it
   {"rulebooks": [{"path", "rulebook", "players", "variations",
                   "results": [{"id", "verdict", "summary", "details"}, ...],
                   "expectations": [{"id", "expected", "verdict", "status", "at"}, ...],
-                  "problems": [...]}, ...],
+                  "problems": [...],
+                  "warnings": [{"code", "rule", "at", "players", "message", "hint"}, ...]}, ...],
    "exit_status": N}
+A rule the verifier shows can never fire (W506: a `passing.when` no turn of any game meets, from the
+invariants proved of every game) is a warning under its rulebook, located, with a hint; it does
+not change the exit status.
 A rulebook that does not compile is listed with "error" and its diagnostics go to stderr.
 A house rule (a file with `extends:`) is judged by its own `expect:` only: its base's
 expectations are left aside, named in a note on stderr, unless it says `expect: inherit`.
@@ -117,7 +121,7 @@ def dropped_note(shown: str, rulebook: Rulebook) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from verifier.api import Request, Settings, verify_many
+    from verifier.api import Request, Settings, dead_rules, verify_many
     from verifier.report import Report, RulebookReport, save_witnesses
 
     given = {"searches": args.searches, "effort": args.search_effort, "time_limit": args.time_limit}
@@ -163,8 +167,9 @@ def run(args: argparse.Namespace) -> int:
         certify_at.append(counts or tuple(rulebook.players.counts()))
     with Progress("verifying", 0) as bar:
         results = verify_many([job for _, job in jobs], settings, progress=bar.update)
-    for (entry, _), timed in zip(jobs, results):
+    for (entry, request), timed in zip(jobs, results):
         entry.timed = timed
+        entry.warnings = dead_rules(request.rulebook, request.counts, settings)
     if args.save_witnesses:
         from ..output import OutputError
         try:

@@ -228,14 +228,19 @@ class ProofParts:
     symmetric: bool
 
 
+def proof_game(sp: Spec) -> Spec:
+    """The merged game the invariants of `sp` are proved on (what a reader of `Invariants.proved` may
+    assume of every reachable state is stated over its states)."""
+    # With jokers, all the groups are proved on one class of cards and conservation of each value apart
+    # (smaller queries); otherwise one natural value is kept apart for all of them at once.
+    return merge_values(sp) if sp.joker_index is not None else merge_values(sp, _classes(sp))
+
+
 def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | None = None,
             recorder: Callable[[ProofParts], None] | None = None) -> Invariants:
     """The largest inductive subset of the candidate groups, on the merged game of `sp`; `recorder`, when
     given, is handed the parts of the proof once it is made."""
-    # With jokers, all the groups are proved on one class of cards and conservation of each value apart
-    # (smaller queries); otherwise one natural value is kept apart for all of them at once.
-    split = sp.joker_index is not None
-    ab = merge_values(sp) if split else merge_values(sp, _classes(sp))
+    ab = proof_game(sp)
     symmetric = rotation_symmetric(ab)
     alive = [g for g in (groups or (*CANDIDATES, *STEP_CANDIDATES))]
     result = Invariants(set(), symmetric=symmetric)
@@ -319,7 +324,7 @@ def houdini(sp: Spec, groups: tuple[str, ...] | None = None, timeout_ms: int | N
                 changed = True
                 break
     result.proved = set(alive)
-    if split and "card-conservation" in result.proved:
+    if sp.joker_index is not None and "card-conservation" in result.proved:
         # The merged game above has one class of cards; conservation of each value is checked on the
         # game that keeps one natural value and the joker apart (assuming only the typing facts).
         per_value = _per_value(sp, symmetric, timeout_ms)
