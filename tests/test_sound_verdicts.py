@@ -164,3 +164,22 @@ def test_a_caught_lie_that_returns_every_hand_is_a_loop_found_in_play(tmp_path: 
     files = sorted(out.glob("*.yaml"))
     assert len(files) == 1
     assert main(["scenario", str(files[0])]) == 0
+
+
+def test_round_rank_counts_no_gap_after_a_claim_nobody_can_make() -> None:
+    """Issue 21 point 2, "shortcuts guarded by reachability": the lead rule gives nothing after kings, but
+    the claims run aces to queens and back, so no round ever ends after kings. The old code read every
+    claim of the table and said *refuted* ("after a round of K ... allows no claim"); a round only ends
+    after a claim the claim graph reaches, so the lead is always defined."""
+    r = _verdicts("sound-unclaimed-lead", "round-rank")["round-rank"]
+    assert r.verdict is Verdict.PROVED, r.summary
+
+
+def test_round_rank_still_finds_a_gap_after_a_claim_that_is_made(tmp_path: Path) -> None:
+    """The guard takes out only claims nobody makes: with kings in the cycle the same lead gap refutes."""
+    text = (FIXTURES / "sound-unclaimed-lead.yaml").read_text().replace(
+        "follow: if previous == queens then aces else next(previous)", "follow: next(previous)")
+    path = tmp_path / "kings-made.yaml"
+    path.write_text(text.split("\nexpect:")[0] + "\n")
+    (t,) = verify(load_rulebook(str(path)), ["round-rank"])
+    assert t.result.verdict is Verdict.REFUTED and "after a round of K" in t.result.summary, t.result.summary

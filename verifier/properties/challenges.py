@@ -18,6 +18,7 @@ from cheatdsl.expr import FactUnavailable
 from cheatdsl.model import EndStyle, Formula, Priority, RoundEnd, Rulebook
 
 from ..encoding.facts import NotConcrete, holder_cards, seats_after_any_deal
+from ..encoding.graph import claim_graph
 from ..encoding.subject import Subject
 from ..solving.solver import Answer, ask, new_solver, num, truth
 from ..solving.terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, one_if, or_
@@ -184,6 +185,13 @@ def _round_at(subject: Subject, n: int, gaps: _Gaps) -> Result:
         leads = [(prev, claims.lead[prev]) for prev in claims.order]
     except FactUnavailable as exc:
         return unknown(ROUND, f"the lead depends on {exc}")
+    g = claim_graph(subject, n)
+    if isinstance(g, str):
+        return unknown(ROUND, g)
+    # A round ends after a claim that was made: one the claim graph reaches from a first claim. A gap in
+    # the lead after a claim nobody can make is no gap in any game.
+    made = frozenset().union(*(g.reachable_from(i) for i in g.start))
+    leads = [(prev, allowed) for i, (prev, allowed) in enumerate(leads) if i in made]
     a = gaps.ask(n, {-1 if seat is None else seat for _, seat in outcomes}, len(leads),
                  [i for i, (_, allowed) in enumerate(leads) if not allowed])
     if a.unsat:
