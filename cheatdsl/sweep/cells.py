@@ -54,6 +54,7 @@ class Cell:
     challenge_rate: float
     source: Source = field(compare=False, repr=False)
     clash: str = ""        # why the combination cannot be played (then nothing runs)
+    rate_games: int = 0    # games of the rating ladder (0: not rated); seeded from the cell's seed
 
     def identity(self) -> dict[str, Any]:
         """What the cell is, without how much of it is run: its seed derives from this."""
@@ -66,6 +67,8 @@ class Cell:
         data = {**self.identity(), "games": self.games, "seed": self.seed,
                 "verify": list(self.verify) if self.verify is not None else None, "clash": self.clash,
                 "version": __version__}
+        if self.rate_games:  # so that a cell that is not rated keeps the key it had before ratings
+            data["rate"] = self.rate_games
         return _hash(data, 16)
 
     @property
@@ -76,6 +79,8 @@ class Cell:
     def describe(self) -> dict[str, Any]:
         """The cell's columns, as the table and the result files show them."""
         out = {k: v for k, v in asdict(self).items() if k not in ("source", "clash")}
+        if not self.rate_games:
+            del out["rate_games"]
         out["variations"] = list(self.variations)
         out["verify"] = list(self.verify) if self.verify is not None else None
         out["key"] = self.key
@@ -195,7 +200,8 @@ def expand(spec: Spec, skipped: list[str] | None = None) -> list[Cell]:
                             notes.append(f"bots {mix} skipped at {players} players")
                             continue
                     cells.append(Cell(reference, base.name, tuple(combo), players, mix, spec.games if mix else 0,
-                                      spec.seed, spec.verify, spec.turn_cap, spec.challenge_rate, source, clash))
+                                      spec.seed, spec.verify, spec.turn_cap, spec.challenge_rate, source, clash,
+                                      spec.rate if players is not None else 0))
                     if len(cells) > MAX_CELLS:
                         raise SpecError(f"the spec makes over {MAX_CELLS:,} cells; split it")
     return cells

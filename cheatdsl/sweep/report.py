@@ -151,7 +151,17 @@ def _names(cells: Sequence[Cell]) -> list[str]:
 
 UPRIGHT, UPRIGHT_FROM = ' class="upright"', 6
 CELL_HEADS = ("rulebook", "variations", "players", "bots", "games", "status", "turns (mean, 95%)",
-              "first player wins (95%)", "challenges caught (95%)")
+              "first player wins (95%)", "challenges caught (95%)", "skill index (95%)",
+              "first-player advantage, strong bots (95%)")
+
+
+def _estimate(figure: Mapping[str, Any], form: str) -> str:
+    """A rating figure with its interval, or "undefined" where the ladder could not give one (no game ended)."""
+    if figure.get("value") is None:
+        return "undefined"
+    if figure.get("low") is None or figure.get("high") is None:
+        return form.format(figure["value"])
+    return f"{form.format(figure['value'])} ({form.format(figure['low'])} to {form.format(figure['high'])})"
 
 
 def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: Sequence[Statistics | None],
@@ -170,9 +180,14 @@ def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: 
             c = sim.challenges
             low, high = wilson(c.caught, c.total)
             caught = f"{c.caught_share:.1%} ({low:.1%} to {high:.1%}) of {c.total}" if c.total else "none made"
+        skill = advantage = ""
+        rating = result.get("rate")
+        if rating is not None:
+            skill = _estimate(rating["skill_index"], "{:.2f}")
+            advantage = _estimate(rating["first_player_advantage"], "{:+.1%}")
         rows.append([cell.rulebook, "+".join(cell.variations) or "(as written)", _fmt(cell.players) or "verifier's",
                      cell.bots, str(cell.games) if cell.games else "", result.get("status", "missing"), turns,
-                     first, caught])
+                     first, caught, skill, advantage])
     kept = [k for k in range(len(CELL_HEADS)) if k == 0 or any(row[k] for row in rows)]
     out = ['<h2 id="cells-heading">Cells</h2>', '<div class="scroll" id="cells-box">', '<table id="cells">',
            "<thead><tr>"]

@@ -18,6 +18,9 @@ took 4.2 s, start-up included, on a loaded 2-core machine)."""
 VERIFIED_CELL_SECONDS = 10.0
 """One cell through the verifier (every property at its player counts), in seconds: a rough middle
 (a shipped rulebook takes 1 to 30 s; a cell is cut short at `verify --time-limit`)."""
+RATED_GAME_SECONDS = 0.3
+"""One game of the rating ladder (`rate:`), in seconds: its search bots make it dear (`cheatdsl rate
+english-ascending --players 4 --games 60` took 14.3 s, standard-up-or-down 43.5 s, on a 2-core machine)."""
 UNFORCED_CELLS = 1_000
 UNFORCED_SECONDS = 3_600.0
 
@@ -29,15 +32,19 @@ class Size:
     cells: int
     games: int
     verified: int
+    rated_games: int = 0  # games of the rating ladder, over every rated cell
 
     def seconds(self, jobs: int = 1) -> float:
         """A rough wall-clock estimate with `jobs` cells side by side."""
-        return (self.games * GAME_SECONDS + self.verified * VERIFIED_CELL_SECONDS) / max(jobs, 1)
+        return (self.games * GAME_SECONDS + self.verified * VERIFIED_CELL_SECONDS
+                + self.rated_games * RATED_GAME_SECONDS) / max(jobs, 1)
 
     def words(self, jobs: int = 1) -> str:
-        """The size in a line: `16,384 cells (0 games, 16,384 verified): about 1.9 days with 1 job`."""
+        """The size in a line: `16,384 cells (0 games, 16,384 verified): about 1.9 days with 1 job`, with the
+        ladder's games where cells are rated (`..., 240 rating games): ...`)."""
         cells = f"{self.cells:,} cell{'s' if self.cells != 1 else ''}"
-        return (f"{cells} ({self.games:,} games, {self.verified:,} verified): "
+        rated = f", {self.rated_games:,} rating games" if self.rated_games else ""
+        return (f"{cells} ({self.games:,} games, {self.verified:,} verified{rated}): "
                 f"about {duration(self.seconds(jobs))} with {jobs} job{'s' if jobs != 1 else ''}")
 
     def too_big(self, jobs: int = 1) -> str | None:
@@ -64,7 +71,7 @@ def size_of(spec: Spec) -> Size:
     """The spec's size, from each rulebook as written (a combination changing the player counts it
     allows may make the real count differ a little; a bot mix that does not fit is counted all the same).
     SpecError, as `expand` raises it, for a rulebook that cannot be found or compiled."""
-    cells = games = verified = 0
+    cells = games = verified = rated = 0
     for reference in spec.rulebooks:
         _, base = compiled_base(reference, spec.folder)
         offered = tuple(v.name for v in base.variations)
@@ -80,4 +87,6 @@ def size_of(spec: Spec) -> Size:
             games += here * spec.games
         if spec.verify:
             verified += combos * max(counts, 1)
-    return Size(cells, games, verified)
+        if spec.rate and spec.players is not None:
+            rated += here * spec.rate
+    return Size(cells, games, verified, rated)

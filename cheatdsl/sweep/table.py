@@ -1,4 +1,4 @@
-"""The tidy table: one row per cell, a column per setting, statistic (with its 95% interval) and verdict.
+"""The tidy table: one row per cell, a column per setting, statistic (with its 95% interval), rating and verdict.
 
 Shares carry Wilson intervals (`_low`, `_high`); the mean turns a normal interval from the games'
 turns. Written as CSV always and as Parquet when pyarrow is installed.
@@ -41,6 +41,10 @@ SEAT_COLUMNS = (("win_count_seat", "int"), ("win_share_seat", "float"), ("win_lo
                 ("win_high_seat", "float"), ("win_count_position", "int"), ("win_share_position", "float"),
                 ("win_low_position", "float"), ("win_high_position", "float"), ("lose_count_seat", "int"),
                 ("lose_share_seat", "float"), ("lose_low_seat", "float"), ("lose_high_seat", "float"))
+# The rating ladder's figures (`rate:` in the spec), each with its 95% bootstrap interval.
+RATE_COLUMNS = (("rate_games", "int"), ("skill_index", "float"), ("skill_index_low", "float"),
+                ("skill_index_high", "float"), ("first_player_advantage", "float"),
+                ("first_player_advantage_low", "float"), ("first_player_advantage_high", "float"))
 Row = dict[str, Any]
 
 
@@ -96,6 +100,15 @@ def _seats(row: Row, what: str, by: str, seats: Sequence[Share]) -> None:
                     f"{what}_high_{key}": w.high})
 
 
+def _rating(rating: dict[str, Any]) -> Row:
+    """The ladder's skill index and first-player advantage with their intervals (None where undefined)."""
+    row: Row = {"rate_games": rating["games"]}
+    for name in ("skill_index", "first_player_advantage"):
+        figure = rating[name]
+        row.update({name: figure["value"], f"{name}_low": figure["low"], f"{name}_high": figure["high"]})
+    return row
+
+
 def rows(cells: Sequence[Cell], results: dict[str, dict[str, Any]]) -> list[Row]:
     """A row per cell, in spec order; a cell with no result has status `missing` (its reason, if failed)."""
     out = []
@@ -107,6 +120,8 @@ def rows(cells: Sequence[Cell], results: dict[str, dict[str, Any]]) -> list[Row]
                     "status": result.get("status", "missing"), "reason": result.get("reason", "")}
         if "simulate" in result:
             row.update(_simulation(Statistics.from_json(result["simulate"])))
+        if "rate" in result:
+            row.update(_rating(result["rate"]))
         for verdict in result.get("verify", []):
             row[f"verdict_{verdict['id']}"] = verdict["verdict"]
         out.append(row)
@@ -124,6 +139,8 @@ def columns(table: list[Row]) -> list[tuple[str, str]]:
                 default=0)
     for seat in range(seats):
         out += [(f"{name}{seat}", kind) for name, kind in SEAT_COLUMNS if f"{name}{seat}" in present]
+    if "skill_index" in present:
+        out += RATE_COLUMNS
     out += [(f"verdict_{p}", "str") for p in PROPERTY_IDS if f"verdict_{p}" in present]
     return out
 
