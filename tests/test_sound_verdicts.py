@@ -183,3 +183,22 @@ def test_round_rank_still_finds_a_gap_after_a_claim_that_is_made(tmp_path: Path)
     path.write_text(text.split("\nexpect:")[0] + "\n")
     (t,) = verify(load_rulebook(str(path)), ["round-rank"])
     assert t.result.verdict is Verdict.REFUTED and "after a round of K" in t.result.summary, t.result.summary
+
+
+def test_claim_thresholds_witness_starts_from_a_seeded_deal() -> None:
+    """Issue 21 point 3, "every witness is a seeded deal the rulebook's dealing can produce followed by
+    actions the engine accepts": where a few hundred deals are likely to hand the first player the cards of
+    the largest true claim (four aces of one pack, three seats), the witness starts from such a deal itself, and its
+    scenario passes in the interpreter."""
+    import os
+
+    from cheatdsl.scenario import run
+    from verifier.properties.witness import scenario_of
+
+    path = Path(__file__).resolve().parents[1] / "rulebooks" / "english-ascending.yaml"
+    rb = load_rulebook(str(path))
+    (t,) = verify(rb, ["claim-threshold"], (3,))
+    witness = t.result.details["witness"]
+    assert "seed" in witness["start"] and "position" not in witness["start"], witness["start"]
+    assert witness["summary"].endswith("(as dealt)")
+    assert run(scenario_of(witness, os.path.abspath(path))).passed

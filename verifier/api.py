@@ -75,10 +75,11 @@ def verify_files(paths: Sequence[str], variations: Sequence[tuple[str, ...]], se
         report.rulebooks.append(RulebookReport(shown, rulebook))
         entries.append(report.rulebooks[-1])
         requests.append(Request(rulebook))
-    for entry, timed in zip(entries, verify_many(requests, settings, progress=progress)):
+    caches = Caches()  # the invariants the workers prove come back here, for the rule checks below
+    for entry, timed in zip(entries, verify_many(requests, settings, caches, progress=progress)):
         entry.timed = timed
         assert entry.rulebook is not None
-        entry.warnings = dead_rules(entry.rulebook, settings=settings)
+        entry.warnings = dead_rules(entry.rulebook, settings=settings, caches=caches)
     return report
 
 

@@ -121,7 +121,7 @@ def dropped_note(shown: str, rulebook: Rulebook) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from verifier.api import Request, Settings, dead_rules, verify_many
+    from verifier.api import Caches, Request, Settings, dead_rules, verify_many
     from verifier.report import Report, RulebookReport, save_witnesses
 
     given = {"searches": args.searches, "effort": args.search_effort, "time_limit": args.time_limit}
@@ -165,11 +165,12 @@ def run(args: argparse.Namespace) -> int:
         asked = None if args.properties is None else tuple(args.properties)
         jobs.append((report.rulebooks[-1], Request(rulebook, asked, counts)))
         certify_at.append(counts or tuple(rulebook.players.counts()))
+    caches = Caches()  # the invariants the workers prove come back here, for the rule checks below
     with Progress("verifying", 0) as bar:
-        results = verify_many([job for _, job in jobs], settings, progress=bar.update)
+        results = verify_many([job for _, job in jobs], settings, caches, progress=bar.update)
     for (entry, request), timed in zip(jobs, results):
         entry.timed = timed
-        entry.warnings = dead_rules(request.rulebook, request.counts, settings)
+        entry.warnings = dead_rules(request.rulebook, request.counts, settings, caches)
     if args.save_witnesses:
         from ..output import OutputError
         try:

@@ -1,15 +1,19 @@
-"""A game showing the threshold claim made truthfully: a position from a dealt game, played by the interpreter.
+"""A game showing the threshold claim made truthfully, played by the interpreter.
 
-A seeded deal gives the table; the seat to play is handed the natural cards and the jokers of the
-largest true claim (each taken from another place of the table in exchange for a card of its hand
-that does not match), makes that claim, and the first seat allowed to challenge does so. The claim is
-shown true when the revealed cards are the ones played and the challenge does not catch a lie; where
-no seat may challenge, the play is accepted. The interpreter plays every step, and the play is written
-as a scenario (`verify --save-witnesses`).
+First, seeded deals are searched (`DEAL_SEEDS` of them) for one whose first player is dealt the natural
+cards and the jokers of the largest true claim: the game then starts from that deal itself, a legal deal
+of the rulebook. Where no such deal turns up (a claim of many copies, several packs), a seeded deal gives
+the table and the seat to play is handed those cards (each taken from another place of the table in
+exchange for a card of its hand that does not match): a dealt table with cards exchanged, which the
+witness says (`from_a_deal` false). Either way the seat makes that claim and the first seat allowed to
+challenge does so. The claim is shown true when the revealed cards are the ones played and the challenge
+does not catch a lie; where no seat may challenge, the play is accepted. The interpreter plays every
+step, and the play is written as a scenario (`verify --save-witnesses`).
 """
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 from cheatdsl.engine import ACCEPT, Challenge, Game, IllegalAction, Phase, Play, Position, State
@@ -18,7 +22,8 @@ from cheatdsl.scenario.runner import position_notation
 
 from .witness import Table, Witness, dealt
 
-SEEDS = 8  # deals tried before giving up (the first one almost always serves)
+SEEDS = 8  # deals tried for a table to exchange cards in (the first one almost always serves)
+DEAL_SEEDS = 300  # deals searched for one whose first player is dealt the claim's cards
 
 
 def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str) -> Witness | str:
@@ -26,6 +31,17 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
     at the first turn and shown true; or why none was found."""
     if jokers and not game.rules.wild:
         return "the jokers of the threshold claim are not wild in the interpreter"
+    dealer = 0 if game.rules.dealer_by_lot else None
+    for seed in range(DEAL_SEEDS if _likely(game, naturals, jokers) else 0):
+        start = dealt(game, seed, dealer)
+        if start.phase is not Phase.PLAY:
+            continue
+        hand = start.hand_cards(start.current_player())
+        for claim in start.required_claims():
+            if hand.count(claim) >= naturals and hand.count(game.rules.joker) >= jokers:
+                found = _play(game, start, claim, count, naturals, jokers, pid, {"seed": seed, "dealer": dealer})
+                if isinstance(found, Witness):
+                    return found
     why = "no dealt game starts with a play"
     for seed in range(SEEDS):
         start = dealt(game, seed, 0)
@@ -36,11 +52,39 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
             if pos is None:
                 why = f"no deal lets the seat to play hold {naturals} natural cards of a claim it may make"
                 continue
-            found = _play(game, pos, claim, count, naturals, jokers, pid)
+            try:
+                st = game.state_from_position(pos)
+            except ValueError as exc:
+                why = f"the position is not one of this table: {exc}"
+                continue
+            found = _play(game, st, claim, count, naturals, jokers, pid,
+                          {"position": position_notation(game, pos)})
             if isinstance(found, Witness):
                 return found
             why = found
     return why
+
+
+def _at_least(k: int, copies: int, deck: int, hand: int) -> float:
+    """The chance a hand of `hand` cards dealt from `deck` holds at least `k` of `copies` like cards."""
+    if k <= 0:
+        return 1.0
+    total = comb(deck, hand)
+    return sum(comb(copies, j) * comb(deck - copies, hand - j) for j in range(k, min(copies, hand) + 1)) / total
+
+
+def _likely(game: Game, naturals: int, jokers: int) -> bool:
+    """Whether `DEAL_SEEDS` deals are likely (one expected or more) to give the first player `naturals` of a
+    first claim and `jokers` jokers as dealt; searching them is not worth it otherwise."""
+    rules = game.rules
+    deck = len(rules.deck_values)
+    hand = max(rules.hand_sizes, default=0)
+    miss = 1.0
+    for claim in rules.first:
+        copies = rules.deck_counts[claim] if 0 <= claim < rules.values else 0
+        miss *= 1.0 - _at_least(naturals, copies, deck, hand)
+    chance = (1.0 - miss) * _at_least(jokers, rules.deck_counts[rules.joker], deck, hand)
+    return chance * DEAL_SEEDS >= 1.0
 
 
 def _position(game: Game, st: State, claim: int, naturals: int, jokers: int) -> Position | None:
@@ -74,11 +118,9 @@ def _spare(hand: list[int], claim: int, game: Game) -> int | None:
     return next((c for c in hand if c != claim and c != game.rules.joker), None)
 
 
-def _play(game: Game, pos: Position, claim: int, count: int, naturals: int, jokers: int, pid: str) -> Witness | str:
-    try:
-        st = game.state_from_position(pos)
-    except ValueError as exc:
-        return f"the position is not one of this table: {exc}"
+def _play(game: Game, st: State, claim: int, count: int, naturals: int, jokers: int, pid: str,
+          start: dict[str, Any]) -> Witness | str:
+    """The claim made from `st` (which `start` names: a seed, or a position) and answered."""
     seat = st.current_player()
     if claim not in st.required_claims():
         return "the claim may not be made from that position"
@@ -106,6 +148,7 @@ def _play(game: Game, pos: Position, claim: int, count: int, naturals: int, joke
     else:
         expect = {"pile": st.pile_size()}
         table.words.append(f"{said}; accepted (no seat may challenge it)")
-    return Witness(pid, game.players, {"position": position_notation(game, pos)}, table.steps, expect, table.words,
+    how = "as dealt" if "seed" in start else "handed to it on a dealt table"
+    return Witness(pid, game.players, start, table.steps, expect, table.words,
                    f"seat {seat} makes the largest true claim, {claim_text(game, claim, count)}, with "
-                   f"{cards_text(game, cards)}")
+                   f"{cards_text(game, cards)} ({how})")
