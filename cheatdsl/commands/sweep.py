@@ -23,6 +23,7 @@ The spec is a small YAML file (docs/sweeps.md; JSON Schema docs/schema/sweep.sch
   games: 200
   seed: 0
   verify: true                           # or false, or a list of property ids
+  rate: 0                                # or G: rate each cell with G ladder games
 
 Results go to --out DIR (default: sweep-results/NAME in the spec's folder):
   cells/cell-KEY.json   each finished cell, written as it completes
