@@ -104,7 +104,25 @@ def named_claims(formula: Formula, space: ClaimSpace, players: int, previous: in
     return as_claims(formula.code(ClaimFacts(space, players, previous)))
 
 
-class ClaimRules:
+class Sealed:
+    """A record that is frozen once made: setting or deleting an attribute after `_seal()` raises
+    `FrozenInstanceError`."""
+
+    _sealed = False
+
+    def _seal(self) -> None:
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self._sealed:
+            raise FrozenInstanceError(f"the rules of a table do not change: cannot set {name}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"the rules of a table do not change: cannot delete {name}")
+
+
+class ClaimRules(Sealed):
     """Which claims may open the game, follow a claim and lead a new round at a table of `players`.
 
     Worked out from the claim formulas and the table's claims alone, so it exists at a table whose deck
@@ -113,8 +131,6 @@ class ClaimRules:
     `follow` and `lead` are keyed by the previous claim's value; `lead_none` is a lead with nothing
     claimed before. Frozen like `TableRules`, which holds one as `claim_rules`.
     """
-
-    _sealed = False
 
     def __init__(self, rulebook: Rulebook, players: int, space: ClaimSpace) -> None:
         claim, position = rulebook.claim, space.position
@@ -134,15 +150,7 @@ class ClaimRules:
         self.lead_none = claim_set(claim.lead, space, players, None)
         self.outside: Mapping[str, frozenset[int]] = MappingProxyType(
             {rule: frozenset(values) for rule, values in outside.items()})
-        object.__setattr__(self, "_sealed", True)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if self._sealed:
-            raise FrozenInstanceError(f"the rules of a table do not change: cannot set {name}")
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"the rules of a table do not change: cannot delete {name}")
+        self._seal()
 
     def __eq__(self, other: object) -> bool:
         """Two tables' claim rules are equal when every set in them is."""
@@ -160,7 +168,7 @@ def holder_answers(table: Table, card: int) -> tuple[int | None, ...]:
     return (*(range(table.players) if present else ()), *((None,) if undealt or not present else ()))
 
 
-class TableRules:
+class TableRules(Sealed):
     """Everything the rules of `rulebook` imply at a table of `players`, before the first card.
 
     Card values are a rank index (claims by rank) or an exact card `suit * ranks + rank`, and
@@ -173,8 +181,6 @@ class TableRules:
     reader sees the rules the table began with.
     """
 
-    _sealed = False
-
     def __init__(self, rulebook: Rulebook, players: int, table: Table | None = None) -> None:
         rb = self.rulebook = rulebook
         self.players = players
@@ -186,15 +192,8 @@ class TableRules:
         self._claims(rb)
         self._challenges(rb)
         self._ending(rb)
-        object.__setattr__(self, "_sealed", True)
+        self._seal()
 
-    def __setattr__(self, name: str, value: object) -> None:
-        if self._sealed:
-            raise FrozenInstanceError(f"the rules of a table do not change: cannot set {name}")
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"the rules of a table do not change: cannot delete {name}")
 
     def _deal(self, rb: Rulebook) -> None:
         dealt = self.table.hand_sizes()
