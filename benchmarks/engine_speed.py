@@ -23,11 +23,13 @@ step by step as interpreter/BOT above, for each bot of --bots: games from one se
 actions are reached, the same games in every repeat.
 
 Part 3 (with numba), the compiled engine (cheatdsl/compiled) beside a hand-written numba engine:
-  compiled-kernel/greedy   the kernel alone, English ascending, --compiled-games games (records kept as arrays);
-  compiled-simulate/greedy the same games through `cheatdsl.simulate(engine=COMPILED)`: records and statistics;
+  compiled-kernel/BOT      the kernel alone, English ascending, --compiled-games games (records kept as arrays),
+                           for each bot the kernel plays (greedy, honest, random);
+  compiled-simulate/BOT    the same games through `cheatdsl.simulate(engine=COMPILED)`: records and statistics;
   hand-numba/seat          benchmarks/handcoded_english.py --numba (one game, one policy, hand-written);
   and every shipped rulebook the kernel plays, kernel alone, with its share of hand-numba/seat.
-  Targets: compiled-simulate/greedy at least 0.5 of hand-numba/seat; every rulebook at least 5 M actions/s.
+  Targets: compiled-simulate/greedy at least 0.5 of hand-numba/seat, compiled-simulate/honest at least 0.3;
+  every rulebook at least 5 M actions/s under greedy and honest.
   The kernel's compile (or cache load) happens before timing.
 
 Run: python benchmarks/engine_speed.py [--quick] [--repeats R] [--games N] [--actions A] [--bots B,...]
@@ -296,6 +298,7 @@ def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
 
     from cheatdsl.compiled.kernel import RECORD_WIDTH, ACTIONS, play_games
     from cheatdsl.compiled.run import CompiledTable, unsupported
+    from cheatdsl.compiled.support import KERNEL_BOTS
     from cheatdsl.simulate.engine import Engine
     hc = handcoded()
 
@@ -314,15 +317,19 @@ def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
 
     english = load_rulebook(str(ENGLISH))
     runs: dict[str, Run] = {}
-    runs["compiled-kernel/greedy"] = kernel(CompiledTable(Game(english, PLAYERS, turn_cap=TURN_CAP),
-                                                          ["greedy"] * PLAYERS, seed, RATE))
+    for bot in KERNEL_BOTS:
+        runs[f"compiled-kernel/{bot}"] = kernel(CompiledTable(Game(english, PLAYERS, turn_cap=TURN_CAP),
+                                                              [bot] * PLAYERS, seed, RATE))
 
-    def through() -> tuple[int, float]:
-        started = time.process_time()
-        stats = simulate(english, PLAYERS, games, seed, "greedy", turn_cap=TURN_CAP, challenge_rate=RATE,
-                         engine=Engine.COMPILED)
-        return stats.actions, time.process_time() - started
-    runs["compiled-simulate/greedy"] = through
+    def through(bot: str) -> Run:
+        def run() -> tuple[int, float]:
+            started = time.process_time()
+            stats = simulate(english, PLAYERS, games, seed, bot, turn_cap=TURN_CAP, challenge_rate=RATE,
+                             engine=Engine.COMPILED)
+            return stats.actions, time.process_time() - started
+        return run
+    for bot in KERNEL_BOTS:
+        runs[f"compiled-simulate/{bot}"] = through(bot)
 
     def numba_yardstick() -> tuple[int, float]:
         result = hc.numba_run(games, seed, PLAYERS)
@@ -334,8 +341,9 @@ def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
         rulebook = load_rulebook(str(path))
         game = Game(rulebook, seats_for(list(rulebook.players.counts())), turn_cap=TURN_CAP)
         if unsupported(game, ["greedy"]) is None:
-            books[path.name] = kernel(CompiledTable(game, ["greedy"] * game.players, seed, RATE))
-            seats[path.name] = game.players
+            for bot in KERNEL_BOTS:
+                books[f"{path.name} {bot}"] = kernel(CompiledTable(game, [bot] * game.players, seed, RATE))
+                seats[f"{path.name} {bot}"] = game.players
     best = best_of(runs, repeats)
     best_books = best_of(books, repeats)
     fair = best["hand-numba/seat"][0] / best["hand-numba/seat"][1]
@@ -351,11 +359,11 @@ def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
 def render_compiled(part: dict[str, Any] | None) -> str:
     if part is None:
         return "\ncompiled engine: numba is not installed\n"
-    lines = ["", f"compiled engine, English ascending, 3 seats, greedy, {part['games']:,} games a row:"]
+    lines = ["", f"compiled engine, English ascending, 3 seats, {part['games']:,} games a row:"]
     for name, row in part["english_ascending"].items():
         lines.append(f"  {name:26} {row['actions_per_second']:>12,} actions/s  {row['share_of_hand_numba']:5.2f} "
                      f"of hand-numba/seat")
-    lines.append("every shipped rulebook the kernel plays, greedy, kernel alone:")
+    lines.append("every shipped rulebook the kernel plays, each bot, kernel alone:")
     for name, row in part["rulebooks"].items():
         lines.append(f"  {name:40} {row['players']:>2} seats {row['actions_per_second']:>12,} actions/s  "
                      f"{row['share_of_hand_numba']:5.2f}")

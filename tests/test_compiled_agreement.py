@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+import random
 import re
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 if importlib.util.find_spec("numba") is None:  # numba is optional: `pip install cheatdsl[compiled]`
@@ -53,7 +55,7 @@ def _kind(game: Game) -> str:
 @pytest.mark.parametrize(("path", "players"), _tables(), ids=lambda v: v.stem if isinstance(v, Path) else str(v))
 def test_every_rulebook_plays_compiled_and_replays_exactly_or_is_refused(path: Path, players: int) -> None:
     """Issue 22 'agreement in the suite': every shipped rulebook and fixture at two player counts, greedy,
-    random and mixed tables (a turn cap of 300 keeps random games short); a
+    random, honest and mixed tables (a turn cap of 300 keeps random games short); a
     rulebook the kernel plays replays in the Python engine action by action, the rest are refused
     with a sentence naming --engine python."""
     game = Game(load_rulebook(str(path)), players, turn_cap=300)
@@ -61,8 +63,8 @@ def test_every_rulebook_plays_compiled_and_replays_exactly_or_is_refused(path: P
     if why is not None:
         assert REFUSAL.match(why), why
         return
-    mixed = [("random", "greedy")[seat % 2] for seat in range(players)]
-    for bots in (["greedy"] * players, ["random"] * players, mixed):
+    mixed = [("random", "greedy", "honest")[seat % 3] for seat in range(players)]
+    for bots in (["greedy"] * players, ["random"] * players, ["honest"] * players, mixed):
         table = CompiledTable(game, bots, 11, 0.3)
         for index in range(3):
             logged = play_logged(table, index)
@@ -110,7 +112,8 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
 
 @pytest.mark.parametrize(("name", "players", "bot", "games"),
                          [("english-ascending", 3, "greedy", 1200), ("standard", 4, "greedy", 1200),
-                          ("standard-one-card-only", 3, "random", 150)])
+                          ("standard-one-card-only", 3, "random", 150), ("english-ascending", 3, "honest", 1200),
+                          ("standard", 4, "honest", 800)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same
@@ -131,3 +134,55 @@ def test_compiled_games_are_the_same_whatever_the_batches() -> None:
     game = Game(load_rulebook(str(ROOT / "rulebooks" / "english-ascending.yaml")), 3, turn_cap=2000)
     table = CompiledTable(game, ["greedy"] * 3, 9, 0.15)
     assert table.play(0, 30) == table.play(0, 10) + table.play(10, 25) + table.play(25, 30)
+
+
+def test_the_kernels_honest_odds_are_the_python_bots() -> None:
+    """Issue 22, "`honest` in the kernel, deciding by the same rules as the Python bot": its chance that a
+    claim is a lie (bots/odds.py) is the Python bot's for every key a four-seat English ascending table can
+    meet, to 1e-9 (the kernel works with log-gamma, the Python bot with exact binomials)."""
+    from cheatdsl.bots.table import tables_for
+    from cheatdsl.compiled.kernel import chance_of_lie
+
+    game = Game(load_rulebook(str(ROOT / "rulebooks" / "english-ascending.yaml")), 4)
+    t = tables_for(game)
+    cap = t.cap
+    for pool in range(1, 53, 3):
+        for unseen in range(0, 5):
+            for hand in range(1, 40, 2):
+                for played in range(1, 5):
+                    key = (pool, unseen, hand, played, 1)
+                    assert abs(chance_of_lie(pool, unseen, hand, played, cap) - t.lie(key)) < 1e-9, key
+
+
+def test_the_kernels_honest_bluff_card_is_one_the_python_bot_could_give_up() -> None:
+    """The card the kernel's `honest` puts down when it holds none of the claim: from the first group of its
+    order that the hand holds, one of the values held fewest of (bots/table.py `card_to_give_up`), on hands
+    drawn from seeded Python games of English ascending and the standard sheet."""
+    from cheatdsl.bots.table import card_to_give_up as python_card, tables_for
+    from cheatdsl.compiled.kernel import card_to_give_up
+
+    for name, n in (("english-ascending", 3), ("standard", 4)):
+        game = Game(load_rulebook(str(ROOT / "rulebooks" / f"{name}.yaml")), n)
+        tables = CompiledTable(game, ["honest"] * n, 0, 0.15).tables
+        bot_tables = tables_for(game)
+        checked = 0
+        for seed in range(40):
+            state = game.new_initial_state()
+            rng = random.Random(seed)
+            while state.is_chance_node():
+                state.apply_action(state.chance_outcome(rng))
+            seat = state.current_player()
+            hand = state.view(seat).hand
+            for claim in range(game.rules.values):
+                if hand[claim]:
+                    continue
+                order = bot_tables.give_up_order(claim, n)
+                could = {python_card(order, hand, lambda k, i=i: i % k) for i in range(13)}
+                hands = np.array([hand[:game.rules.values]] * n, dtype=np.int64)
+                for draw in range(5):
+                    rng_state = np.array([draw * 7919], dtype=np.uint64)
+                    card = card_to_give_up(hands, seat, tables.give_up[claim], tables.give_up_group[claim],
+                                           rng_state)
+                    assert card in could, (name, seed, claim, card, could)
+                    checked += 1
+        assert checked > 100

@@ -47,8 +47,8 @@ def test_without_numba_compiled_says_how_to_install_and_auto_falls_back(
 @needs_numba
 def test_compiled_refuses_a_bot_it_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 22: what the kernel does not play is refused in general terms, pointing at --engine python."""
-    code, _, err = _run(capsys, ENGLISH, "--games", "10", "--bots", "honest", "--engine", "compiled")
-    assert code == 2 and "does not play the `honest` bot" in err and "--engine python" in err
+    code, _, err = _run(capsys, ENGLISH, "--games", "10", "--bots", "counter", "--engine", "compiled")
+    assert code == 2 and "does not play the `counter` bot" in err and "--engine python" in err
     assert "Traceback" not in err
 
 
@@ -61,10 +61,12 @@ def test_auto_picks_the_compiled_engine_for_large_runs_it_plays() -> None:
     assert choose(Engine.AUTO, table, table.bots, 10_000) is not table
     assert choose(Engine.AUTO, table, table.bots, 10) is table
     assert choose(Engine.PYTHON, table, table.bots, 10_000) is table
-    honest = Table(rb, 3, ("honest",) * 3, 0, None, 0.15)
-    assert choose(Engine.AUTO, honest, honest.bots, 10_000) is honest
+    honest = Table(rb, 3, ("honest",) * 3, 0, None, 0.15)  # the default bots: compiled too
+    assert choose(Engine.AUTO, honest, honest.bots, 10_000) is not honest
+    counter = Table(rb, 3, ("counter",) * 3, 0, None, 0.15)
+    assert choose(Engine.AUTO, counter, counter.bots, 10_000) is counter
     with pytest.raises(EngineUnavailable):
-        choose(Engine.COMPILED, honest, honest.bots, 10_000)
+        choose(Engine.COMPILED, counter, counter.bots, 10_000)
 
 
 @needs_numba

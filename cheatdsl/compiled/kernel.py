@@ -10,6 +10,8 @@ Action log rows: [kind, seat, claim, count, card...] with kind PLAY, ACCEPT or C
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .cache import load_numba
@@ -22,7 +24,9 @@ NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`
 # Columns of a game's record row.
 FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
 RECORD_WIDTH = 11
-GREEDY, RANDOM = 0, 1  # the play policies (`policies[seat]`); each seat challenges at `rates[seat]`
+GREEDY, RANDOM, HONEST = 0, 1, 2  # the bots (`policies[seat]`); each seat challenges at `rates[seat]`
+DOUBT = 0.5       # `honest`: a claim this likely a lie is doubted at its rate (bots/honest.py)
+LAST_DOUBT = 0.1  # `honest`: a claim that would let the claimant win is challenged past this doubt
 
 
 @njit(cache=True)
@@ -35,8 +39,66 @@ def draw(rng: np.ndarray) -> float:
     return float(z >> u64(11)) * (1.0 / 9007199254740992.0)
 
 @njit(cache=True)
+def log_comb(a, b):
+    """log C(a, b); minus infinity where there is no way (b < 0 or b > a)."""
+    if b < 0 or b > a:
+        return -math.inf
+    return math.lgamma(a + 1.0) - math.lgamma(b + 1.0) - math.lgamma(a - b + 1.0)
+
+
+@njit(cache=True)
+def chance_of_lie(pool, matching, hand, played, cap):
+    """`honest`'s chance that `played` cards claimed are a bluff (bots/odds.py: `hand_odds` of a hand of
+    `hand` cards from `pool` unseen, `matching` of them passing, then `chance_of_lie` with one choice)."""
+    hand = max(0, min(hand, pool))
+    matching = max(0, min(matching, pool))
+    most = min(matching, hand)
+    if played > most:
+        return 1.0  # fewer cards that pass are unseen than were played
+    total = log_comb(pool, hand)
+    exact = 0.0
+    top = most if played >= cap else played
+    for x in range(played, top + 1):
+        exact += math.exp(log_comb(matching, x) + log_comb(pool - matching, hand - x) - total)
+    bluff = math.exp(log_comb(pool - matching, hand) - total) * 0.5 ** played
+    if bluff + exact <= 0.0:
+        return 1.0
+    return bluff / (bluff + exact)
+
+
+@njit(cache=True)
+def card_to_give_up(hands, seat, order, group, rng):
+    """`honest`'s bluff card (bots/table.py `card_to_give_up`): in the first group of `order` holding a
+    card of the hand, one of the values held fewest of, drawn uniformly (ascending within the group)."""
+    first = 0
+    while hands[seat, order[first]] == 0:
+        first += 1
+    fewest = 1 << 62
+    ties = 0
+    p = first
+    while p < order.size and group[p] == group[first]:
+        held = hands[seat, order[p]]
+        if held > 0:
+            if held < fewest:
+                fewest = held
+                ties = 1
+            elif held == fewest:
+                ties += 1
+        p += 1
+    pick = int(draw(rng) * ties)
+    p = first
+    while True:
+        if hands[seat, order[p]] == fewest:
+            if pick == 0:
+                return order[p]
+            pick -= 1
+        p += 1
+
+
+@njit(cache=True)
 def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority, next_seat,
-         turn_cap, values, rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
+         turn_cap, values, copies, give_up, give_up_group, rng, rates, policies, record, pickups, npick, logging,
+         hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
     cards = deck.copy()
@@ -125,11 +187,14 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
                 for c in range(count):
                     log[row, 4 + c] = claim
         else:
-            pick = int(draw(rng) * sizes[seat])
-            card = 0
-            while pick >= hands[seat, card]:
-                pick -= hands[seat, card]
-                card += 1
+            if policies[seat] == HONEST:
+                card = card_to_give_up(hands, seat, give_up[claim], give_up_group[claim], rng)
+            else:
+                pick = int(draw(rng) * sizes[seat])
+                card = 0
+                while pick >= hands[seat, card]:
+                    pick -= hands[seat, card]
+                    card += 1
             count = 1
             hands[seat, card] -= 1
             pile[card] += 1
@@ -152,7 +217,15 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
         callers = 0
         for k in range(1, n):
             responder = (seat + step * k) % n
-            calls = draw(rng) < rates[responder]
+            if policies[responder] == HONEST:
+                doubt = chance_of_lie(deck.size - sizes[responder], copies[claim] - hands[responder, claim],
+                                      sizes[seat] + count, count, max_cards)
+                if doubt >= 1.0 or (sizes[seat] == 0 and doubt > LAST_DOUBT):
+                    calls = True
+                else:
+                    calls = draw(rng) < rates[responder] * doubt / DOUBT
+            else:
+                calls = draw(rng) < rates[responder]
             if logging:
                 log[rows, :] = -1
                 log[rows, 0] = CHALLENGE if calls else ACCEPT
@@ -228,7 +301,8 @@ def seed_of(seed, index):
 
 @njit(cache=True)
 def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-               next_seat, turn_cap, values, seed, start, count, rates, policies, records, pickups):
+               next_seat, turn_cap, values, copies, give_up, give_up_group, seed, start, count, rates, policies,
+               records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
     npick = 0
@@ -239,16 +313,18 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, fol
             return g
         rng = seed_of(seed, start + g)
         npick = game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                     next_seat, turn_cap, values, rng, rates, policies, records[g], pickups, npick, False, dummy_h,
-                     dummy_l, dummy_l)
+                     next_seat, turn_cap, values, copies, give_up, give_up_group, rng, rates, policies, records[g],
+                     pickups, npick, False, dummy_h, dummy_l, dummy_l)
     return count
 
 @njit(cache=True)
 def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                next_seat, turn_cap, values, seed, index, rates, policies, record, pickups, hands0, log, states):
+                next_seat, turn_cap, values, copies, give_up, give_up_group, seed, index, rates, policies, record,
+                pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
     rng = seed_of(seed, index)
     return game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                next_seat, turn_cap, values, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
+                next_seat, turn_cap, values, copies, give_up, give_up_group, rng, rates, policies, record, pickups, 0,
+                True, hands0, log, states)
 

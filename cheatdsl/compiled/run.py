@@ -11,7 +11,8 @@ from ..tally import GameRecord, Histogram, Tally
 from .support import refusal
 from .tables import KernelTables, SeatFormulaReadsDeal, build
 
-GREEDY, RANDOM = 0, 1  # kernel.GREEDY, kernel.RANDOM (the kernel module imports numba)
+GREEDY, RANDOM, HONEST = 0, 1, 2  # kernel.GREEDY, RANDOM, HONEST (the kernel module imports numba)
+_POLICIES = {"greedy": GREEDY, "random": RANDOM, "honest": HONEST}
 
 _SEED_MASK = (1 << 64) - 1
 _PICKUP_ROOM = 1 << 16  # pickups a batch of games may write before the batch stops early
@@ -45,8 +46,8 @@ class CompiledTable:
         self.seed = seed
         self.challenge_rate = challenge_rate
         # The random bot picks one of its responses (accept, or the one challenge kind) uniformly.
-        self.rates = np.array([challenge_rate if b == "greedy" else 0.5 for b in bots], dtype=np.float64)
-        self.policies = np.array([RANDOM if b == "random" else GREEDY for b in bots], dtype=np.int64)
+        self.rates = np.array([0.5 if b == "random" else challenge_rate for b in bots], dtype=np.float64)
+        self.policies = np.array([_POLICIES[b] for b in bots], dtype=np.int64)
 
     def play(self, first: int, stop: int) -> list[GameRecord]:
         """Games first..stop-1 of the run, in order."""

@@ -35,6 +35,9 @@ class KernelTables(NamedTuple):
     next_seat: np.ndarray      # int64[dealer, claimant, challenger, caught]: who plays after a challenge
     turn_cap: int
     values: int                # card values (ranks) the hands count
+    copies: np.ndarray         # int64[value]: the deck's cards of each value (what `honest` counts unseen)
+    give_up: np.ndarray        # int64[claim, position]: `honest`'s order to give values up when it must bluff
+    give_up_group: np.ndarray  # int64[claim, position]: values asked for at the same turn share a number
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -71,8 +74,30 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     (first_claim,) = rules.first
     follow = np.array([next(iter(rules.follow[v])) if v in rules.follow else -1 for v in range(rules.values)],
                       dtype=np.int64)
+    give_up, groups = _give_up(game, n)
     return KernelTables(deck, rules.table.set_aside,
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, int(first_claim), follow,
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
                         _PRIORITY[rules.rulebook.challenge.priority],
-                        nxt, int(game.turn_limit), rules.values)
+                        nxt, int(game.turn_limit), rules.values,
+                        np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups)
+
+
+def _give_up(game: Game, seats: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each claim, the `honest` bot's order to give card values up (`bots.table.Tables.give_up_order`,
+    the same rule read from the same place) and the group of each position; the joker, which no deck the
+    kernel plays holds, left out."""
+    from ..bots.table import tables_for
+    values = game.rules.values
+    order = np.zeros((values, values), dtype=np.int64)
+    group = np.zeros((values, values), dtype=np.int64)
+    tables = tables_for(game)
+    for claim in range(values):
+        given = tables.give_up_order(claim, seats)
+        kept = [(v, g) for v, (g, _) in zip(given.values, given.groups) if v < values]
+        number, previous = -1, None
+        for p, (v, g) in enumerate(kept):
+            if g != previous:
+                number, previous = number + 1, g
+            order[claim, p], group[claim, p] = v, number
+    return order, group
