@@ -199,3 +199,40 @@ def test_facts_table_has_a_header_row_and_every_share_its_interval(built: dict[s
             assert lines[first] == "| fact | value |" and lines[first + 2].startswith("| rulebook | "), name
     row = next(line for line in built["README.md"].splitlines() if line.startswith("| [mogeln]"))
     assert re.search(r"\*\*100% \(\d+%–100%\)\*\* \(", row), row
+
+
+def test_stored_ratings_fit_the_rulebooks_as_they_are_now() -> None:
+    """Issue 23 point 3: every page shows its profile's skill index and first-player advantage from
+    docs/gallery/ratings.json; each entry was made from the rulebook files as they are now (their hash), or
+    this fails naming the profiles and the command that rates them again."""
+    from cheatdsl.docs import ratings
+    current = {p.name: p.rulebook for p in gallery.profiles(ROOT)}
+    stale = ratings.stale(current, ratings.load(ROOT))
+    assert not stale, ("docs/gallery/ratings.json is stale: run `" + ratings.REFRESH + " --only "
+                       + " ".join(line.split(":")[0] for line in stale) + "` and commit it\n" + "\n".join(stale))
+
+
+def test_a_changed_rulebook_makes_its_rating_stale(tmp_path: Path) -> None:
+    """The staleness check can fail: a rating made from other files than the profile's is named stale."""
+    from cheatdsl.docs import ratings
+    (profile,) = [p for p in gallery.profiles(ROOT) if p.name == "english-ascending"]
+    entry = {"profile": profile.name, "files": ratings.files_digest(profile.rulebook)}
+    assert ratings.stale({profile.name: profile.rulebook}, {profile.name: entry}) == []
+    entry = {**entry, "files": "0" * 32}
+    assert ratings.stale({profile.name: profile.rulebook}, {profile.name: entry}) == \
+        ["english-ascending: its rulebook files changed since it was rated"]
+    assert ratings.stale({profile.name: profile.rulebook}, {}) == ["english-ascending: no rating stored"]
+
+
+def test_every_page_says_what_its_rulebook_rewards(built: dict[str, str]) -> None:
+    """Each page has the skill index and the first-player advantage with their intervals, or why it is not
+    rated; the index has both columns."""
+    interval = re.compile(r"-?\+?\d+\.?\d*%? \(-?\+?\d+\.?\d*%? to -?\+?\d+\.?\d*%?\)")
+    for name in NAMES:
+        section = built[f"{name}.md"].split("## What it rewards", 1)[1]
+        if "Not rated:" in section:
+            continue
+        skill = next(line for line in section.splitlines() if line.startswith("| skill index"))
+        first = next(line for line in section.splitlines() if line.startswith("| first-player advantage"))
+        assert interval.search(skill) and interval.search(first), name
+    assert "| skill index (95%) | first-player advantage (95%) |" in built["README.md"]

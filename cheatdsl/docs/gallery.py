@@ -7,7 +7,12 @@ Each page gives the rulebook's rules in plain words (as `cheatdsl compare` words
 changes in the rulebook it extends (as `cheatdsl diff` says it), the verifier's verdicts (from
 `cheatdsl verify --format json`) and the statistics of a few seeded games between honest bots (as
 `cheatdsl compare --simulate` counts them), with the compare page's charts as SVG files in
-`charts/`. Nothing here names a profile: the pages are whatever the rulebooks directory holds.
+`charts/`, and what the rulebook rewards (skill index, first-player advantage) from the ratings stored
+in `docs/gallery/ratings.json` (`ratings.py`):
+
+    python -m cheatdsl.docs.gallery --rate     # play the rating ladder for each profile and store it
+
+Nothing here names a profile: the pages are whatever the rulebooks directory holds.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from ..load import compile_rulebook
 from ..model import Rulebook
 from ..properties import PROPERTY_IDS
 from ..simulate import Statistics
+from . import ratings
 from .shell import ROOT
 
 RULEBOOKS = Path("rulebooks")
@@ -183,7 +189,8 @@ def _simulation(profile: Profile, players: int, data: statistics.Simulated, note
 
 
 def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[str, Any] | None, verify_note: str,
-         players: int, stats: statistics.Simulated, stats_note: str, same: str = "") -> str:
+         players: int, stats: statistics.Simulated, stats_note: str, same: str = "",
+         rated: Mapping[str, Any] | None = None) -> str:
     """One profile's page."""
     rb = profile.rulebook
     files = ", ".join(_link(f) for f in profile.forms)
@@ -207,6 +214,7 @@ def page(profile: Profile, based: tuple[str, Rulebook] | None, found: Mapping[st
     out += [""]
     out += _verdicts(found, verify_note)
     out += _simulation(profile, players, stats, stats_note, found, same)
+    out += ratings.page_lines(rated, profile.path)
     return HEADER + "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -240,7 +248,7 @@ def _finished(stats: Statistics) -> tuple[str, str]:
 
 
 def index(rows: Sequence[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str, Any] | None,
-                              statistics.Simulated]]) -> str:
+                              statistics.Simulated]], rated: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """The gallery's front page: profiles first, then the house rules and variants built on them."""
     out = ["# Gallery of shipped profiles", "",
            f"A page per rulebook in `{RULEBOOKS}/`: its rules in plain words, what it changes in the rulebook it "
@@ -251,21 +259,28 @@ def index(rows: Sequence[tuple[Profile, tuple[str, Rulebook] | None, Mapping[str
            "",
            "The pages are generated from the rulebooks; to bring them up to date after a rulebook, the verifier "
            "or the simulator changes, run `python -m cheatdsl.docs.gallery` (a test fails while they are stale). "
-           "To set a few of them side by side, use `cheatdsl compare` (`docs/guide.md` shows how).", ""]
+           "To set a few of them side by side, use `cheatdsl compare` (`docs/guide.md` shows how).", "",
+           "The skill index and the first-player advantage between strong bots come from the rating ladder "
+           f"(`cheatdsl rate`, {ratings.GAMES} games a profile; docs/ratings.md), with 95% intervals; they are "
+           f"stored in `ratings.json` and refreshed by `{ratings.REFRESH}` (a test fails when a rulebook "
+           "changed since).", ""]
+    rated = rated or {}
     for title, keep in (("Profiles", lambda based: based is None), ("House rules and variants", lambda based: based)):
         chosen = [r for r in rows if keep(r[1])]
         if not chosen:
             continue
         out += [f"## {title}", "", "| profile | title | players | extends | verdicts | turns per finished game "
-                "(median) | unfinished games |", "|---|---|---|---|---|---|---|"]
+                "(median) | unfinished games | skill index (95%) | first-player advantage (95%) |",
+                "|---|---|---|---|---|---|---|---|---|"]
         for profile, based, found, stats in chosen:
             rb = profile.rulebook
             parent = f"[{based[0]}]({based[0]}.md)" if based else ""
             turns = left = "-"
             if isinstance(stats, Statistics) and stats.games:
                 turns, left = _finished(stats)
+            skill, advantage = ratings.index_cells(rated.get(profile.name))
             out.append(f"| [{rb.name}]({rb.name}.md) | {_cell(rb.title)} | {_players(rb)} | {parent} | {_tally(found)} | "
-                       f"{turns} | {left} |")
+                       f"{turns} | {left} | {skill} | {advantage} |")
         out.append("")
     return HEADER + "\n".join(out).rstrip("\n") + "\n"
 
@@ -280,17 +295,37 @@ def build(root: Path = ROOT) -> dict[str, str]:
     simulated = [statistics.collect([p.rulebook], GAMES, SEED, [n])[0] for p, n in zip(found, seats)]
     files: dict[str, str] = {}
     rows = []
+    rated = ratings.load(root)
     by_name = {p.name: simulated[i] for i, p in enumerate(found)}
     for i, profile in enumerate(found):
         based = base_of(profile, root)
         entry = entries[i] if entries is not None else None
         stats = simulated[i]
         same = same_as_base(profile, based, stats, by_name.get(based[0]) if based else None)
-        files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, "", same)
+        files[f"{profile.name}.md"] = page(profile, based, entry, verify_note, seats[i], stats, "", same,
+                                           rated.get(profile.name))
         files.update((name, svg) for name, (_, svg) in charts(profile, stats).items())
         rows.append((profile, based, entry, stats))
-    files[INDEX] = index(rows)
+    files[INDEX] = index(rows, rated)
     return files
+
+
+def rate(root: Path = ROOT, games: int = ratings.GAMES, only: Sequence[str] = (), workers: int = 1) -> list[str]:
+    """Play the rating ladder for each profile (those named in `only`, or all) and store the entries; the
+    profiles whose games between honest bots mostly do not end are stored as not rated, with why."""
+    found = [p for p in profiles(root) if not only or p.name in only]
+    missing = sorted(set(only) - {p.name for p in found})
+    if missing:
+        raise GalleryError(f"no shipped rulebook named {', '.join(missing)}")
+    seats = [statistics.table_size([p.rulebook])[0] for p in found]
+    simulated = [statistics.collect([p.rulebook], GAMES, SEED, [n])[0] for p, n in zip(found, seats)]
+    jobs = [(p.name, str(root / p.path), n, ratings.unfinished_share(stats))
+            for p, n, stats in zip(found, seats, simulated)]
+    stored = ratings.load(root)
+    for entry in ratings.rate_all(jobs, games, workers):
+        stored[entry["profile"]] = entry
+    ratings.save(stored, root)
+    return [p.name for p in found]
 
 
 def _committed(folder: Path) -> set[str]:
@@ -326,8 +361,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cheatdsl.docs.gallery", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="do not write; exit 1 when the gallery is stale")
+    parser.add_argument("--rate", action="store_true",
+                        help=f"play the rating ladder for each profile and store it in {ratings.RATINGS.as_posix()} "
+                             "(minutes a profile), then rewrite the gallery")
+    parser.add_argument("--games", type=int, default=ratings.GAMES, metavar="G",
+                        help=f"with --rate: the ladder's games a profile (default {ratings.GAMES})")
+    parser.add_argument("--only", nargs="+", default=[], metavar="NAME", help="with --rate: only these profiles")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J", help="with --rate: profiles rated side by side")
     args = parser.parse_args(argv)
+    if not args.rate and (args.only or args.jobs != 1 or args.games != ratings.GAMES):
+        parser.error("--games, --only and --jobs go with --rate")
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs are whole numbers from 1")
     try:
+        if args.rate:
+            done = rate(ROOT, args.games, args.only, args.jobs)
+            print(f"rated {len(done)} profiles into {ratings.RATINGS.as_posix()}", file=sys.stderr)
         files = build(ROOT)
     except GalleryError as exc:
         print(f"error: {exc}", file=sys.stderr)

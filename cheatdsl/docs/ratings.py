@@ -1,0 +1,132 @@
+"""The gallery's ratings: what each shipped profile rewards, from the rating ladder (`cheatdsl rate`).
+
+The ladder takes minutes a profile, so its figures are stored in `docs/gallery/ratings.json` and the
+gallery build only reads them:
+
+    python -m cheatdsl.docs.gallery --rate [--games G] [--jobs J] [--only NAME ...]   # play and store
+
+Each entry is keyed by the profile's name and holds the hash of the rulebook files it was made from (the
+page's own file and every file it extends), the games, seed and turn cap, and the skill index and the
+first-player advantage between strong bots with their 95% intervals, or why it is not rated (games
+between honest bots that mostly do not end). `stale` names the entries whose files changed since; a test
+fails on them, naming the command that refreshes them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..model import Rulebook
+from ..simulate import Statistics
+
+RATINGS = Path("docs/gallery/ratings.json")
+GAMES = 120
+SEED = 0
+TURN_CAP = 500
+UNFINISHED_LIMIT = 0.5  # past this share of unfinished games between honest bots, a profile is not rated
+REFRESH = "python -m cheatdsl.docs.gallery --rate"
+
+
+def files_digest(rb: Rulebook) -> str:
+    """The hash of the rulebook's files (its own and those it extends), as a sweep keys a cell by them."""
+    from ..sweep.cells import source_of
+    return source_of(rb).digest
+
+
+def load(root: Path) -> dict[str, dict[str, Any]]:
+    """The stored entries by profile name (none when the file is missing)."""
+    path = root / RATINGS
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {str(e["profile"]): e for e in data.get("profiles", [])}
+
+
+def save(entries: Mapping[str, dict[str, Any]], root: Path) -> None:
+    """Write the entries, in name order, as the gallery reads them."""
+    text = json.dumps({"made_by": REFRESH, "profiles": [entries[k] for k in sorted(entries)]}, indent=1,
+                      sort_keys=True)
+    (root / RATINGS).write_text(text + "\n", encoding="utf-8")
+
+
+def stale(current: Mapping[str, Rulebook], stored: Mapping[str, dict[str, Any]]) -> list[str]:
+    """Why stored ratings do not fit the rulebooks now: a profile not rated yet, or whose files changed."""
+    out = [f"{name}: no rating stored" for name in sorted(set(current) - set(stored))]
+    out += [f"{name}: its rulebook files changed since it was rated" for name in sorted(set(current) & set(stored))
+            if stored[name]["files"] != files_digest(current[name])]
+    return out
+
+
+def rate_profile(name: str, path: str, players: int, unfinished: float, games: int = GAMES, seed: int = SEED,
+                 turn_cap: int = TURN_CAP) -> dict[str, Any]:
+    """One profile's entry: the ladder played at `players` seats, or why it is not (`unfinished`: the share of
+    the gallery's games between honest bots that did not end)."""
+    from ..load import load_rulebook
+    from ..rate import rate
+    rb = load_rulebook(path)
+    entry: dict[str, Any] = {"profile": name, "files": files_digest(rb), "players": players, "games": games,
+                             "seed": seed, "turn_cap": turn_cap}
+    if unfinished > UNFINISHED_LIMIT:
+        entry["not_rated"] = (f"{unfinished:.0%} of the games between honest bots do not end, so a ladder's games "
+                              "would mostly be stopped by the turn cap")
+        return entry
+    report = rate(rb, players, games=games, seed=seed, turn_cap=turn_cap).as_json()
+    for key in ("skill_index", "first_player_advantage", "completion"):
+        entry[key] = report[key]
+    return entry
+
+
+def rate_all(jobs: Sequence[tuple[str, str, int, float]], games: int = GAMES, workers: int = 1) -> list[dict[str, Any]]:
+    """The entries of (name, path, players, unfinished share) jobs, `workers` profiles side by side."""
+    if workers <= 1:
+        return [rate_profile(*job, games=games) for job in jobs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(rate_profile, *job, games=games) for job in jobs]
+        return [f.result() for f in futures]
+
+
+def unfinished_share(stats: Any) -> float:
+    """The share of a gallery simulation's games that did not end (1 where nothing was simulated)."""
+    if not isinstance(stats, Statistics) or not stats.games:
+        return 1.0
+    return stats.unfinished / stats.games
+
+
+def figure(value: Mapping[str, Any] | None, form: str) -> str:
+    """A stored figure with its 95% interval, or "undefined" where the ladder could not give one."""
+    if not value or value.get("value") is None:
+        return "undefined"
+    if value.get("low") is None or value.get("high") is None:
+        return form.format(value["value"])
+    return f"{form.format(value['value'])} ({form.format(value['low'])} to {form.format(value['high'])})"
+
+
+def index_cells(entry: Mapping[str, Any] | None) -> tuple[str, str]:
+    """The index's two cells: skill index and first-player advantage, or why there are none."""
+    if entry is None:
+        return "not rated yet", "-"
+    if "not_rated" in entry:
+        return "not rated", "-"
+    return figure(entry.get("skill_index"), "{:.2f}"), figure(entry.get("first_player_advantage"), "{:+.1%}")
+
+
+def page_lines(entry: Mapping[str, Any] | None, path: str) -> list[str]:
+    """The page's section on what the rulebook rewards."""
+    out = ["## What it rewards", ""]
+    if entry is None:
+        return out + [f"Not rated yet: `{REFRESH} --only NAME` plays the rating ladder and stores it.", ""]
+    if "not_rated" in entry:
+        return out + [f"Not rated: {entry['not_rated']}.", ""]
+    command = (f"cheatdsl rate {path} --players {entry['players']} --games {entry['games']} --seed {entry['seed']} "
+               f"--turn-cap {entry['turn_cap']}")
+    return out + [
+        f"From the rating ladder (`{command}`; docs/ratings.md explains the figures), with 95% intervals:", "",
+        "| figure | value |", "|---|---|",
+        f"| skill index (0: a coin-flip game; higher: stronger bots win more) | {figure(entry.get('skill_index'), '{:.2f}')} |",
+        f"| first-player advantage between strong bots (share of wins above fair) | "
+        f"{figure(entry.get('first_player_advantage'), '{:+.1%}')} |",
+        f"| strong table's games that ended | {figure(entry.get('completion'), '{:.0%}')} |", ""]
