@@ -67,6 +67,20 @@ def chance_of_lie(pool, matching, hand, played, cap):
 
 
 @njit(cache=True)
+def lie_of(lies, pool, matching, hand, played, cap):
+    """`chance_of_lie`, kept in `lies[pool, matching, hand, played]` once worked out (NaN: not yet). A play
+    of more cards than pass among the unseen, or than the hand held, is a certain lie and never kept."""
+    hand = max(0, min(hand, pool))
+    matching = max(0, min(matching, pool))
+    if played > min(matching, hand):
+        return 1.0
+    kept = lies[pool, matching, hand, played]
+    if kept != kept:
+        kept = lies[pool, matching, hand, played] = chance_of_lie(pool, matching, hand, played, cap)
+    return kept
+
+
+@njit(cache=True)
 def card_to_give_up(hands, seat, order, group, rng):
     """`honest`'s bluff card (bots/table.py `card_to_give_up`): in the first group of `order` holding a
     card of the hand, one of the values held fewest of, drawn uniformly (ascending within the group)."""
@@ -97,8 +111,8 @@ def card_to_give_up(hands, seat, order, group, rng):
 
 @njit(cache=True)
 def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority, next_seat,
-         turn_cap, values, copies, give_up, give_up_group, rng, rates, policies, record, pickups, npick, logging,
-         hands0, log, states):
+         turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies, record, pickups, npick,
+         logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
     cards = deck.copy()
@@ -218,8 +232,8 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
         for k in range(1, n):
             responder = (seat + step * k) % n
             if policies[responder] == HONEST:
-                doubt = chance_of_lie(deck.size - sizes[responder], copies[claim] - hands[responder, claim],
-                                      sizes[seat] + count, count, max_cards)
+                doubt = lie_of(lies, deck.size - sizes[responder], copies[claim] - hands[responder, claim],
+                               sizes[seat] + count, count, max_cards)
                 if doubt >= 1.0 or (sizes[seat] == 0 and doubt > LAST_DOUBT):
                     calls = True
                 else:
@@ -301,7 +315,7 @@ def seed_of(seed, index):
 
 @njit(cache=True)
 def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-               next_seat, turn_cap, values, copies, give_up, give_up_group, seed, start, count, rates, policies,
+               next_seat, turn_cap, values, copies, give_up, give_up_group, lies, seed, start, count, rates, policies,
                records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
@@ -313,18 +327,18 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, fol
             return g
         rng = seed_of(seed, start + g)
         npick = game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                     next_seat, turn_cap, values, copies, give_up, give_up_group, rng, rates, policies, records[g],
-                     pickups, npick, False, dummy_h, dummy_l, dummy_l)
+                     next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies,
+                     records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
     return count
 
 @njit(cache=True)
 def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                next_seat, turn_cap, values, copies, give_up, give_up_group, seed, index, rates, policies, record,
+                next_seat, turn_cap, values, copies, give_up, give_up_group, lies, seed, index, rates, policies, record,
                 pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
     rng = seed_of(seed, index)
     return game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
-                next_seat, turn_cap, values, copies, give_up, give_up_group, rng, rates, policies, record, pickups, 0,
-                True, hands0, log, states)
+                next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies, record,
+                pickups, 0, True, hands0, log, states)
 

@@ -38,6 +38,8 @@ class KernelTables(NamedTuple):
     copies: np.ndarray         # int64[value]: the deck's cards of each value (what `honest` counts unseen)
     give_up: np.ndarray        # int64[claim, position]: `honest`'s order to give values up when it must bluff
     give_up_group: np.ndarray  # int64[claim, position]: values asked for at the same turn share a number
+    lies: np.ndarray           # float64[pool, unseen, hand, played]: `honest`'s chances of a lie, NaN until
+                               # the kernel first works one out (a memo of this table, never shared)
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -80,7 +82,14 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
                         _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_limit), rules.values,
-                        np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups)
+                        np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
+                        _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0)))
+
+
+def _lie_memo(deck: int, copies: int) -> np.ndarray:
+    """An empty memo of `honest`'s chances of a lie: a play of more cards than pass (at most `copies`) is
+    a certain lie and never kept, so the matching cards and the cards played stay within `copies`."""
+    return np.full((deck + 1, copies + 1, deck + 1, copies + 1), np.nan)
 
 
 def _give_up(game: Game, seats: int) -> tuple[np.ndarray, np.ndarray]:
