@@ -1,11 +1,11 @@
 """The compiled engine against the Python engine at scale: action-log replays and statistics.
 
 Part 1, replays: games spread over every shipped rulebook and fixture the kernel plays, at two player
-counts each, a third with greedy bots, a third random, a third the two alternating by seat; each
+counts each, a quarter with greedy bots, a quarter random, a quarter honest, a quarter the three by seat; each
 compiled game's action log is replayed by the Python engine, which must reach the same
 pile and hands after every action and the same end. Prints the games replayed and the disagreements
 (the target is 0).
-Part 2, statistics: for each shipped rulebook the kernel plays (greedy bots, the fewest seats), --stats
+Part 2, statistics: for each shipped rulebook the kernel plays (greedy and honest bots, the fewest seats), --stats
 games on each engine: win share of each seat, turns a game, challenges a play, with the difference
 against its 99% interval.
 
@@ -62,10 +62,13 @@ def replays(games: int, seed: int) -> dict[str, Any]:
     for name, game in cases:
         n = game.players
         kind = sorted(k.name for k in game.rulebook.challenge.kinds)[0]
-        # A third of each table's games greedy, a third random, a third the two bots alternating by seat.
-        for part, bots in enumerate((["greedy"] * n, ["random"] * n, [("random", "greedy")[s % 2] for s in range(n)])):
+        # A quarter of each table's games greedy, a quarter random, a quarter honest, a quarter the three bots
+        # taking the seats in turn.
+        mixes = (["greedy"] * n, ["random"] * n, ["honest"] * n,
+                 [("random", "greedy", "honest")[s % 3] for s in range(n)])
+        for part, bots in enumerate(mixes):
             table = CompiledTable(game, bots, seed, RATE)
-            for i in range(part * per // 3, (part + 1) * per // 3):
+            for i in range(part * per // 4, (part + 1) * per // 4):
                 try:
                     replay(game, play_logged(table, i), kind)
                 except Disagreement as exc:
@@ -94,17 +97,18 @@ def statistics(games: int, seed: int) -> dict[str, Any]:
     for name, game in tables():
         if "fixtures" in str(game.rulebook.path) or not name.endswith(f"@{game.rulebook.players.min}"):
             continue
-        bots = ["greedy"] * game.players
-        python = Table(game.rulebook, game.players, bots, seed, TURN_CAP, RATE)
-        a = summary(python.play(0, games), game.players)
-        b = summary(CompiledTable(python.game, bots, seed, RATE).play(0, games), game.players)
-        row = {}
-        for key, (ma, sa) in a.items():
-            mb, sb = b[key]
-            bound = 2.576 * math.hypot(sa, sb)
-            row[key] = {"python": round(ma, 4), "compiled": round(mb, 4), "bound": round(bound, 4),
-                        "within": abs(ma - mb) <= bound}
-        rows[name] = row
+        for bot in ("greedy", "honest"):
+            bots = [bot] * game.players
+            python = Table(game.rulebook, game.players, bots, seed, TURN_CAP, RATE)
+            a = summary(python.play(0, games), game.players)
+            b = summary(CompiledTable(python.game, bots, seed, RATE).play(0, games), game.players)
+            row = {}
+            for key, (ma, sa) in a.items():
+                mb, sb = b[key]
+                bound = 2.576 * math.hypot(sa, sb)
+                row[key] = {"python": round(ma, 4), "compiled": round(mb, 4), "bound": round(bound, 4),
+                            "within": abs(ma - mb) <= bound}
+            rows[f"{name} {bot}"] = row
     return rows
 
 
