@@ -202,3 +202,26 @@ def test_claim_thresholds_witness_starts_from_a_seeded_deal() -> None:
     assert "seed" in witness["start"] and "position" not in witness["start"], witness["start"]
     assert witness["summary"].endswith("(as dealt)")
     assert run(scenario_of(witness, os.path.abspath(path))).passed
+
+
+def test_cards_are_handed_over_only_on_tables_a_deal_can_give() -> None:
+    """Issue 21 point 3: where no searched deal gives the claimant the claim's cards, they are handed over
+    on a dealt table only if that table is still one a deal gives: not where the first player is named by
+    who holds a card (the exchange could move it), and never leaving a hand with a set a forced discard
+    would have put out."""
+    from cheatdsl.engine import Game
+    from verifier.properties.true_claim import _exchange_unfit, _holds_a_forced_set
+    from verifier.properties.witness import dealt
+
+    rulebooks = Path(__file__).resolve().parents[1] / "rulebooks"
+    named_by_card = Game(load_rulebook(str(rulebooks / "mogeln.yaml")), 4)
+    assert "first player" in _exchange_unfit(named_by_card, dealt(named_by_card, 0, 0))
+    plain = Game(load_rulebook(str(rulebooks / "standard.yaml")), 4)
+    assert _exchange_unfit(plain, dealt(plain, 0, 0)) == ""
+    forced = Game(load_rulebook(str(rulebooks / "canadian-bluff.yaml")), 4)
+    size = forced.rules.set_size
+    assert size is not None
+    aces = tuple([0] * size)
+    assert _holds_a_forced_set(forced, (aces, (1,), (2,), (3,)))
+    assert not _holds_a_forced_set(forced, (aces[:-1], (1,), (2,), (3,)))
+    assert not _holds_a_forced_set(plain, (aces, (1,), (2,), (3,)))

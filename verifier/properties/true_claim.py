@@ -47,6 +47,9 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
         start = dealt(game, seed, 0)
         if start.phase is not Phase.PLAY:
             continue
+        unfit = _exchange_unfit(game, start)
+        if unfit:
+            return unfit
         for claim in start.required_claims():
             pos = _position(game, start, claim, naturals, jokers)
             if pos is None:
@@ -87,6 +90,18 @@ def _likely(game: Game, naturals: int, jokers: int) -> bool:
     return chance * DEAL_SEEDS >= 1.0
 
 
+def _exchange_unfit(game: Game, st: State) -> str:
+    """Why cards handed over on a dealt table might make a table no deal gives, or "": the first player
+    named by who holds a card (the exchange may move it). A set the deal would have put out is checked
+    on each table made (`_position`)."""
+    facts = game.facts(st, st.dealer or 0)
+    game.rules.first_player.code(facts)
+    if facts.read_deal:
+        return ("no deal searched gives the claim's cards, and handing them over could move the card that names "
+                "the first player")
+    return ""
+
+
 def _position(game: Game, st: State, claim: int, naturals: int, jokers: int) -> Position | None:
     """The dealt table with the seat to play holding `naturals` cards of `claim` and `jokers` jokers, each
     taken from another place in exchange for a card of its hand that matches neither."""
@@ -106,11 +121,26 @@ def _position(game: Game, st: State, claim: int, naturals: int, jokers: int) -> 
                 donor.append(spare)
             hand.append(value)
     hands = tuple(tuple(sorted(p)) for p in places[:game.players])
-    if not all(hands):
+    if not all(hands) or _holds_a_forced_set(game, hands):
         return None
     return Position(hands=hands, to_play=seat, dealer=st.dealer or 0, stock=tuple(places[-2]),
                     aside=tuple(sorted(places[-1])), previous=st.previous, leading=st.leading,
                     last_player=st.last_player)
+
+
+def _holds_a_forced_set(game: Game, hands: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether a hand holds a complete set where the deal puts sets out at once: no deal leaves one."""
+    rules = game.rules
+    if not rules.sets_forced or rules.set_size is None:
+        return False
+    for hand in hands:
+        counts = [0] * (rules.values + 1)
+        for card in hand:
+            counts[card] += 1
+        if any(rules.rank_count_in(counts, rank, rules.sets_naturals_only) >= rules.set_size
+               for rank in range(rules.rank_count)):
+            return True
+    return False
 
 
 def _spare(hand: list[int], claim: int, game: Game) -> int | None:
