@@ -171,19 +171,14 @@ def _line(row: dict[str, Any], failed: dict[str, str]) -> str:
         parts.append(f"{row['games_played']} games, turns {row['turns_mean']:.1f}, first player wins "
                      f"{row['first_share']:.1%} ({row['first_low']:.1%} to {row['first_high']:.1%})")
     if row.get("rate_games"):
-        parts.append(f"skill index {_figure(row, 'skill_index', '{:.2f}')}, first-player advantage between strong "
-                     f"bots {_figure(row, 'first_player_advantage', '{:+.1%}')} ({row['rate_games']} ladder games)")
+        from ..rate.text import figure_text
+
+        def figure(name: str, form: str) -> str:
+            return figure_text({"value": row.get(name), "low": row.get(f"{name}_low"),
+                                "high": row.get(f"{name}_high")}, form, "95% ")
+        parts.append(f"skill index {figure('skill_index', '{:.2f}')}, first-player advantage between strong "
+                     f"bots {figure('first_player_advantage', '{:+.1%}')} ({row['rate_games']} ladder games)")
     refuted = [k.removeprefix("verdict_") for k, v in row.items() if k.startswith("verdict_") and v == "refuted"]
     if any(k.startswith("verdict_") for k in row):
         parts.append("refuted: " + (", ".join(refuted) or "none"))
     return f"{what}: " + "; ".join(parts)
-
-
-def _figure(row: dict[str, Any], name: str, form: str) -> str:
-    """A rating figure of the row with its 95% interval, or "undefined" (no game of the ladder ended)."""
-    value, low, high = row.get(name), row.get(f"{name}_low"), row.get(f"{name}_high")
-    if value is None:
-        return "undefined"
-    if low is None or high is None:
-        return form.format(value)
-    return f"{form.format(value)} (95% {form.format(low)} to {form.format(high)})"

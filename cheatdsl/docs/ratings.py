@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Rulebook
+from ..rate.text import figure_text as figure
 from ..simulate import Statistics
 
 RATINGS = Path("docs/gallery/ratings.json")
@@ -94,15 +95,6 @@ def unfinished_share(stats: Any) -> float:
     if not isinstance(stats, Statistics) or not stats.games:
         return 1.0
     return stats.unfinished / stats.games
-
-
-def figure(value: Mapping[str, Any] | None, form: str) -> str:
-    """A stored figure with its 95% interval, or "undefined" where the ladder could not give one."""
-    if not value or value.get("value") is None:
-        return "undefined"
-    if value.get("low") is None or value.get("high") is None:
-        return form.format(value["value"])
-    return f"{form.format(value['value'])} ({form.format(value['low'])} to {form.format(value['high'])})"
 
 
 def index_cells(entry: Mapping[str, Any] | None) -> tuple[str, str]:

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from .ladder import Estimate, Rating
+
+
+def figure_text(figure: Mapping[str, Any] | None, form: str, label: str = "") -> str:
+    """A figure as `Estimate.as_json` stores it ({value, low, high}), with its interval after `label`
+    ("95% " or ""): `0.98 (0.97 to 0.99)`; "undefined" where the ladder gave none (no game ended)."""
+    if not figure or figure.get("value") is None:
+        return "undefined"
+    if figure.get("low") is None or figure.get("high") is None:
+        return form.format(figure["value"])
+    return f"{form.format(figure['value'])} ({label}{form.format(figure['low'])} to {form.format(figure['high'])})"
 
 
 def _pct(e: Estimate, signed: bool = False) -> str:

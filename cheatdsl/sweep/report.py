@@ -155,15 +155,6 @@ CELL_HEADS = ("rulebook", "variations", "players", "bots", "games", "status", "t
               "first-player advantage, strong bots (95%)")
 
 
-def _estimate(figure: Mapping[str, Any], form: str) -> str:
-    """A rating figure with its interval, or "undefined" where the ladder could not give one (no game ended)."""
-    if figure.get("value") is None:
-        return "undefined"
-    if figure.get("low") is None or figure.get("high") is None:
-        return form.format(figure["value"])
-    return f"{form.format(figure['value'])} ({form.format(figure['low'])} to {form.format(figure['high'])})"
-
-
 def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: Sequence[Statistics | None],
                  failed: Mapping[str, str]) -> list[str]:
     """The cells table: a row per cell, leaving out the columns no cell has a value in (an explore plays no
@@ -183,8 +174,9 @@ def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: 
         skill = advantage = ""
         rating = result.get("rate")
         if rating is not None:
-            skill = _estimate(rating["skill_index"], "{:.2f}")
-            advantage = _estimate(rating["first_player_advantage"], "{:+.1%}")
+            from ..rate.text import figure_text
+            skill = figure_text(rating["skill_index"], "{:.2f}")
+            advantage = figure_text(rating["first_player_advantage"], "{:+.1%}")
         rows.append([cell.rulebook, "+".join(cell.variations) or "(as written)", _fmt(cell.players) or "verifier's",
                      cell.bots, str(cell.games) if cell.games else "", result.get("status", "missing"), turns,
                      first, caught, skill, advantage])
