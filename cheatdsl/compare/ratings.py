@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from ..model import Rulebook
 from ..rate import Estimate, Rating, rate
 from .grid import Column, Row, Section
-from .svg import place
+from ..words.seats import place
 
 TITLE = "Ratings"
 MEANINGS = ("A ladder of bots (random, greedy, honest, counter, search at two efforts) per rulebook; the skill index "

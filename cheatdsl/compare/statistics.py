@@ -18,9 +18,10 @@ from typing import Any
 from ..model import Rulebook
 from ..simulate import Statistics, simulate
 from ..simulate.engine import Engine
+from ..words.seats import place
 from . import identical, unfinished
 from .grid import Column, Plot, Row, Section
-from .svg import WINS_TITLE, challenge_outcomes, counted_share, place, turns_per_game, wins_by_turn_order
+from .svg import WINS_TITLE, challenge_outcomes, counted_share, turns_per_game, wins_by_turn_order
 
 TITLE = "Simulation"
 BOTS = ("honest",)

@@ -26,6 +26,7 @@ from ..simulate.stats import Share
 from ..simulate.summary import shares as seat_shares
 from ..simulate.summary import wilson
 from ..tally import Spread
+from ..words.seats import place, seat_name
 
 COLOURS = ("#1f6feb", "#d9480f", "#2f9e44", "#9c36b5", "#e8590c", "#0c8599", "#c2255c", "#5c940d", "#495057")
 # Challenge outcomes in greys, so that they are never mistaken for a rulebook's own colour.
@@ -38,7 +39,6 @@ LINE = 14.0
 FONT = 'font-family="sans-serif" font-size="11"'
 
 Data = Sequence[Statistics | None]
-PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def colour(i: int) -> str:
@@ -121,20 +121,6 @@ def counted_share(count: int, trials: int) -> str:
     """`count` of `trials` as a share with its 95% Wilson interval: `29% (21%–39%)`."""
     low, high = wilson(count, trials)
     return percent(count / trials if trials else 0.0, low, high)
-
-
-def place(position: int) -> str:
-    """A place in turn order in words, 0 the first to play: `first`, `second`, ..., `11th`."""
-    if position < len(PLACES):
-        return PLACES[position]
-    n = position + 1
-    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def seat_name(seat: int) -> str:
-    """A table seat as every report numbers it, from 0: `seat 0`."""
-    return f"seat {seat}"
 
 
 def _ticks(high: float, most: int = 6) -> list[float]:

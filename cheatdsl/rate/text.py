@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..words.seats import place
 from .ladder import Estimate, Rating
 
 
@@ -41,7 +42,7 @@ def render(r: Rating) -> str:
     lines.append(f"first player        {_pct(r.first_player_advantage, signed=True)} against a fair "
                  f"{100 * fair:.1f}%")
     for p, s in enumerate(r.shares):
-        lines.append(f"  position {p}        {_pct(Estimate(s.value - fair, s.low - fair, s.high - fair), True)}")
+        lines.append(f"  {place(p) + ' to play':<18}{_pct(Estimate(s.value - fair, s.low - fair, s.high - fair), True)}")
     lines.append(f"completion          {_pct(r.completion)}")
     lines.append(f"duration            {_num(r.duration, 1)} turns")
     lines.append(f"balance             {_num(r.balance)}")
