@@ -2,11 +2,12 @@
 
 First, seeded deals are searched (`DEAL_SEEDS` of them) for one whose first player is dealt the natural
 cards and the jokers of the largest true claim: the game then starts from that deal itself, a legal deal
-of the rulebook. Where no such deal turns up (a claim of many copies, several packs), a seeded deal gives
-the table and the seat to play is handed those cards (each taken from another place of the table in
-exchange for a card of its hand that does not match): a dealt table with cards exchanged, which the
-witness says (`from_a_deal` false). Either way the seat makes that claim and the first seat allowed to
-challenge does so. The claim is shown true when the revealed cards are the ones played and the challenge
+of the rulebook (searched only where an estimate says one is likely). Where no such deal turns up (a claim
+of many copies, several packs), a seeded deal gives the table and the seat to play is handed those cards
+(each taken from another place of the table in exchange for a card of its hand that does not match),
+provided a deal could give that table too (`_exchange_unfit`, `_holds_a_forced_set`); the witness's
+summary then says "handed to it on a dealt table". Either way the seat makes that claim and the first
+seat allowed to challenge does so. The claim is shown true when the revealed cards are the ones played and the challenge
 does not catch a lie; where no seat may challenge, the play is accepted. The interpreter plays every
 step, and the play is written as a scenario (`verify --save-witnesses`).
 """
