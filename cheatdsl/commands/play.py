@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="your seat, 0 to N-1 (default: the seat that plays first)")
     p.add_argument("--bots", "-b", default="honest", metavar="NAME[,NAME...]",
                    help="the computer players' bots, one name for all or one per seat in turn order "
-                        "(random, greedy, honest, counter; default honest, the practice table's players)")
+                        "(random, greedy, honest, counter, search; default honest, the practice table's players)")
     p.add_argument("--seed", "-s", type=seed, default=None, metavar="S",
                    help="the deal and the bots' choices (default: a fresh seed, shown so you can replay it)")
     add_variation(p)
