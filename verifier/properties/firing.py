@@ -21,6 +21,7 @@ from ..solving.terms import not_
 from .analysis import Analysis
 from .invariant import CANDIDATES, proof_game
 from .settings import DEFAULT, Caches, Settings
+from .verdict import counts_text
 
 # Each query is one small satisfiability check over a state; past this it says nothing (no warning).
 QUERY_MS = 20_000
@@ -38,7 +39,7 @@ class DeadRule:
 
     @property
     def message(self) -> str:
-        return (f"`{self.rule}: {self.formula}` can never hold at a seat's turn ({_counts(self.players)}): "
+        return (f"`{self.rule}: {self.formula}` can never hold at a seat's turn ({counts_text(list(self.players))}): "
                 "nobody ever passes, as the invariants proved of every game show")
 
     @property
@@ -49,14 +50,6 @@ class DeadRule:
     def as_json(self) -> dict[str, object]:
         return {"code": self.code, "rule": self.rule, "at": self.at, "players": list(self.players),
                 "message": self.message, "hint": self.hint}
-
-
-def _counts(players: Sequence[int]) -> str:
-    if len(players) == 1:
-        return f"{players[0]} players"
-    if list(players) == list(range(players[0], players[-1] + 1)):
-        return f"{players[0]}..{players[-1]} players"
-    return ", ".join(map(str, players)) + " players"
 
 
 def never_passes(a: Analysis) -> bool:

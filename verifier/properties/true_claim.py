@@ -14,9 +14,9 @@ step, and the play is written as a scenario (`verify --save-witnesses`).
 
 from __future__ import annotations
 
-from math import comb
 from typing import Any
 
+from cheatdsl.bots.odds import hand_odds
 from cheatdsl.engine import ACCEPT, Challenge, Game, IllegalAction, Phase, Play, Position, State
 from cheatdsl.words.notation import card_text, cards_text, claim_text, refusal_text
 from cheatdsl.scenario.runner import position_notation
@@ -71,10 +71,7 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
 
 def _at_least(k: int, copies: int, deck: int, hand: int) -> float:
     """The chance a hand of `hand` cards dealt from `deck` holds at least `k` of `copies` like cards."""
-    if k <= 0:
-        return 1.0
-    total = comb(deck, hand)
-    return sum(comb(copies, j) * comb(deck - copies, hand - j) for j in range(k, min(copies, hand) + 1)) / total
+    return sum(hand_odds(deck, copies, hand)[k:]) if k > 0 else 1.0
 
 
 def _likely(game: Game, naturals: int, jokers: int) -> bool:
