@@ -113,7 +113,8 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
 @pytest.mark.parametrize(("name", "players", "bot", "games"),
                          [("english-ascending", 3, "greedy", 1200), ("standard", 4, "greedy", 1200),
                           ("standard-one-card-only", 3, "random", 150), ("english-ascending", 3, "honest", 1200),
-                          ("standard", 4, "honest", 800)])
+                          ("standard", 4, "honest", 800), ("standard-up-or-down", 3, "honest", 600),
+                          ("full-rules-free-choice", 3, "greedy", 600), ("fujian", 3, "random", 100)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same
@@ -139,7 +140,8 @@ def test_compiled_games_are_the_same_whatever_the_batches() -> None:
 def test_the_kernels_honest_odds_are_the_python_bots() -> None:
     """Issue 22, "`honest` in the kernel, deciding by the same rules as the Python bot": its chance that a
     claim is a lie (bots/odds.py) is the Python bot's for every key a four-seat English ascending table can
-    meet, to 1e-9 (the kernel works with log-gamma, the Python bot with exact binomials)."""
+    meet, for a claimant with one claim to make or a choice of 2, 3 or 13, to 1e-9 (the kernel works with
+    log-gamma, the Python bot with exact binomials)."""
     from cheatdsl.bots.table import tables_for
     from cheatdsl.compiled.kernel import chance_of_lie
 
@@ -150,8 +152,9 @@ def test_the_kernels_honest_odds_are_the_python_bots() -> None:
         for unseen in range(0, 5):
             for hand in range(1, 40, 2):
                 for played in range(1, 5):
-                    key = (pool, unseen, hand, played, 1)
-                    assert abs(chance_of_lie(pool, unseen, hand, played, cap) - t.lie(key)) < 1e-9, key
+                    for allowed in (1, 2, 3, 13):
+                        key = (pool, unseen, hand, played, allowed)
+                        assert abs(chance_of_lie(pool, unseen, hand, played, cap, allowed) - t.lie(key)) < 1e-9, key
 
 
 def test_the_kernels_honest_bluff_card_is_one_the_python_bot_could_give_up() -> None:

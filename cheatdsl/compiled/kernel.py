@@ -47,9 +47,10 @@ def log_comb(a, b):
 
 
 @njit(cache=True)
-def chance_of_lie(pool, matching, hand, played, cap):
+def chance_of_lie(pool, matching, hand, played, cap, allowed):
     """`honest`'s chance that `played` cards claimed are a bluff (bots/odds.py: `hand_odds` of a hand of
-    `hand` cards from `pool` unseen, `matching` of them passing, then `chance_of_lie` with one choice)."""
+    `hand` cards from `pool` unseen, `matching` of them passing, then `chance_of_lie` for a claimant who
+    could choose among `allowed` claims, taken as alike and independent)."""
     hand = max(0, min(hand, pool))
     matching = max(0, min(matching, pool))
     most = min(matching, hand)
@@ -60,23 +61,25 @@ def chance_of_lie(pool, matching, hand, played, cap):
     top = most if played >= cap else played
     for x in range(played, top + 1):
         exact += math.exp(log_comb(matching, x) + log_comb(pool - matching, hand - x) - total)
-    bluff = math.exp(log_comb(pool - matching, hand) - total) * 0.5 ** played
-    if bluff + exact <= 0.0:
+    bluff = math.exp(log_comb(pool - matching, hand) - total) ** allowed * 0.5 ** played
+    truth = 1.0 - (1.0 - exact) ** allowed
+    if bluff + truth <= 0.0:
         return 1.0
-    return bluff / (bluff + exact)
+    return bluff / (bluff + truth)
 
 
 @njit(cache=True)
-def lie_of(lies, pool, matching, hand, played, cap):
-    """`chance_of_lie`, kept in `lies[pool, matching, hand, played]` once worked out (NaN: not yet). A play
-    of more cards than pass among the unseen, or than the hand held, is a certain lie and never kept."""
+def lie_of(lies, pool, matching, hand, played, cap, allowed, slot):
+    """`chance_of_lie`, kept in `lies[pool, matching, hand, played, slot]` once worked out (NaN: not yet), `slot`
+    standing for the number of claims allowed. A play of more cards than pass among the unseen, or than the
+    hand held, is a certain lie and never kept."""
     hand = max(0, min(hand, pool))
     matching = max(0, min(matching, pool))
     if played > min(matching, hand):
         return 1.0
-    kept = lies[pool, matching, hand, played]
+    kept = lies[pool, matching, hand, played, slot]
     if kept != kept:
-        kept = lies[pool, matching, hand, played] = chance_of_lie(pool, matching, hand, played, cap)
+        kept = lies[pool, matching, hand, played, slot] = chance_of_lie(pool, matching, hand, played, cap, allowed)
     return kept
 
 
@@ -110,9 +113,9 @@ def card_to_give_up(hands, seat, order, group, rng):
 
 
 @njit(cache=True)
-def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority, next_seat,
-         turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies, record, pickups, npick,
-         logging, hands0, log, states):
+def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
+         next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies, record, pickups,
+         npick, logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
     cards = deck.copy()
@@ -135,7 +138,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
                 hands0[n, cards[k]] += 1
         record[WINNER] = dealer  # the log's header: dealer, overwritten below
     first = seat
-    claim = first_claim
+    previous = values  # the row of `claims` for the first play
     turns = actions = plays = forced = challenges = caught_n = picks = 0
     rows = 0  # log rows: the actions and the chance events among them
     winner = -1
@@ -144,7 +147,19 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
         if turns >= turn_cap:
             capped = True
             break
+        # The claim: the one allowed that the hand holds most of (the first on a tie), else one drawn.
+        allowed = choices[previous]
+        claim = claims[previous, 0]
         held = hands[seat, claim]
+        for i in range(1, allowed):
+            if hands[seat, claims[previous, i]] > held:
+                claim = claims[previous, i]
+                held = hands[seat, claim]
+        if held == 0:
+            forced += 1
+        if allowed > 1 and (held == 0 or policies[seat] == RANDOM):
+            claim = claims[previous, int(draw(rng) * allowed)]
+            held = hands[seat, claim]
         lie = False
         row = rows
         if logging:
@@ -152,8 +167,6 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
             log[row, 0] = PLAY
             log[row, 1] = seat
             log[row, 2] = claim
-        if held == 0:
-            forced += 1
         if policies[seat] == RANDOM:
             # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand.
             cap = min(max_cards, sizes[seat])
@@ -233,7 +246,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
             responder = (seat + step * k) % n
             if policies[responder] == HONEST:
                 doubt = lie_of(lies, deck.size - sizes[responder], copies[claim] - hands[responder, claim],
-                               sizes[seat] + count, count, max_cards)
+                               sizes[seat] + count, count, max_cards, allowed, choice_slot[previous])
                 if doubt >= 1.0 or (sizes[seat] == 0 and doubt > LAST_DOUBT):
                     calls = True
                 else:
@@ -289,7 +302,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, m
                 winner = claimant
                 break
             seat = (claimant + step) % n
-        claim = follow[claim]
+        previous = claim
     record[FIRST] = first
     if not logging:
         record[WINNER] = winner
@@ -314,7 +327,7 @@ def seed_of(seed, index):
     return rng
 
 @njit(cache=True)
-def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
                next_seat, turn_cap, values, copies, give_up, give_up_group, lies, seed, start, count, rates, policies,
                records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
@@ -326,19 +339,19 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, fol
         if npick + turn_cap > pickups.size:
             return g
         rng = seed_of(seed, start + g)
-        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
                      next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies,
                      records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
     return count
 
 @njit(cache=True)
-def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
                 next_seat, turn_cap, values, copies, give_up, give_up_group, lies, seed, index, rates, policies, record,
                 pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
     rng = seed_of(seed, index)
-    return game(deck, aside, dealt, n, step, by_lot, first_seat, first_claim, follow, max_cards, priority,
+    return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
                 next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies, record,
                 pickups, 0, True, hands0, log, states)
 

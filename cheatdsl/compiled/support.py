@@ -31,7 +31,7 @@ def _rule_refusal(r: TableRules) -> str | None:
         (r.set_size is not None, "sets"),
         (r.may_pass, "passing"),
         (bool(rb.claim.round_ends), "rounds that end (leads)"),
-        (any(len(c) != 1 for c in (r.first, *r.follow.values())), "a choice of claims"),
+        (_dead_end(r), "a claim after which no claim is allowed"),
         (len(r.kinds) != 1 or r.kinds[0].test is not ChallengeTest.PLAYED,
          "challenge kinds other than one that turns the play over"),
         (not r.reveal_all, "a challenge that turns over only the top card"),
@@ -44,3 +44,21 @@ def _rule_refusal(r: TableRules) -> str | None:
         if failed:
             return what
     return None
+
+
+def _dead_end(r: TableRules) -> bool:
+    """Whether a claim the game can reach allows no claim after it (or no claim may open the game)."""
+    seen: set[int] = set()
+    todo = list(r.first_claims)
+    if not todo:
+        return True
+    while todo:
+        claim = todo.pop()
+        if claim in seen:
+            continue
+        seen.add(claim)
+        after = r.follow_claims[claim]
+        if not after:
+            return True
+        todo.extend(after)
+    return False

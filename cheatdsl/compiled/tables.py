@@ -28,8 +28,10 @@ class KernelTables(NamedTuple):
     step: int                  # +1 clockwise, -1 anticlockwise
     by_lot: bool               # the dealer is chosen by lot (else seat 0)
     first_seat: np.ndarray     # int64[dealer]: the first player
-    first_claim: int
-    follow: np.ndarray         # int64[claim]: the claim required after each claim
+    claims: np.ndarray         # int64[previous claim, i]: the claims allowed after each claim, ascending; the
+                               # last row (previous = values) those allowed first
+    choices: np.ndarray        # int64[previous claim]: how many claims each row of `claims` allows
+    choice_slot: np.ndarray    # int64[previous claim]: the index in `lies` of that number of claims
     max_cards: int             # the card cap (the deck's size where the rules set none)
     priority: int              # kernel.NEAREST, IN_TURN or BY_LOT: which caller is heard
     next_seat: np.ndarray      # int64[dealer, claimant, challenger, caught]: who plays after a challenge
@@ -38,8 +40,8 @@ class KernelTables(NamedTuple):
     copies: np.ndarray         # int64[value]: the deck's cards of each value (what `honest` counts unseen)
     give_up: np.ndarray        # int64[claim, position]: `honest`'s order to give values up when it must bluff
     give_up_group: np.ndarray  # int64[claim, position]: values asked for at the same turn share a number
-    lies: np.ndarray           # float64[pool, unseen, hand, played]: `honest`'s chances of a lie, NaN until
-                               # the kernel first works one out (a memo of this table, never shared)
+    lies: np.ndarray           # float64[pool, unseen, hand, played, choice slot]: `honest`'s chances of a lie,
+                               # NaN until the kernel first works one out (a memo of this table, never shared)
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -73,23 +75,37 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     if not rules.dealer_by_lot:
         first[:] = first[0]
         nxt[:] = nxt[0]
-    (first_claim,) = rules.first
-    follow = np.array([next(iter(rules.follow[v])) if v in rules.follow else -1 for v in range(rules.values)],
-                      dtype=np.int64)
+    claims, choices, slots = _claims(rules)
     give_up, groups = _give_up(game, n)
     return KernelTables(deck, rules.table.set_aside,
-                        sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, int(first_claim), follow,
+                        sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, claims, choices, slots,
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
                         _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_limit), rules.values,
                         np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
-                        _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0)))
+                        _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0), int(slots.max()) + 1))
 
 
-def _lie_memo(deck: int, copies: int) -> np.ndarray:
-    """An empty memo of `honest`'s chances of a lie: a play of more cards than pass (at most `copies`) is
-    a certain lie and never kept, so the matching cards and the cards played stay within `copies`."""
-    return np.full((deck + 1, copies + 1, deck + 1, copies + 1), np.nan)
+def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The claims allowed after each claim and first (`rules.follow_claims`, `rules.first_claims`, in claim
+    value order, as the engine offers them), how many each allows, and a slot in the lie memo for each
+    number of claims the table allows."""
+    v = rules.values
+    rows = [rules.follow_claims[c] if c < len(rules.follow_claims) else () for c in range(v)] + [rules.first_claims]
+    claims = np.zeros((v + 1, max(1, max(map(len, rows)))), dtype=np.int64)
+    for previous, allowed in enumerate(rows):
+        claims[previous, :len(allowed)] = allowed
+    choices = np.array([len(allowed) for allowed in rows], dtype=np.int64)
+    counts = sorted(set(choices.tolist()))
+    slots = np.array([counts.index(k) for k in choices.tolist()], dtype=np.int64)
+    return claims, choices, slots
+
+
+def _lie_memo(deck: int, copies: int, slots: int) -> np.ndarray:
+    """An empty memo of `honest`'s chances of a lie, for `slots` numbers of claims allowed: a play of more
+    cards than pass (at most `copies`) is a certain lie and never kept, so the matching cards and the cards
+    played stay within `copies`."""
+    return np.full((deck + 1, copies + 1, deck + 1, copies + 1, slots), np.nan)
 
 
 def _give_up(game: Game, seats: int) -> tuple[np.ndarray, np.ndarray]:
