@@ -114,7 +114,9 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
                          [("english-ascending", 3, "greedy", 1200), ("standard", 4, "greedy", 1200),
                           ("standard-one-card-only", 3, "random", 150), ("english-ascending", 3, "honest", 1200),
                           ("standard", 4, "honest", 800), ("standard-up-or-down", 3, "honest", 600),
-                          ("full-rules-free-choice", 3, "greedy", 600), ("fujian", 3, "random", 100)])
+                          ("full-rules-free-choice", 3, "greedy", 600), ("fujian", 3, "random", 100),
+                          ("full-rules-bigger-claims", 3, "random", 150), ("standard-extra-cards", 3, "random", 150),
+                          ("full-rules-bigger-claims", 3, "honest", 600)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same

@@ -24,6 +24,7 @@ NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`
 # Columns of a game's record row.
 FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
 RECORD_WIDTH = 11
+EXACT, UP_TO_CARDS, ANY_COUNT = 0, 1, 2  # the count a play may call (`count_rule`): model.CountRule
 GREEDY, RANDOM, HONEST = 0, 1, 2  # the bots (`policies[seat]`); each seat challenges at `rates[seat]`
 DOUBT = 0.5       # `honest`: a claim this likely a lie is doubted at its rate (bots/honest.py)
 LAST_DOUBT = 0.1  # `honest`: a claim that would let the claimant win is challenged past this doubt
@@ -84,6 +85,17 @@ def lie_of(lies, pool, matching, hand, played, cap, allowed, slot):
 
 
 @njit(cache=True)
+def counts_for(cards, count_rule, count_top):
+    """How many counts a play of `cards` cards may call (engine/plays.py `_count_choices`, with plays of
+    one card or more): its own number, any from one to it, or any from one to `count_top`."""
+    if count_rule == EXACT:
+        return 1
+    if count_rule == UP_TO_CARDS:
+        return cards
+    return count_top
+
+
+@njit(cache=True)
 def card_to_give_up(hands, seat, order, group, rng):
     """`honest`'s bluff card (bots/table.py `card_to_give_up`): in the first group of `order` holding a
     card of the hand, one of the values held fewest of, drawn uniformly (ascending within the group)."""
@@ -113,9 +125,9 @@ def card_to_give_up(hands, seat, order, group, rng):
 
 
 @njit(cache=True)
-def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
-         next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies, record, pickups,
-         npick, logging, hands0, log, states):
+def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+         count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
+         rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
     cards = deck.copy()
@@ -178,14 +190,19 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
                     for c in range(min(hands[seat, i], k) + 1):
                         total += ways[i + 1, k - c]
                     ways[i, k] = total
+            # Each play of k cards is as many plays as there are counts it may call.
             total = 0.0
             for k in range(1, cap + 1):
-                total += ways[0, k]
+                total += ways[0, k] * counts_for(k, count_rule, count_top)
             pick = np.floor(draw(rng) * total)
             count = 1
-            while pick >= ways[0, count]:
-                pick -= ways[0, count]
+            while pick >= ways[0, count] * counts_for(count, count_rule, count_top):
+                pick -= ways[0, count] * counts_for(count, count_rule, count_top)
                 count += 1
+            calls_for = counts_for(count, count_rule, count_top)
+            chosen = np.floor(pick / calls_for)
+            called = count if count_rule == EXACT else 1 + int(pick - chosen * calls_for)
+            pick = chosen
             left = count
             at = 4
             for i in range(values):
@@ -228,8 +245,12 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
             lie = True
             if logging:
                 log[row, 4] = card
+        if policies[seat] != RANDOM:
+            called = count  # `greedy` and `honest` call the count they put down (bots/base.py `count_to_call`)
+        if count_judged and called != count:
+            lie = True
         if logging:
-            log[row, 3] = count
+            log[row, 3] = called
         sizes[seat] -= count
         pile_n += count
         turns += 1
@@ -244,7 +265,9 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
         callers = 0
         for k in range(1, n):
             responder = (seat + step * k) % n
-            if policies[responder] == HONEST:
+            if policies[responder] == HONEST and count_judged and called != count:
+                calls = True  # a count that differs from the cards put down is caught for sure
+            elif policies[responder] == HONEST:
                 doubt = lie_of(lies, deck.size - sizes[responder], copies[claim] - hands[responder, claim],
                                sizes[seat] + count, count, max_cards, allowed, choice_slot[previous])
                 if doubt >= 1.0 or (sizes[seat] == 0 and doubt > LAST_DOUBT):
@@ -327,9 +350,9 @@ def seed_of(seed, index):
     return rng
 
 @njit(cache=True)
-def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
-               next_seat, turn_cap, values, copies, give_up, give_up_group, lies, seed, start, count, rates, policies,
-               records, pickups):
+def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+               count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
+               seed, start, count, rates, policies, records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
     npick = 0
@@ -339,19 +362,19 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices,
         if npick + turn_cap > pickups.size:
             return g
         rng = seed_of(seed, start + g)
-        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
-                     next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies,
-                     records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
+        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
+                     count_rule, count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up,
+                     give_up_group, lies, rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
     return count
 
 @njit(cache=True)
-def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
-                next_seat, turn_cap, values, copies, give_up, give_up_group, lies, seed, index, rates, policies, record,
-                pickups, hands0, log, states):
+def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+                count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
+                seed, index, rates, policies, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
     rng = seed_of(seed, index)
-    return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, priority,
-                next_seat, turn_cap, values, copies, give_up, give_up_group, lies, rng, rates, policies, record,
-                pickups, 0, True, hands0, log, states)
+    return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+                count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
+                rng, rates, policies, record, pickups, 0, True, hands0, log, states)
 

@@ -26,7 +26,6 @@ def _rule_refusal(r: TableRules) -> str | None:
     checks: tuple[tuple[bool, str], ...] = (
         (not r.by_rank, "claims of exact cards"),
         (rb.deck.jokers > 0, "jokers"),
-        (not r.exact, "a count called other than the number of cards played"),
         (r.min_cards > 1, "a minimum play above one card"),
         (r.set_size is not None, "sets"),
         (r.may_pass, "passing"),

@@ -8,9 +8,10 @@ import numpy as np
 
 from ..derived import TableRules
 from ..engine import ChanceDealer, ChanceShuffle, Game
-from ..model import Priority
+from ..model import CountRule, Priority
 
 
+_COUNT_RULE = {CountRule.EXACT: 0, CountRule.EXTRA_ALLOWED: 1, CountRule.ANY: 2}  # kernel codes
 _PRIORITY = {Priority.FIRST_CLOCKWISE: 0, Priority.OFFERED_IN_TURN: 1, Priority.FIRST_CALLER: 2}  # kernel codes
 
 
@@ -33,6 +34,9 @@ class KernelTables(NamedTuple):
     choices: np.ndarray        # int64[previous claim]: how many claims each row of `claims` allows
     choice_slot: np.ndarray    # int64[previous claim]: the index in `lies` of that number of claims
     max_cards: int             # the card cap (the deck's size where the rules set none)
+    count_rule: int            # kernel.EXACT, UP_TO_CARDS or ANY_COUNT: the counts a play may call
+    count_top: int             # with ANY_COUNT, the highest count a play may call
+    count_judged: bool         # a challenge catches a count called other than the cards put down
     priority: int              # kernel.NEAREST, IN_TURN or BY_LOT: which caller is heard
     next_seat: np.ndarray      # int64[dealer, claimant, challenger, caught]: who plays after a challenge
     turn_cap: int
@@ -80,6 +84,8 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     return KernelTables(deck, rules.table.set_aside,
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, claims, choices, slots,
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
+                        _COUNT_RULE[rules.rulebook.claim.count], int(rules.any_count_cap if rules.any_count else 0),
+                        rules.count_judged,
                         _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_limit), rules.values,
                         np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
