@@ -26,7 +26,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "chea
 
 from cheatdsl.compiled.replay import Disagreement, play_logged, replay  # noqa: E402
 from cheatdsl.compiled.run import CompiledTable, unsupported  # noqa: E402
-from cheatdsl.engine import Game  # noqa: E402
+from cheatdsl.engine import Game, Play  # noqa: E402
 from cheatdsl.load import load_rulebook  # noqa: E402
 from cheatdsl.simulate.play import Table  # noqa: E402
 from cheatdsl.tally import GameRecord  # noqa: E402
@@ -55,7 +55,7 @@ def _kind(game: Game) -> str:
 @pytest.mark.parametrize(("path", "players"), _tables(), ids=lambda v: v.stem if isinstance(v, Path) else str(v))
 def test_every_rulebook_plays_compiled_and_replays_exactly_or_is_refused(path: Path, players: int) -> None:
     """Issue 22 'agreement in the suite': every shipped rulebook and fixture at two player counts, greedy,
-    random, honest and mixed tables (a turn cap of 300 keeps random games short); a
+    random, honest, counter and mixed tables (a turn cap of 300 keeps random games short); a
     rulebook the kernel plays replays in the Python engine action by action, the rest are refused
     with a sentence naming --engine python."""
     game = Game(load_rulebook(str(path)), players, turn_cap=300)
@@ -63,8 +63,8 @@ def test_every_rulebook_plays_compiled_and_replays_exactly_or_is_refused(path: P
     if why is not None:
         assert REFUSAL.match(why), why
         return
-    mixed = [("random", "greedy", "honest")[seat % 3] for seat in range(players)]
-    for bots in (["greedy"] * players, ["random"] * players, ["honest"] * players, mixed):
+    mixed = [("random", "greedy", "honest", "counter")[seat % 4] for seat in range(players)]
+    for bots in (["greedy"] * players, ["random"] * players, ["honest"] * players, ["counter"] * players, mixed):
         table = CompiledTable(game, bots, 11, 0.3)
         for index in range(3):
             logged = play_logged(table, index)
@@ -116,7 +116,9 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
                           ("standard", 4, "honest", 800), ("standard-up-or-down", 3, "honest", 600),
                           ("full-rules-free-choice", 3, "greedy", 600), ("fujian", 3, "random", 100),
                           ("full-rules-bigger-claims", 3, "random", 150), ("standard-extra-cards", 3, "random", 150),
-                          ("full-rules-bigger-claims", 3, "honest", 600)])
+                          ("full-rules-bigger-claims", 3, "honest", 600), ("english-ascending", 3, "counter", 1200),
+                          ("standard", 4, "counter", 800), ("standard-show-the-pile", 4, "counter", 800),
+                          ("standard-up-or-down", 3, "counter", 600)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same
@@ -191,3 +193,56 @@ def test_the_kernels_honest_bluff_card_is_one_the_python_bot_could_give_up() -> 
                     assert card in could, (name, seed, claim, card, could)
                     checked += 1
         assert checked > 100
+
+
+def test_the_kernels_counter_calls_every_lie_the_python_bots_memory_proves() -> None:
+    """Issue 22, "`counter` in the kernel, deciding by the same rules as the Python bot": kernel games of
+    `counter` bots are replayed with the Python `CounterBot`'s memory brought up to date at each of its
+    seat's actions, as `act` does. Wherever that memory proves a claim a lie (or the claimant would go out
+    on a fair doubt) the kernel's bot challenged; elsewhere it challenged as often as the memory's chances
+    of a lie say (`challenge_rate` times the chance over one half), within four standard deviations.
+    English ascending, the standard sheet and the show-the-pile variant (a challenge shows the pile)."""
+    from cheatdsl.bots.counter import CounterBot
+    from cheatdsl.compiled.kernel import ACCEPT as KERNEL_ACCEPT, CALLER, CHALLENGE, FIRST, PLAY
+    from cheatdsl.engine import ACCEPT, ChanceCaller, Challenge, Position
+    from cheatdsl.engine.deal import enter_position
+
+    certain = 0
+    doubted = expected = variance = 0.0
+    for name, n in (("english-ascending", 3), ("standard", 4), ("standard-show-the-pile", 4)):
+        game = Game(load_rulebook(str(ROOT / "rulebooks" / f"{name}.yaml")), n, turn_cap=2000)
+        table = CompiledTable(game, ["counter"] * n, 7, 0.15)
+        kind = Challenge(_kind(game))
+        for index in range(15):
+            logged = play_logged(table, index)
+            cards = [tuple(v for v in range(logged.hands.shape[1]) for _ in range(int(logged.hands[s, v])))
+                     for s in range(n + 1)]
+            state = game.new_initial_state()
+            enter_position(state, Position(hands=tuple(cards[:n]), to_play=int(logged.record[FIRST]),
+                                           dealer=logged.dealer, aside=cards[n]))
+            bots = [CounterBot(seat, random.Random(seat), 0.15) for seat in range(n)]
+            for row in logged.log.tolist():
+                if row[0] == CALLER:
+                    state.apply_action(ChanceCaller(row[1]))
+                    continue
+                view = state.view(row[1])
+                memory = bots[row[1]]._remember(view)  # what `act` does first
+                if row[0] == PLAY:
+                    play = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])
+                    state.apply_action(play)
+                    memory.played(play)
+                    continue
+                claim, count, played, last = view.pending
+                lie = bots[row[1]].chance_of_lie(view, view.claimant, claim, count, played)
+                if lie >= 1.0 or (last and lie > 0.1):
+                    assert row[0] == CHALLENGE, (name, index, row, lie)
+                    certain += 1
+                else:
+                    assert row[0] in (CHALLENGE, KERNEL_ACCEPT)
+                    p = 0.15 * lie / 0.5
+                    doubted += row[0] == CHALLENGE
+                    expected += p
+                    variance += p * (1 - p)
+                state.apply_action(kind if row[0] == CHALLENGE else ACCEPT)
+    assert certain > 100
+    assert abs(doubted - expected) <= 4 * math.sqrt(variance) + 1, (doubted, expected, variance)

@@ -47,8 +47,8 @@ def test_without_numba_compiled_says_how_to_install_and_auto_falls_back(
 @needs_numba
 def test_compiled_refuses_a_bot_it_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 22: what the kernel does not play is refused in general terms, pointing at --engine python."""
-    code, _, err = _run(capsys, ENGLISH, "--games", "10", "--bots", "counter", "--engine", "compiled")
-    assert code == 2 and "does not play the `counter` bot" in err and "--engine python" in err
+    code, _, err = _run(capsys, ENGLISH, "--games", "10", "--bots", "search", "--engine", "compiled")
+    assert code == 2 and "does not play the `search` bot" in err and "--engine python" in err
     assert "Traceback" not in err
 
 
@@ -64,9 +64,11 @@ def test_auto_picks_the_compiled_engine_for_large_runs_it_plays() -> None:
     honest = Table(rb, 3, ("honest",) * 3, 0, None, 0.15)  # the default bots: compiled too
     assert choose(Engine.AUTO, honest, honest.bots, 10_000) is not honest
     counter = Table(rb, 3, ("counter",) * 3, 0, None, 0.15)
-    assert choose(Engine.AUTO, counter, counter.bots, 10_000) is counter
+    assert choose(Engine.AUTO, counter, counter.bots, 10_000) is not counter
+    search = Table(rb, 3, ("search",) * 3, 0, None, 0.15)
+    assert choose(Engine.AUTO, search, search.bots, 10_000) is search
     with pytest.raises(EngineUnavailable):
-        choose(Engine.COMPILED, counter, counter.bots, 10_000)
+        choose(Engine.COMPILED, search, search.bots, 10_000)
 
 
 @needs_numba

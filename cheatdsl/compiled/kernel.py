@@ -25,7 +25,7 @@ NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`
 FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
 RECORD_WIDTH = 11
 EXACT, UP_TO_CARDS, ANY_COUNT = 0, 1, 2  # the count a play may call (`count_rule`): model.CountRule
-GREEDY, RANDOM, HONEST = 0, 1, 2  # the bots (`policies[seat]`); each seat challenges at `rates[seat]`
+GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # the bots (`policies[seat]`); each challenges at `rates[seat]`
 DOUBT = 0.5       # `honest`: a claim this likely a lie is doubted at its rate (bots/honest.py)
 LAST_DOUBT = 0.1  # `honest`: a claim that would let the claimant win is challenged past this doubt
 
@@ -84,6 +84,81 @@ def lie_of(lies, pool, matching, hand, played, cap, allowed, slot):
     return kept
 
 
+# `counter`'s memories (bots/counter.py `Memory`, the same rules), as arrays, one memory a seat `me`:
+#   known[me, seat, value]  lower bounds on another hand (the last column: their total);
+#   pile[me, value]         the cards of the pile it knows (the last column: their total);
+#   last[me, seat]          hand sizes at its last look; received[me, seat]: cards taken since;
+#   seen[me]                challenges caught up with, -1 before its first look.
+# The table's record of challenges: heard[r] = [claimant, loser, cards taken, cards seen by value..., total].
+CLAIMANT, LOSER, TAKEN, SEEN = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def hear(heard, reveals, claimant, loser, taken, cards):
+    """A challenge goes on the record: the cards it turned over (or the whole pile, where shown) and who
+    took the pile. Returns the challenges recorded."""
+    heard[reveals, CLAIMANT] = claimant
+    heard[reveals, LOSER] = loser
+    heard[reveals, TAKEN] = taken
+    heard[reveals, SEEN:SEEN + cards.size] = cards
+    heard[reveals, SEEN + cards.size] = cards.sum()
+    return reveals + 1
+
+
+@njit(cache=True)
+def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, reveals):
+    """`Memory.catch_up`: every challenge since `me`'s last look, then seats that put cards down forget as
+    many of each value. A memory catches up only when its seat acts, as the Python bot's does."""
+    width = pile.shape[1]  # the values and their total
+    if seen[me] < 0:
+        seen[me] = 0
+        last[me, :] = sizes
+    while seen[me] < reveals:
+        r = seen[me]
+        if show_pile:
+            pile[me, :] = heard[r, SEEN:SEEN + width]
+        elif heard[r, CLAIMANT] != me:  # its own cards went on with `played`
+            pile[me, :] += heard[r, SEEN:SEEN + width]
+        loser = heard[r, LOSER]
+        received[me, loser] += heard[r, TAKEN]
+        if loser != me:  # the loser takes the pile: what was known of it is known of that hand
+            known[me, loser, :] += pile[me]
+        pile[me, :] = 0
+        seen[me] = r + 1
+    for s in range(sizes.size):
+        out = last[me, s] + received[me, s] - sizes[s]
+        last[me, s] = sizes[s]
+        received[me, s] = 0
+        if out > 0 and known[me, s, width - 1] > 0 and s != me:
+            total = 0
+            for v in range(width - 1):
+                k = known[me, s, v]
+                if k > 0:
+                    k = k - out if k > out else 0
+                    known[me, s, v] = k
+                    total += k
+            known[me, s, width - 1] = total
+
+
+@njit(cache=True)
+def elsewhere(me, claimant, value, known, pile):
+    """Cards of `value` (the total, for the last column) `me` knows are outside the claimant's hand and its
+    own (`Memory.elsewhere`, `elsewhere_total`)."""
+    k = pile[me, value]
+    for s in range(known.shape[0]):
+        if s != claimant and s != me:
+            k += known[me, s, value]
+    return k
+
+
+@njit(cache=True)
+def has_counter(policies):
+    for p in policies:
+        if p == COUNTER:
+            return True
+    return False
+
+
 @njit(cache=True)
 def counts_for(cards, count_rule, count_top):
     """How many counts a play of `cards` cards may call (engine/plays.py `_count_choices`, with plays of
@@ -126,8 +201,8 @@ def card_to_give_up(hands, seat, order, group, rng):
 
 @njit(cache=True)
 def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-         count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
-         rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
+         count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
+         lies, rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
     cards = deck.copy()
@@ -151,6 +226,17 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
         record[WINNER] = dealer  # the log's header: dealer, overwritten below
     first = seat
     previous = values  # the row of `claims` for the first play
+    # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
+    keeps = has_counter(policies)
+    room = turn_cap if keeps else 0
+    known = np.zeros((n if keeps else 0, n, values + 1), dtype=np.int64)
+    known_pile = np.zeros((n if keeps else 0, values + 1), dtype=np.int64)
+    last = np.zeros((n if keeps else 0, n), dtype=np.int64)
+    received = np.zeros((n if keeps else 0, n), dtype=np.int64)
+    seen = np.full(n, -1, dtype=np.int64)
+    heard = np.zeros((room, SEEN + values + 1), dtype=np.int64)
+    reveals = 0
+    pile_before = np.zeros(values, dtype=np.int64)
     turns = actions = plays = forced = challenges = caught_n = picks = 0
     rows = 0  # log rows: the actions and the chance events among them
     winner = -1
@@ -159,6 +245,10 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
         if turns >= turn_cap:
             capped = True
             break
+        if policies[seat] == COUNTER:
+            catch_up(seat, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
+        if keeps:
+            pile_before[:] = pile
         # The claim: the one allowed that the hand holds most of (the first on a tie), else one drawn.
         allowed = choices[previous]
         claim = claims[previous, 0]
@@ -231,7 +321,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
                 for c in range(count):
                     log[row, 4 + c] = claim
         else:
-            if policies[seat] == HONEST:
+            if policies[seat] == HONEST or policies[seat] == COUNTER:
                 card = card_to_give_up(hands, seat, give_up[claim], give_up_group[claim], rng)
             else:
                 pick = int(draw(rng) * sizes[seat])
@@ -253,6 +343,11 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
             log[row, 3] = called
         sizes[seat] -= count
         pile_n += count
+        if keeps:
+            pile_before[:] = pile - pile_before  # this play's cards
+            if policies[seat] == COUNTER:  # `Memory.played`: its own cards went onto the pile
+                known_pile[seat, :values] += pile_before
+                known_pile[seat, values] += count
         turns += 1
         plays += 1
         actions += 1
@@ -265,11 +360,19 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
         callers = 0
         for k in range(1, n):
             responder = (seat + step * k) % n
-            if policies[responder] == HONEST and count_judged and called != count:
+            judges = policies[responder] == HONEST or policies[responder] == COUNTER
+            if policies[responder] == COUNTER:
+                catch_up(responder, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
+            if judges and count_judged and called != count:
                 calls = True  # a count that differs from the cards put down is caught for sure
-            elif policies[responder] == HONEST:
-                doubt = lie_of(lies, deck.size - sizes[responder], copies[claim] - hands[responder, claim],
-                               sizes[seat] + count, count, max_cards, allowed, choice_slot[previous])
+            elif judges:
+                pool = deck.size - sizes[responder]
+                matching = copies[claim] - hands[responder, claim]
+                if policies[responder] == COUNTER:
+                    pool -= elsewhere(responder, seat, values, known, known_pile)
+                    matching -= elsewhere(responder, seat, claim, known, known_pile)
+                doubt = lie_of(lies, pool, matching, sizes[seat] + count, count, max_cards, allowed,
+                               choice_slot[previous])
                 if doubt >= 1.0 or (sizes[seat] == 0 and doubt > LAST_DOUBT):
                     calls = True
                 else:
@@ -306,6 +409,8 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
             loser = claimant if lie else challenger
             if lie:
                 caught_n += 1
+            if keeps:
+                reveals = hear(heard, reveals, claimant, loser, pile_n, pile if show_pile else pile_before)
             for v in range(values):
                 hands[loser, v] += pile[v]
                 pile[v] = 0
@@ -351,8 +456,8 @@ def seed_of(seed, index):
 
 @njit(cache=True)
 def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-               count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
-               seed, start, count, rates, policies, records, pickups):
+               count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
+               give_up_group, lies, seed, start, count, rates, policies, records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
     npick = 0
@@ -363,18 +468,19 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices,
             return g
         rng = seed_of(seed, start + g)
         npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
-                     count_rule, count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up,
-                     give_up_group, lies, rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
+                     count_rule, count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies,
+                     give_up, give_up_group, lies, rng, rates, policies, records[g], pickups, npick, False, dummy_h,
+                     dummy_l, dummy_l)
     return count
 
 @njit(cache=True)
 def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-                count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
-                seed, index, rates, policies, record, pickups, hands0, log, states):
+                count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
+                give_up_group, lies, seed, index, rates, policies, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
     rng = seed_of(seed, index)
     return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-                count_top, count_judged, priority, next_seat, turn_cap, values, copies, give_up, give_up_group, lies,
-                rng, rates, policies, record, pickups, 0, True, hands0, log, states)
+                count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
+                give_up_group, lies, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
 

@@ -11,8 +11,8 @@ from ..tally import GameRecord, Histogram, Tally
 from .support import refusal
 from .tables import KernelTables, SeatFormulaReadsDeal, build
 
-GREEDY, RANDOM, HONEST = 0, 1, 2  # kernel.GREEDY, RANDOM, HONEST (the kernel module imports numba)
-_POLICIES = {"greedy": GREEDY, "random": RANDOM, "honest": HONEST}
+GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # kernel.GREEDY, ... (the kernel module imports numba)
+_POLICIES = {"greedy": GREEDY, "random": RANDOM, "honest": HONEST, "counter": COUNTER}
 
 _SEED_MASK = (1 << 64) - 1
 _PICKUP_ROOM = 1 << 16  # pickups a batch of games may write before the batch stops early

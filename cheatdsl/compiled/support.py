@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from ..derived import TableRules
 from ..model import ChallengeTest
 
-KERNEL_BOTS = ("greedy", "honest", "random")  # the bots the kernel plays, deciding by the Python bots' rules
+KERNEL_BOTS = ("counter", "greedy", "honest", "random")  # the bots the kernel plays, deciding by the Python bots' rules
 
 
 def refusal(rules: TableRules, bots: Sequence[str]) -> str | None:

@@ -37,6 +37,7 @@ class KernelTables(NamedTuple):
     count_rule: int            # kernel.EXACT, UP_TO_CARDS or ANY_COUNT: the counts a play may call
     count_top: int             # with ANY_COUNT, the highest count a play may call
     count_judged: bool         # a challenge catches a count called other than the cards put down
+    show_pile: bool            # a challenge shows the whole pile (what `counter` remembers)
     priority: int              # kernel.NEAREST, IN_TURN or BY_LOT: which caller is heard
     next_seat: np.ndarray      # int64[dealer, claimant, challenger, caught]: who plays after a challenge
     turn_cap: int
@@ -85,7 +86,7 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, claims, choices, slots,
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
                         _COUNT_RULE[rules.rulebook.claim.count], int(rules.any_count_cap if rules.any_count else 0),
-                        rules.count_judged,
+                        rules.count_judged, rules.show_pile,
                         _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_limit), rules.values,
                         np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
