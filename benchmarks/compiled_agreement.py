@@ -1,13 +1,13 @@
 """The compiled engine against the Python engine at scale: action-log replays and statistics.
 
 Part 1, replays: games spread over every shipped rulebook and fixture the kernel plays, at two player
-counts each, a quarter with greedy bots, a quarter random, a quarter honest, a quarter the three by seat; each
+counts each, a fifth with greedy bots, a fifth random, honest, counter, a fifth the four by seat; each
 compiled game's action log is replayed by the Python engine, which must reach the same
 pile and hands after every action and the same end. Prints the games replayed and the disagreements
 (the target is 0).
-Part 2, statistics: for each shipped rulebook the kernel plays (greedy and honest bots, the fewest seats), --stats
-games on each engine: win share of each seat, turns a game, challenges a play, with the difference
-against its 99% interval.
+Part 2, statistics: for each shipped rulebook the kernel plays (greedy, honest and counter bots, the fewest
+seats), --stats games on each engine: win share of each seat, turns a game, challenges a play, with the
+difference against its 99% interval.
 
 Run: python benchmarks/compiled_agreement.py [--games 100000] [--stats 5000] [--seed S] [--json]
 Needs numba; numba's cache goes under the user cache folder (cheatdsl/compiled/cache.py).
@@ -62,13 +62,13 @@ def replays(games: int, seed: int) -> dict[str, Any]:
     for name, game in cases:
         n = game.players
         kind = sorted(k.name for k in game.rulebook.challenge.kinds)[0]
-        # A quarter of each table's games greedy, a quarter random, a quarter honest, a quarter the three bots
+        # A fifth of each table's games greedy, a fifth random, honest, counter, and a fifth the four bots
         # taking the seats in turn.
-        mixes = (["greedy"] * n, ["random"] * n, ["honest"] * n,
-                 [("random", "greedy", "honest")[s % 3] for s in range(n)])
+        mixes = (["greedy"] * n, ["random"] * n, ["honest"] * n, ["counter"] * n,
+                 [("random", "greedy", "honest", "counter")[s % 4] for s in range(n)])
         for part, bots in enumerate(mixes):
             table = CompiledTable(game, bots, seed, RATE)
-            for i in range(part * per // 4, (part + 1) * per // 4):
+            for i in range(part * per // 5, (part + 1) * per // 5):
                 try:
                     replay(game, play_logged(table, i), kind)
                 except Disagreement as exc:
@@ -97,7 +97,7 @@ def statistics(games: int, seed: int) -> dict[str, Any]:
     for name, game in tables():
         if "fixtures" in str(game.rulebook.path) or not name.endswith(f"@{game.rulebook.players.min}"):
             continue
-        for bot in ("greedy", "honest"):
+        for bot in ("greedy", "honest", "counter"):
             bots = [bot] * game.players
             python = Table(game.rulebook, game.players, bots, seed, TURN_CAP, RATE)
             a = summary(python.play(0, games), game.players)
