@@ -10,8 +10,11 @@ the count nearest four the profile allows) with the search bot at one seat, rota
 share. Target: the interval's low end above 0.35 on every profile that ends, with 1,000 games each.
 Games stopped by the turn cap (2,000 turns) are counted apart.
 
+With --playouts compiled the search bot's playouts run on the compiled kernel (cheatdsl/compiled/playouts.py)
+wherever it plays the profile, on the Python engine elsewhere; it needs numba.
+
 Run: python benchmarks/search_bot.py [--effort low|default|high] [--games G] [--profiles a,b,...]
-                                     [--speed-games S] [--json]
+                                     [--speed-games S] [--playouts python|compiled] [--json]
 The figures go to standard output; nothing is written.
 """
 
@@ -41,13 +44,15 @@ def table_size(counts: list[int]) -> int:
     return min(counts, key=lambda c: (abs(c - 4), c))
 
 
-def play(game: Game, seed: int, me: int, effort: str, clock: list[float] | None = None) -> tuple[int, int, int, int]:
-    """One game: (search's result: 1 won, 0 lost, -1 undecided; decisions; searched decisions; 0)."""
+def play(game: Game, seed: int, me: int, effort: str, clock: list[float] | None = None,
+         options: dict[str, Any] | None = None) -> tuple[int, int, int, int]:
+    """One game: (search's result: 1 won, 0 lost, -1 undecided; decisions; searched decisions; 0); the
+    search bot made with `options` besides its effort (`playouts`, `horizon`)."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcome(rng))
-    bots = [make_bot("search", s, random.Random(seed * 31 + s), effort=effort) if s == me
+    bots = [make_bot("search", s, random.Random(seed * 31 + s), effort=effort, **(options or {})) if s == me
             else make_bot("honest", s, random.Random(seed * 31 + s)) for s in range(game.players)]
     views = [state.view(s) for s in range(game.players)]
     decisions = 0
@@ -75,12 +80,12 @@ def play(game: Game, seed: int, me: int, effort: str, clock: list[float] | None 
     return outcome, decisions, bots[me].searched, 0  # type: ignore[attr-defined]
 
 
-def speed(effort: str, games: int) -> dict[str, Any]:
+def speed(effort: str, games: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     game = Game(load_rulebook(str(shipped_path("english-ascending"))), 4, turn_cap=CAP)
     clock = [0.0]
     decisions = searched = 0
     for i in range(games):
-        _, d, s, _ = play(game, 7000 + i, i % 4, effort, clock)
+        _, d, s, _ = play(game, 7000 + i, i % 4, effort, clock, options)
         decisions += d
         searched += s
     return {"effort": effort, "games": games, "decisions": decisions, "searched": searched,
@@ -88,14 +93,14 @@ def speed(effort: str, games: int) -> dict[str, Any]:
             "searched_per_second": round(searched / clock[0], 1) if searched else None}
 
 
-def strength(name: str, effort: str, games: int) -> dict[str, Any]:
+def strength(name: str, effort: str, games: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     rb = load_rulebook(str(shipped_path(name)))
     n = table_size(list(rb.players.counts()))
     game = Game(rb, n, turn_cap=CAP)
     good = decided = 0
     start = time.process_time()
     for i in range(games):
-        outcome, *_ = play(game, 1 + i, i % n, effort)
+        outcome, *_ = play(game, 1 + i, i % n, effort, options=options)
         if outcome >= 0:
             decided += 1
             good += outcome
@@ -114,15 +119,23 @@ def main() -> int:
     p.add_argument("--games", type=int, default=200, help="games per profile for the win share (default 200)")
     p.add_argument("--speed-games", type=int, default=20, help="games timed for the speed (default 20)")
     p.add_argument("--profiles", default="", help="comma-separated shipped profiles (default: every one)")
+    p.add_argument("--playouts", default="python", choices=("python", "compiled"),
+                   help="the search bot's playouts: the Python engine (default) or the compiled kernel")
+    p.add_argument("--horizon", type=int, default=None, help="decisions played on after each candidate "
+                   "(default: the effort's)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     names = [n for n in args.profiles.split(",") if n] or shipped_names()
-    out: dict[str, Any] = {"speed": speed(args.effort, args.speed_games) if args.speed_games else None,
+    options: dict[str, Any] = {} if args.horizon is None else {"horizon": args.horizon}
+    if args.playouts == "compiled":
+        from cheatdsl.compiled.playouts import CompiledPlayouts
+        options["playouts"] = CompiledPlayouts()
+    out: dict[str, Any] = {"speed": speed(args.effort, args.speed_games, options) if args.speed_games else None,
                            "strength": []}
     if not args.json and out["speed"]:
         print(json.dumps(out["speed"]))
     for name in names if args.games else []:
-        row = strength(name, args.effort, args.games)
+        row = strength(name, args.effort, args.games, options)
         out["strength"].append(row)
         if not args.json:
             print(json.dumps(row), flush=True)

@@ -32,10 +32,13 @@ def standing(state: State, seat: int) -> float:
     if not state.is_in(seat):  # out before the end: safe where the last holder loses
         return 1.0 if game.rules.first_out else 1.0 / (game.players - 1)
     sizes = state.sizes
-    others = [sizes[s] for s in range(game.players) if s != seat and state.is_in(s)]
+    return by_hands(sizes[seat], [sizes[s] for s in range(game.players) if s != seat and state.is_in(s)])
+
+
+def by_hands(mine: int, others: list[int]) -> float:
+    """`standing` of a game still on: a hand of `mine` cards against the others' still in, halved."""
     if not others:
         return 0.0
-    mine = sizes[seat]
     mean = sum(others) / len(others)
     return 0.5 * (mean - mine) / (mean + mine + 1.0)
 

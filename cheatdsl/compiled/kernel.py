@@ -25,6 +25,7 @@ NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`
 FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
 RECORD_WIDTH = 11
 EXACT, UP_TO_CARDS, ANY_COUNT = 0, 1, 2  # the count a play may call (`count_rule`): model.CountRule
+NO_LIMIT = 1 << 62  # no cap on decisions (`play_on`'s `actions_left`), as for whole games
 GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # the bots (`policies[seat]`); each challenges at `rates[seat]`
 DOUBT = 0.5       # `honest`: a claim this likely a lie is doubted at its rate (bots/honest.py)
 LAST_DOUBT = 0.1  # `honest`: a claim that would let the claimant win is challenged past this doubt
@@ -217,18 +218,31 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
         sizes[seat] += 1
     pile = np.zeros(values, dtype=np.int64)
     pile_n = 0
-    seat = first_seat[dealer]
     if logging:
         hands0[:n, :] = hands
         for k in range(cards.size):
             if k < aside or k >= aside + dealt:
                 hands0[n, cards[k]] += 1
-        record[WINNER] = dealer  # the log's header: dealer, overwritten below
+        record[WINNER] = dealer  # the log's header: the dealer (play_on then leaves it)
+    return play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
+                   count_rule, count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies,
+                   give_up, give_up_group, lies, dealer, hands, sizes, pile, pile_n, first_seat[dealer], values,
+                   turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick, logging, log, states)
+
+
+@njit(cache=True)
+def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+            count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
+            lies, dealer, hands, sizes, pile, pile_n, seat, previous, turns_left, actions_left, rng, rates, policies,
+            record, pickups, npick, logging, log, states):
+    """Play on from a turn's start: `seat` to play after the claim `previous` (`values`: none yet), until a seat
+    wins, `turns_left` turns were played (capped) or, at a turn's start, `actions_left` decisions were made.
+    `hands`, `sizes` and `pile` are changed in place; fills `record` and appends pickups at pickups[npick:];
+    returns the new npick."""
     first = seat
-    previous = values  # the row of `claims` for the first play
     # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
     keeps = has_counter(policies)
-    room = turn_cap if keeps else 0
+    room = turns_left if keeps else 0
     known = np.zeros((n if keeps else 0, n, values + 1), dtype=np.int64)
     known_pile = np.zeros((n if keeps else 0, values + 1), dtype=np.int64)
     last = np.zeros((n if keeps else 0, n), dtype=np.int64)
@@ -242,7 +256,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
     winner = -1
     capped = False
     while True:
-        if turns >= turn_cap:
+        if turns >= turns_left or actions >= actions_left:
             capped = True
             break
         if policies[seat] == COUNTER:
@@ -484,3 +498,24 @@ def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices
                 count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
                 give_up_group, lies, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
 
+
+
+@njit(cache=True)
+def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+            count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
+            lies, dealer, hands, pile, seat, previous, turns_left, actions_left, seed, rates, policies, record):
+    """A search bot's playout: a table the Python engine holds at a turn's start (`hands` by seat and value,
+    the `pile`'s cards by value, `seat` to play after `previous`) played on by `policies` for at most
+    `actions_left` decisions. `hands` ends as the hands at the end; `record` says the winner (-1: none yet)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = u64(seed)
+    draw(rng)
+    sizes = np.zeros(n, dtype=np.int64)
+    for s in range(n):
+        sizes[s] = hands[s].sum()
+    pickups = np.zeros(turns_left + 1, dtype=np.int64)
+    none = np.zeros((1, 1), dtype=np.int64)
+    play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+            count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
+            lies, dealer, hands, sizes, pile.copy(), pile.sum(), seat, previous, turns_left, actions_left, rng, rates,
+            policies, record, pickups, 0, False, none, none)
