@@ -119,3 +119,29 @@ def test_compare_rate_adds_the_ratings_rows(capsys: pytest.CaptureFixture[str]) 
     text = json.dumps(out)
     for key in ("skill_index", "first_player_advantage", "balance", "decisiveness", "ladder"):
         assert f'"key": "{key}"' in text
+
+
+def test_rate_plays_the_search_bots_playouts_on_the_compiled_engine_where_asked(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23, "playouts by the compiled engine where it exists (or the Python engine)": `rate --engine
+    compiled` plays the search bots' playouts on the kernel; without numba it is refused with the install
+    hint, and `auto` says in one line that the playouts stay in Python."""
+    import importlib.util
+
+    from cheatdsl.compiled import cache
+    from cheatdsl.load import load_rulebook
+    from cheatdsl.profiles import shipped_path
+    from cheatdsl.rate import rate
+
+    if importlib.util.find_spec("numba") is not None:
+        from cheatdsl.compiled.playouts import CompiledPlayouts
+        playouts = CompiledPlayouts()
+        report = rate(load_rulebook(str(shipped_path("english-ascending"))), 4, 12, samples=10, playouts=playouts)
+        assert playouts.compiled > 0 and report.as_json()["games"] == 12
+    monkeypatch.setattr(cache, "numba_available", lambda: False)
+    assert main(["rate", "english-ascending", "--games", "4", "--samples", "10", "--engine", "compiled"]) == 2
+    assert "pip install cheatdsl[compiled]" in capsys.readouterr().err
+    assert main(["rate", "english-ascending", "--games", "8", "--samples", "10", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games"] == 8
+    assert captured.err.count("numba is not installed") == 1

@@ -54,12 +54,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--players", "-n", type=count("a number of players", 2, 1_000), metavar="N",
                    help="seats at the table (default: 4 where the rulebook allows it, else its fewest)")
     p.add_argument("--games", "-g", type=count("a number of games", 1, 1_000_000), default=DEFAULT_GAMES, metavar="G",
-                   help=f"games to play (default {DEFAULT_GAMES}, about half a minute on the Python engine)")
+                   help=f"games to play (default {DEFAULT_GAMES}: about half a minute with numba, a minute without)")
     p.add_argument("--seed", "-s", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--samples", type=count("a number of bootstrap samples", 10, 100_000), default=200, metavar="B",
                    help="bootstrap resamples for the intervals (default 200)")
     p.add_argument("--turn-cap", type=TURN_CAP, metavar="T",
                    help="stop a game after T plays and passes (default 2000)")
+    p.add_argument("--engine", choices=("auto", "compiled", "python"), default="auto",
+                   help="where the search bots' playouts run: auto (default), the compiled engine where numba is "
+                        "installed and it plays the rules, else the Python engine; compiled: the compiled engine "
+                        "where it plays the rules, an error without numba; python: the Python engine")
     add_variation(p)
     add_format(p, ("text", "json"))
 
@@ -94,10 +98,15 @@ def run(args: argparse.Namespace) -> int:
     if players not in allowed:
         return usage("rate", f"{rulebook.name} is for {rulebook.players.min}..{rulebook.players.max} players, "
                              f"not {players}")
+    from ..simulate.engine import Engine, EngineUnavailable, search_playouts
+    try:
+        playouts = search_playouts(Engine(args.engine), notice=lambda text: print(text, file=sys.stderr))
+    except EngineUnavailable as exc:
+        return usage("rate", str(exc))
     try:
         with Progress("rating", args.games) as bar:
             report = rate(rulebook, players, args.games, args.seed, samples=args.samples, turn_cap=args.turn_cap,
-                          progress=bar.update if bar.enabled else None)
+                          progress=bar.update if bar.enabled else None, playouts=playouts)
     except ValueError as exc:  # a table the rules cannot deal, for one
         return usage("rate", str(exc))
     print(json.dumps(report.as_json(), indent=2) if args.format == "json" else render(report))

@@ -6,7 +6,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import BOTS, Bot, make_bot
+from ..bots.search_playout import Playouts
 
 
 @dataclass(frozen=True)
@@ -17,9 +18,12 @@ class Entrant:
     bot: str
     options: tuple[tuple[str, Any], ...] = field(default=())
 
-    def make(self, seat: int, rng: random.Random) -> Bot:
-        """A bot of this entrant for `seat`."""
-        return make_bot(self.bot, seat, rng, **dict(self.options))
+    def make(self, seat: int, rng: random.Random, playouts: Playouts | None = None) -> Bot:
+        """A bot of this entrant for `seat`; a search bot plays out on `playouts` (None: its own)."""
+        options = dict(self.options)
+        if playouts is not None and "playouts" in BOTS[self.bot].options:
+            options["playouts"] = playouts
+        return make_bot(self.bot, seat, rng, **options)
 
 
 LADDER: tuple[Entrant, ...] = (

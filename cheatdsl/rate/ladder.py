@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from ..bots.search_playout import Playouts
 from ..engine import Game
 from ..model import Rulebook
 from .entrants import LADDER, Entrant, strong_table
@@ -96,9 +97,10 @@ def schedule(entrants: int, players: int, games: int) -> list[tuple[int, ...]]:
 
 def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int = 0,
          ladder: Sequence[Entrant] = LADDER, samples: int = DEFAULT_SAMPLES, turn_cap: int | None = None,
-         progress: Callable[[int], None] | None = None) -> Rating:
+         progress: Callable[[int], None] | None = None, playouts: Playouts | None = None) -> Rating:
     """Play the ladder on `rulebook` at `players` seats (`games` games: two thirds round robin, one third
-    strong table, in whole rotations) and fit it."""
+    strong table, in whole rotations) and fit it; the search bots play out on `playouts` (None: their own,
+    on the Python engine)."""
     ladder = tuple(ladder)
     game = Game(rulebook, players, turn_cap=turn_cap if turn_cap is not None else DEFAULT_TURN_CAP)
     strong = strong_table(ladder, players)
@@ -108,7 +110,7 @@ def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int
     seatings += [strong_ids[r:] + strong_ids[:r] for r in range(players)] * (strong_games // players)
     matches: list[Match] = []
     for i, seats in enumerate(seatings):
-        matches.append(play_match(game, ladder, seats, seed, i))
+        matches.append(play_match(game, ladder, seats, seed, i, playouts))
         if progress is not None:
             progress(1)
     table = matches[len(seatings) - strong_games:]

@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..bots.search_playout import Playouts
 from ..engine import CHANCE, Game
 from ..simulate import game_seed
 from .entrants import Entrant
@@ -28,15 +29,17 @@ class Match(NamedTuple):
         return self.winner >= 0 or self.loser >= 0
 
 
-def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed: int, index: int) -> Match:
-    """Game `index` of a run seeded `seed`, entrant `ladder[seats[s]]` at seat s."""
+def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed: int, index: int,
+               playouts: Playouts | None = None) -> Match:
+    """Game `index` of a run seeded `seed`, entrant `ladder[seats[s]]` at seat s; search bots play out on
+    `playouts` (None: their own, on the Python engine)."""
     rng = random.Random(game_seed(seed, index))
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcome(rng))
     first = state.current_player()
     n = game.players
-    acts = [ladder[e].make(s, random.Random(game_seed(seed, index, s))).act for s, e in enumerate(seats)]
+    acts = [ladder[e].make(s, random.Random(game_seed(seed, index, s)), playouts).act for s, e in enumerate(seats)]
     views = [state.view(s) for s in range(n)]
     sizes = state.sizes
     # For each seat, the last turn at which it did not hold strictly the fewest (most) cards.

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Protocol
 
+from ..bots.search_playout import Playouts
 from ..engine import Game
 from ..tally import GameRecord
 from .play import Table
@@ -55,3 +56,22 @@ def choose(engine: Engine, table: Table, bots: Sequence[str], games: int,
             raise EngineUnavailable(why)
         return table
     return CompiledTable(table.game, bots, table.seed, table.challenge_rate)
+
+
+def search_playouts(engine: Engine, challenge_rate: float = 0.15,
+                    notice: Callable[[str], None] | None = None) -> Playouts | None:
+    """Where the search bot's playouts run: the compiled kernel's (`CompiledPlayouts`, which plays in Python
+    any table the kernel refuses) or None, the bot's own Python playouts. `compiled` raises EngineUnavailable
+    without numba; `auto` then plays in Python, calling `notice` once."""
+    if engine is Engine.PYTHON:
+        return None
+    from ..compiled.cache import INSTALL_HINT, numba_available
+    if not numba_available():
+        if engine is Engine.COMPILED:
+            raise EngineUnavailable(INSTALL_HINT)
+        if notice is not None:
+            notice("numba is not installed: the search bot's playouts run on the Python engine "
+                   "(pip install cheatdsl[compiled])")
+        return None
+    from ..compiled.playouts import CompiledPlayouts
+    return CompiledPlayouts(challenge_rate)
