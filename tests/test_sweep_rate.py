@@ -67,14 +67,16 @@ def test_a_rated_cell_carries_the_ladders_figures_with_intervals(tmp_path: Path,
 
 
 def test_a_cells_rating_is_the_ladder_seeded_by_the_cell(tmp_path: Path) -> None:
-    """The cell rates with `cheatdsl.rate.rate(rulebook, players, games, seed=cell seed)`: nothing else."""
+    """The cell rates with `cheatdsl.rate.rate(rulebook, players, games, seed=cell seed)`, its search bots
+    playing out where `auto` puts them: nothing else."""
+    from cheatdsl.simulate.engine import Engine, search_playouts
     from cheatdsl.sweep.work import run_cell
     spec, d = _spec(tmp_path, SPEC.replace("players: [3, 4]", "players: [3]"))
     assert spec is not None, d.render()
     (cell,) = expand(spec)
     got = run_cell(cell)["rate"]
     rb = load_rulebook(str(shipped_path("english-ascending")))
-    assert got == rate(rb, 3, games=6, seed=cell.cell_seed).as_json()
+    assert got == rate(rb, 3, games=6, seed=cell.cell_seed, playouts=search_playouts(Engine.AUTO)).as_json()
 
 
 def test_rating_leaves_the_cells_seed_and_an_unrated_cells_key_alone(tmp_path: Path) -> None:

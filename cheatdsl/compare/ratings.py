@@ -24,6 +24,8 @@ def collect(rulebooks: Sequence[Rulebook], games: int, seed: int, players: Seque
             progress: Callable[[int, str, int], None] | None = None) -> list[Rating | str]:
     """A ladder's report per rulebook, or the reason it could not be played; `progress(i, name, games done)`
     is called as rulebook i starts and as each of its games finishes."""
+    from ..simulate.engine import Engine, search_playouts
+    playouts = search_playouts(Engine.AUTO)  # the search bots' playouts on the kernel where numba is installed
     out: list[Rating | str] = []
     for i, (rb, n) in enumerate(zip(rulebooks, players)):
         tick = None
@@ -34,7 +36,7 @@ def collect(rulebooks: Sequence[Rulebook], games: int, seed: int, players: Seque
             out.append(f"{rb.name}: a ladder needs two seats or more")
             continue
         try:
-            out.append(rate(rb, n, games, seed, progress=tick))
+            out.append(rate(rb, n, games, seed, progress=tick, playouts=playouts))
         except ValueError as exc:
             out.append(f"{rb.name}: {exc}")
     return out

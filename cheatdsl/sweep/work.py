@@ -47,9 +47,11 @@ def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None, cac
         out["verify"] = [_without_timing(t.result.as_json()) for t in timed]
     if cell.rate_games and cell.players is not None:
         from ..rate import rate
-        # The ladder's own seed: the cell's, so that the same spec rates the same wherever the cell runs.
+        from ..simulate.engine import Engine, search_playouts
+        # The ladder's own seed: the cell's, so that the same spec rates the same wherever the cell runs
+        # (with numba or without it, the same bots' rules: the playouts' draws differ).
         out["rate"] = rate(rulebook, cell.players, games=cell.rate_games, seed=cell.cell_seed,
-                           turn_cap=cell.turn_cap).as_json()
+                           turn_cap=cell.turn_cap, playouts=search_playouts(Engine.AUTO)).as_json()
     out["status"] = "done"
     return out
 
