@@ -19,16 +19,18 @@ from .cache import load_numba
 njit = load_numba().njit
 u64 = np.uint64
 
-PLAY, ACCEPT, CHALLENGE, CALLER = 0, 1, 2, 3  # CALLER: chance picks who of several callers called first
+PLAY, ACCEPT, CHALLENGE, CALLER, DISCARD, KEEP = 0, 1, 2, 3, 4, 5  # CALLER: chance picks who of several
+# callers called first; DISCARD: a set put out (its rank in the claim column); KEEP: the sets left kept
 NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`)
 # Columns of a game's record row.
-FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS = range(11)
-RECORD_WIDTH = 11
+FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS, LOSER, DEALER = range(13)
+RECORD_WIDTH = 13
 EXACT, UP_TO_CARDS, ANY_COUNT = 0, 1, 2  # the count a play may call (`count_rule`): model.CountRule
 NO_LIMIT = 1 << 62  # no cap on decisions (`play_on`'s `actions_left`), as for whole games
 GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # the bots (`policies[seat]`); each challenges at `rates[seat]`
 DOUBT = 0.5       # `honest`: a claim this likely a lie is doubted at its rate (bots/honest.py)
 LAST_DOUBT = 0.1  # `honest`: a claim that would let the claimant win is challenged past this doubt
+LAST_DOUBT_OUT = 0.3  # ... or put the claimant out of a game the last holder loses
 
 
 @njit(cache=True)
@@ -91,15 +93,15 @@ def lie_of(lies, pool, matching, hand, played, cap, allowed, slot):
 #   last[me, seat]          hand sizes at its last look; received[me, seat]: cards taken since;
 #   seen[me]                challenges caught up with, -1 before its first look.
 # The table's record of challenges: heard[r] = [claimant, loser, cards taken, cards seen by value..., total].
-CLAIMANT, LOSER, TAKEN, SEEN = 0, 1, 2, 3
+BY, TO, TAKEN, SEEN = 0, 1, 2, 3  # columns of `heard`: claimant, loser, cards taken, cards seen
 
 
 @njit(cache=True)
 def hear(heard, reveals, claimant, loser, taken, cards):
     """A challenge goes on the record: the cards it turned over (or the whole pile, where shown) and who
     took the pile. Returns the challenges recorded."""
-    heard[reveals, CLAIMANT] = claimant
-    heard[reveals, LOSER] = loser
+    heard[reveals, BY] = claimant
+    heard[reveals, TO] = loser
     heard[reveals, TAKEN] = taken
     heard[reveals, SEEN:SEEN + cards.size] = cards
     heard[reveals, SEEN + cards.size] = cards.sum()
@@ -118,9 +120,9 @@ def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, rev
         r = seen[me]
         if show_pile:
             pile[me, :] = heard[r, SEEN:SEEN + width]
-        elif heard[r, CLAIMANT] != me:  # its own cards went on with `played`
+        elif heard[r, BY] != me:  # its own cards went on with `played`
             pile[me, :] += heard[r, SEEN:SEEN + width]
-        loser = heard[r, LOSER]
+        loser = heard[r, TO]
         received[me, loser] += heard[r, TAKEN]
         if loser != me:  # the loser takes the pile: what was known of it is known of that hand
             known[me, loser, :] += pile[me]
@@ -199,11 +201,30 @@ def card_to_give_up(hands, seat, order, group, rng):
             pick -= 1
         p += 1
 
+@njit(cache=True)
+def next_in(seated, seat, step):
+    """The next seat still in after `seat`, round the table (`State.left_of`)."""
+    n = seated.size
+    s = (seat + step) % n
+    while not seated[s]:
+        s = (s + step) % n
+    return s
+
+
+@njit(cache=True)
+def complete_set(hands, seat, set_size, set_ranks):
+    """The first rank in `set_ranks` of which `seat` holds a whole set, or -1 (`challenge.complete_sets`)."""
+    for r in set_ranks:
+        if hands[seat, r] >= set_size:
+            return r
+    return -1
+
 
 @njit(cache=True)
 def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
          count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-         lies, rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
+         lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+         rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
     cards = deck.copy()
@@ -217,29 +238,38 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
         hands[seat, cards[aside + k]] += 1
         sizes[seat] += 1
     pile = np.zeros(values, dtype=np.int64)
-    pile_n = 0
     if logging:
         hands0[:n, :] = hands
         for k in range(cards.size):
             if k < aside or k >= aside + dealt:
                 hands0[n, cards[k]] += 1
-        record[WINNER] = dealer  # the log's header: the dealer (play_on then leaves it)
-    return play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
-                   count_rule, count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies,
-                   give_up, give_up_group, lies, dealer, hands, sizes, pile, pile_n, first_seat[dealer], values,
-                   turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick, logging, log, states)
+    seated = np.ones(n, dtype=np.bool_)
+    return play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+                   count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
+                   give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                   dealer, hands, sizes, pile, 0, seated, first_seat[dealer], values, turn_cap, NO_LIMIT, rng, rates,
+                   policies, record, pickups, npick, logging, log, states)
 
 
 @njit(cache=True)
 def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, dealer, hands, sizes, pile, pile_n, seat, previous, turns_left, actions_left, rng, rates, policies,
-            record, pickups, npick, logging, log, states):
-    """Play on from a turn's start: `seat` to play after the claim `previous` (`values`: none yet), until a seat
-    wins, `turns_left` turns were played (capped) or, at a turn's start, `actions_left` decisions were made.
-    `hands`, `sizes` and `pile` are changed in place; fills `record` and appends pickups at pickups[npick:];
-    returns the new npick."""
+            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+            dealer, hands, sizes, pile, pile_n, seated, seat, previous, turns_left, actions_left, rng, rates,
+            policies, record, pickups, npick, logging, log, states):
+    """Play on from a turn's start: `seat` to play, the claims allowed read from row `previous` of `claims`
+    (`values`: the first play; a claim's value: its follow; `values + 1 + claim`: a round's lead after it),
+    `seated` the seats still in, until the game ends, `turns_left` turns were played (capped) or, at a turn's
+    start, `actions_left` decisions were made. `hands`, `sizes`, `pile` and `seated` are changed in place;
+    fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     first = seat
+    players_in = 0
+    mask = 0  # the seats in, as bits: which row of `next_seat` applies where seats leave
+    for s in range(n):
+        if seated[s]:
+            players_in += 1
+            mask |= 1 << s
+    first_out = -1
     # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
     keeps = has_counter(policies)
     room = turns_left if keeps else 0
@@ -249,11 +279,13 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
     received = np.zeros((n if keeps else 0, n), dtype=np.int64)
     seen = np.full(n, -1, dtype=np.int64)
     heard = np.zeros((room, SEEN + values + 1), dtype=np.int64)
+    gone = np.zeros(values + 1, dtype=np.int64)  # cards put out in sets, by value (the last column: all)
     reveals = 0
     pile_before = np.zeros(values, dtype=np.int64)
+    last_doubt = LAST_DOUBT_OUT if last_holder else LAST_DOUBT
     turns = actions = plays = forced = challenges = caught_n = picks = 0
     rows = 0  # log rows: the actions and the chance events among them
-    winner = -1
+    winner = loser_end = -1
     capped = False
     while True:
         if turns >= turns_left or actions >= actions_left:
@@ -336,7 +368,8 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
                     log[row, 4 + c] = claim
         else:
             if policies[seat] == HONEST or policies[seat] == COUNTER:
-                card = card_to_give_up(hands, seat, give_up[claim], give_up_group[claim], rng)
+                card = card_to_give_up(hands, seat, give_up[players_in, claim], give_up_group[players_in, claim],
+                                       rng)
             else:
                 pick = int(draw(rng) * sizes[seat])
                 card = 0
@@ -369,11 +402,13 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
         if logging:
             states[row, 0] = pile_n
             states[row, 1:] = sizes
-        # The responses, from the claimant's neighbour round the table.
+        # The responses, from the claimant's neighbour round the table (the seats still in).
         challenger = -1
         callers = 0
         for k in range(1, n):
             responder = (seat + step * k) % n
+            if not seated[responder]:
+                continue
             judges = policies[responder] == HONEST or policies[responder] == COUNTER
             if policies[responder] == COUNTER:
                 catch_up(responder, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
@@ -383,11 +418,11 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
                 pool = deck.size - sizes[responder]
                 matching = copies[claim] - hands[responder, claim]
                 if policies[responder] == COUNTER:
-                    pool -= elsewhere(responder, seat, values, known, known_pile)
-                    matching -= elsewhere(responder, seat, claim, known, known_pile)
+                    pool -= elsewhere(responder, seat, values, known, known_pile) + gone[values]
+                    matching -= elsewhere(responder, seat, claim, known, known_pile) + gone[claim]
                 doubt = lie_of(lies, pool, matching, sizes[seat] + count, count, max_cards, allowed,
                                choice_slot[previous])
-                if doubt >= 1.0 or (sizes[seat] == 0 and doubt > LAST_DOUBT):
+                if doubt >= 1.0 or (sizes[seat] == 0 and doubt > last_doubt):
                     calls = True
                 else:
                     calls = draw(rng) < rates[responder] * doubt / DOUBT
@@ -418,6 +453,7 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
                 states[rows, 1:] = sizes
             rows += 1
         claimant = seat
+        going = -1  # with `also`: the seats whose empty hands put them out now, in the order the engine settles
         if challenger >= 0:
             challenges += 1
             loser = claimant if lie else challenger
@@ -435,19 +471,99 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
             if logging:
                 states[rows - 1, 0] = 0
                 states[rows - 1, 1:] = sizes
-            if sizes[claimant] == 0:
-                winner = claimant
-                break
-            seat = next_seat[dealer, claimant, challenger, 1 if lie else 0]
+            # The loser's complete sets: all put out where the rules force it; else the loser's bot chooses,
+            # one set at a time (every bot but `random` puts out the first it holds, as `discard_or_keep`).
+            by_sets = False
+            if set_size > 0:
+                while True:
+                    rank = complete_set(hands, loser, set_size, set_ranks)
+                    if rank < 0:
+                        break
+                    if not sets_forced:
+                        if policies[loser] == RANDOM:
+                            held_sets = 0
+                            for r in set_ranks:
+                                if hands[loser, r] >= set_size:
+                                    held_sets += 1
+                            pick = int(draw(rng) * (held_sets + 1))
+                            if pick == held_sets:  # keep the sets left
+                                if logging:
+                                    log[rows, :] = -1
+                                    log[rows, 0] = KEEP
+                                    log[rows, 1] = loser
+                                    states[rows, 0] = pile_n
+                                    states[rows, 1:] = sizes
+                                rows += 1
+                                actions += 1
+                                break
+                            for r in set_ranks:
+                                if hands[loser, r] >= set_size:
+                                    if pick == 0:
+                                        rank = r
+                                        break
+                                    pick -= 1
+                        actions += 1
+                    hands[loser, rank] -= set_size
+                    sizes[loser] -= set_size
+                    gone[rank] += set_size
+                    gone[values] += set_size
+                    by_sets = True
+                    if not sets_forced:
+                        if logging:
+                            log[rows, :] = -1
+                            log[rows, 0] = DISCARD
+                            log[rows, 1] = loser
+                            log[rows, 2] = rank
+                            states[rows, 0] = pile_n
+                            states[rows, 1:] = sizes
+                        rows += 1
+                if logging and sets_forced and by_sets:
+                    states[rows - 1, 1:] = sizes
+            # Empty hands go out (`challenge.settle`), the claimant's first: a claimant whose play survived, and
+            # a loser whose hand its sets emptied where the rules put such a hand out.
+            if sizes[claimant] == 0 and (not lie or (by_sets and emptied_out)):
+                going = claimant
+            if loser != claimant and sizes[loser] == 0 and by_sets and emptied_out:
+                also = loser
+            else:
+                also = -1
+        elif sizes[claimant] == 0:
+            going = claimant
+            also = -1
         else:
-            if sizes[claimant] == 0:
-                winner = claimant
+            also = -1
+        ended = False
+        for leaving in (going, also):
+            if leaving < 0:
+                continue
+            if not last_holder:  # the first out wins
+                winner = leaving
+                ended = True
                 break
-            seat = (claimant + step) % n
-        previous = claim
+            seated[leaving] = False
+            players_in -= 1
+            mask &= ~(1 << leaving)
+            if first_out < 0:
+                first_out = leaving
+            if players_in <= 1:  # the last one holding cards loses
+                winner = first_out
+                for s in range(n):
+                    if seated[s]:
+                        loser_end = s
+                ended = True
+                break
+        if ended:
+            break
+        if challenger >= 0:
+            seat = next_seat[dealer, mask if last_holder else 0, claimant, challenger, 1 if lie else 0]
+            previous = values + 1 + claim if leads else claim
+        else:
+            seat = next_in(seated, claimant, step)
+            previous = claim
     record[FIRST] = first
-    if not logging:
-        record[WINNER] = winner
+    record[WINNER] = winner
+    record[LOSER] = loser_end
+    record[DEALER] = dealer
     record[CAPPED] = 1 if capped else 0
     record[STUCK] = 0
     record[TURNS] = turns
@@ -461,6 +577,7 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
         record[STUCK] = rows  # the log's length
     return npick + picks
 
+
 @njit(cache=True)
 def seed_of(seed, index):
     rng = np.zeros(1, dtype=np.uint64)
@@ -468,10 +585,12 @@ def seed_of(seed, index):
     draw(rng)
     return rng
 
+
 @njit(cache=True)
 def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-               give_up_group, lies, seed, start, count, rates, policies, records, pickups):
+               give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+               seed, start, count, rates, policies, records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
     npick = 0
@@ -483,30 +602,34 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices,
         rng = seed_of(seed, start + g)
         npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
                      count_rule, count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies,
-                     give_up, give_up_group, lies, rng, rates, policies, records[g], pickups, npick, False, dummy_h,
-                     dummy_l, dummy_l)
+                     give_up, give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                     rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
     return count
+
 
 @njit(cache=True)
 def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                 count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, seed, index, rates, policies, record, pickups, hands0, log, states):
+                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                seed, index, rates, policies, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
-    action log and the state after every action; the dealer is record[WINNER] (the winner is not recorded)."""
+    action log and the state after every action (record[STUCK] is the log's length)."""
     rng = seed_of(seed, index)
     return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                 count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
-
+                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                rng, rates, policies, record, pickups, 0, True, hands0, log, states)
 
 
 @njit(cache=True)
 def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, dealer, hands, pile, seat, previous, turns_left, actions_left, seed, rates, policies, record):
+            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+            dealer, hands, pile, seated, seat, previous, turns_left, actions_left, seed, rates, policies, record):
     """A search bot's playout: a table the Python engine holds at a turn's start (`hands` by seat and value,
-    the `pile`'s cards by value, `seat` to play after `previous`) played on by `policies` for at most
-    `actions_left` decisions. `hands` ends as the hands at the end; `record` says the winner (-1: none yet)."""
+    the `pile`'s cards by value, `seated` the seats in, `seat` to play from row `previous` of `claims`) played
+    on by `policies` for at most `actions_left` decisions. `hands` and `seated` end as at the end; `record`
+    says the winner and the loser (-1: none yet)."""
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = u64(seed)
     draw(rng)
@@ -517,5 +640,6 @@ def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
     none = np.zeros((1, 1), dtype=np.int64)
     play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, dealer, hands, sizes, pile.copy(), pile.sum(), seat, previous, turns_left, actions_left, rng, rates,
-            policies, record, pickups, 0, False, none, none)
+            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+            dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, previous, turns_left, actions_left, rng,
+            rates, policies, record, pickups, 0, False, none, none)

@@ -65,21 +65,29 @@ class CompiledPlayouts:
                 left -= 1
         if left <= 0 or state.is_terminal() or state.phase is not _PLAY:
             return standing(state, seat)
-        from .kernel import RECORD_WIDTH, WINNER, playout
+        from .kernel import LOSER, RECORD_WIDTH, WINNER, playout
         t = table.tables
         values = t.values
         hands = np.array([state.hand(s)[:values] for s in range(players)], dtype=np.int64)
         pile = np.zeros(values, dtype=np.int64)
         for card in state.pile_cards():
             pile[card] += 1
-        previous = values if state.previous is None else state.previous
+        seated = np.array(state.seating, dtype=np.bool_)
+        if state.previous is None:
+            row = values  # the first claim
+        else:
+            row = values + 1 + state.previous if state.leading else state.previous
         record = np.zeros(RECORD_WIDTH, dtype=np.int64)
         turns = max(1, min(game.turn_limit - state.turns, left))  # a turn is one decision or more
-        playout(*t, state.dealer or 0, hands, pile, state.to_act, previous, turns, left, rng.getrandbits(63),
+        playout(*t, state.dealer or 0, hands, pile, seated, state.to_act, row, turns, left, rng.getrandbits(63),
                 table.rates, table.policies, record)
         self.compiled += 1
-        winner = int(record[WINNER])
-        if winner >= 0:
+        winner, loser = int(record[WINNER]), int(record[LOSER])
+        if game.rules.first_out and winner >= 0:
             return 1.0 if winner == seat else -1.0 / (players - 1)
+        if loser >= 0:
+            return -1.0 if loser == seat else 1.0 / (players - 1)
+        if not seated[seat]:  # out before the end: safe where the last holder loses (`standing`)
+            return 1.0 / (players - 1)
         sizes = hands.sum(axis=1).tolist()
-        return by_hands(sizes[seat], [sizes[s] for s in range(players) if s != seat])
+        return by_hands(sizes[seat], [sizes[s] for s in range(players) if s != seat and seated[s]])

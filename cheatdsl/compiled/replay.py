@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import ACCEPT, ChanceCaller, Challenge, Game, Play, Position
+from ..engine import ACCEPT, KEEP as KEEP_SETS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position
 from ..engine.deal import enter_position
 from .run import CompiledTable
 
@@ -24,9 +24,9 @@ class LoggedGame(NamedTuple):
 
 def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     """Game `index` of `table`'s run, with its action log."""
-    from .kernel import PICKUPS, RECORD_WIDTH, STUCK, WINNER, play_logged as kernel_game
+    from .kernel import DEALER, PICKUPS, RECORD_WIDTH, STUCK, play_logged as kernel_game
     t = table.tables
-    rows = t.turn_cap * (t.players + 1) + 1
+    rows = t.turn_cap * (t.players + 2 + (t.values if t.set_size else 0)) + 1  # a turn: play, answers, caller, sets
     record = np.zeros(RECORD_WIDTH, dtype=np.int64)
     pickups = np.zeros(t.turn_cap + 1, dtype=np.int64)
     hands = np.zeros((t.players + 1, t.values), dtype=np.int64)
@@ -35,7 +35,7 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     kernel_game(*t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
                 log, states)
     n = int(record[STUCK])  # the log's length
-    return LoggedGame(int(record[WINNER]), hands, log[:n], states[:n], record,
+    return LoggedGame(int(record[DEALER]), hands, log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))
 
 
@@ -46,7 +46,7 @@ class Disagreement(AssertionError):
 def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, str, int]:
     """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
     and the end; returns the Python engine's (winner, ending name, turns). `challenge` is the kind's name."""
-    from .kernel import CAPPED, FIRST, TURNS
+    from .kernel import CALLER, CAPPED, CHALLENGE, DISCARD, FIRST, KEEP, LOSER, PLAY, TURNS, WINNER
     n = game.players
     cards = [tuple(int(v) for v in range(logged.hands.shape[1]) for _ in range(int(logged.hands[s, v])))
              for s in range(n + 1)]
@@ -55,13 +55,17 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
                                    aside=cards[n]))
     kind = Challenge(challenge)
     for i, row in enumerate(logged.log.tolist()):
-        if row[0] == 3:
+        if row[0] == CALLER:
             action: object = ChanceCaller(row[1])
-        elif row[0] == 0:
+        elif row[0] == PLAY:
             action = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])
+        elif row[0] == DISCARD:
+            action = DiscardSet(row[2])
+        elif row[0] == KEEP:
+            action = KEEP_SETS
         else:
-            action = ACCEPT if row[0] == 1 else kind
-        if row[0] != 3 and state.current_player() != row[1]:
+            action = kind if row[0] == CHALLENGE else ACCEPT
+        if row[0] != CALLER and state.current_player() != row[1]:
             raise Disagreement(f"action {i}: the kernel's seat {row[1]} acts, the engine's {state.current_player()}")
         state.apply_action(action)
         got = [state.pile_size(), *state.hand_sizes()]
@@ -71,9 +75,10 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
     result = state.result()
     if result is None:
         raise Disagreement(f"the kernel's game ended after {len(logged.log)} actions, the engine's goes on")
-    winner = result.winner if not result.capped else None
-    kernel_winner = None if logged.record[CAPPED] else int(np.argmin(logged.states[-1][1:]))
-    if winner != kernel_winner or state.turns != logged.record[TURNS]:
-        raise Disagreement(f"the engine ends with winner {winner} after {state.turns} turns, "
-                           f"the kernel with {kernel_winner} after {logged.record[TURNS]}")
-    return winner, result.ending.name, state.turns
+    winner = result.winner if not result.capped and result.winner is not None else -1
+    loser = result.loser if not result.capped and result.loser is not None else -1
+    kernel = (int(logged.record[WINNER]), int(logged.record[LOSER]), int(logged.record[TURNS]))
+    if (winner, loser, state.turns) != kernel or bool(logged.record[CAPPED]) != result.capped:
+        raise Disagreement(f"the engine ends with winner {winner}, loser {loser} after {state.turns} turns, "
+                           f"the kernel with winner {kernel[0]}, loser {kernel[1]} after {kernel[2]}")
+    return (winner if winner >= 0 else None), result.ending.name, state.turns

@@ -57,7 +57,7 @@ class CompiledTable:
         """The tally of games first..stop-1, counted from the kernel's arrays without a record a game."""
         from collections import Counter
 
-        from .kernel import ACTIONS, CAPPED, CAUGHT, CHALLENGES, FIRST, FORCED, PLAYS, STUCK, TURNS, WINNER
+        from .kernel import ACTIONS, CAPPED, CAUGHT, CHALLENGES, FIRST, FORCED, LOSER, PLAYS, STUCK, TURNS, WINNER
         n = self.tables.players
         tally = Tally(n)
         for rows, taken in self._batches(first, stop):
@@ -73,6 +73,7 @@ class CompiledTable:
                                                                                             return_counts=True)))))),
                          pickups=Histogram(Counter({v: k for v, k in enumerate(np.bincount(taken).tolist()) if k})),
                          wins=np.bincount(winners, minlength=n).tolist(),
+                         losers=np.bincount(rows[rows[:, LOSER] >= 0, LOSER], minlength=n).tolist(),
                          by_position=np.bincount((winners - firsts) % n, minlength=n).tolist())
             tally.merge(part)
         return tally
@@ -92,11 +93,11 @@ class CompiledTable:
 
     def records(self, first: int, stop: int) -> Iterator[GameRecord]:
         """Games first..stop-1 of the run, in order, played in batches."""
-        from .kernel import CAPPED, FIRST, PICKUPS, WINNER
+        from .kernel import CAPPED, FIRST, LOSER, PICKUPS, WINNER
         for rows, pickups in self._batches(first, stop):
             at = 0
             for row in rows.tolist():
                 taken = tuple(pickups[at:at + row[PICKUPS]].tolist())
                 at += row[PICKUPS]
-                yield GameRecord(row[FIRST], row[WINNER], -1, bool(row[CAPPED]), False, *row[CAPPED + 2:PICKUPS],
-                                 taken)
+                yield GameRecord(row[FIRST], row[WINNER], row[LOSER], bool(row[CAPPED]), False,
+                                 *row[CAPPED + 2:PICKUPS], taken)

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from ..derived import TableRules
 from ..model import ChallengeTest
 
-KERNEL_BOTS = ("counter", "greedy", "honest", "random")  # the bots the kernel plays, deciding by the Python bots' rules
+KERNEL_BOTS = ("counter", "greedy", "honest", "random")
+LEAVING_SEATS = 8  # where seats leave, the next player is worked out for every seating: 2**8 of them at most  # the bots the kernel plays, deciding by the Python bots' rules
 
 
 def refusal(rules: TableRules, bots: Sequence[str]) -> str | None:
@@ -27,15 +28,16 @@ def _rule_refusal(r: TableRules) -> str | None:
         (not r.by_rank, "claims of exact cards"),
         (rb.deck.jokers > 0, "jokers"),
         (r.min_cards > 1, "a minimum play above one card"),
-        (r.set_size is not None, "sets"),
+        (r.set_size is not None and r.sets_forced, "sets put out without a choice"),
+        (r.emptied_stays_in, "a hand emptied by its sets that stays in"),
         (r.may_pass, "passing"),
-        (bool(rb.claim.round_ends), "rounds that end (leads)"),
         (_dead_end(r), "a claim after which no claim is allowed"),
         (len(r.kinds) != 1 or r.kinds[0].test is not ChallengeTest.PLAYED,
          "challenge kinds other than one that turns the play over"),
         (not r.reveal_all, "a challenge that turns over only the top card"),
         (not r.take_pile or r.pile_after_discarded, "a penalty other than taking the pile"),
-        (not r.first_out or r.at_once, "an ending other than the first out after the challenge window"),
+        (r.at_once, "an empty hand that counts before the challenge window closes"),
+        (not r.first_out and r.players > LEAVING_SEATS, f"seats that leave at a table of more than {LEAVING_SEATS}"),
         (r.stock_count > 0, "a stock"),
         (r.turn_start_win is not None, "a win at the start of a turn"),
     )
@@ -46,7 +48,8 @@ def _rule_refusal(r: TableRules) -> str | None:
 
 
 def _dead_end(r: TableRules) -> bool:
-    """Whether a claim the game can reach allows no claim after it (or no claim may open the game)."""
+    """Whether a claim the game can reach allows no claim after it, to follow it or (where a challenge ends
+    the round) to lead after it; or no claim may open the game."""
     seen: set[int] = set()
     todo = list(r.first_claims)
     if not todo:
@@ -56,8 +59,10 @@ def _dead_end(r: TableRules) -> bool:
         if claim in seen:
             continue
         seen.add(claim)
-        after = r.follow_claims[claim]
-        if not after:
-            return True
-        todo.extend(after)
+        rows = (r.follow_claims, r.lead_claims) if r.round_ends_on_challenge else (r.follow_claims,)
+        for row in rows:
+            after = row[claim] if claim < len(row) else ()
+            if not after:
+                return True
+            todo.extend(after)
     return False

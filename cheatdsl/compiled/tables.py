@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..derived import TableRules
-from ..engine import ChanceDealer, ChanceShuffle, Game
+from ..engine import ChanceDealer, ChanceShuffle, Game, State
 from ..model import CountRule, Priority
 
 
@@ -29,8 +29,8 @@ class KernelTables(NamedTuple):
     step: int                  # +1 clockwise, -1 anticlockwise
     by_lot: bool               # the dealer is chosen by lot (else seat 0)
     first_seat: np.ndarray     # int64[dealer]: the first player
-    claims: np.ndarray         # int64[previous claim, i]: the claims allowed after each claim, ascending; the
-                               # last row (previous = values) those allowed first
+    claims: np.ndarray         # int64[row, i]: the claims allowed, ascending: row c after claim c, row `values`
+                               # first, row `values + 1 + c` leading a round after claim c (with `leads`)
     choices: np.ndarray        # int64[previous claim]: how many claims each row of `claims` allows
     choice_slot: np.ndarray    # int64[previous claim]: the index in `lies` of that number of claims
     max_cards: int             # the card cap (the deck's size where the rules set none)
@@ -39,14 +39,22 @@ class KernelTables(NamedTuple):
     count_judged: bool         # a challenge catches a count called other than the cards put down
     show_pile: bool            # a challenge shows the whole pile (what `counter` remembers)
     priority: int              # kernel.NEAREST, IN_TURN or BY_LOT: which caller is heard
-    next_seat: np.ndarray      # int64[dealer, claimant, challenger, caught]: who plays after a challenge
+    next_seat: np.ndarray      # int64[dealer, seats in, claimant, challenger, caught]: who plays after a
+                               # challenge; `seats in` a bit a seat where seats leave (`last_holder`), else 0
     turn_cap: int
     values: int                # card values (ranks) the hands count
     copies: np.ndarray         # int64[value]: the deck's cards of each value (what `honest` counts unseen)
-    give_up: np.ndarray        # int64[claim, position]: `honest`'s order to give values up when it must bluff
-    give_up_group: np.ndarray  # int64[claim, position]: values asked for at the same turn share a number
+    give_up: np.ndarray        # int64[seats in, claim, position]: `honest`'s order to give values up to bluff
+    give_up_group: np.ndarray  # int64[seats in, claim, position]: values asked for at one turn share a number
     lies: np.ndarray           # float64[pool, unseen, hand, played, choice slot]: `honest`'s chances of a lie,
                                # NaN until the kernel first works one out (a memo of this table, never shared)
+    leads: bool                # a challenge ends the round: the next play leads (the `claims` rows of leads)
+    last_holder: bool          # seats with empty hands leave and the last one holding cards loses (else the
+                               # first out wins)
+    set_size: int              # cards of a rank the loser of a challenge may put out as a set (0: no sets)
+    sets_forced: bool          # complete sets go out without a choice (not played by the kernel yet)
+    set_ranks: np.ndarray      # int64[]: the ranks a set may be of, in the engine's order
+    emptied_out: bool          # a hand its sets emptied goes out
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -56,32 +64,33 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     deck = np.array([rules.card_value(c) for c in rules.table.deck], dtype=np.int64)
     dealers = range(n) if rules.dealer_by_lot else range(1)
     first = np.zeros(n, dtype=np.int64)
-    nxt = np.zeros((n, n, n, 2), dtype=np.int64)
+    leaving = not rules.first_out
+    masks = range(3, 1 << n) if leaving else (0,)  # the seats in: two or more, where seats leave
+    nxt = np.zeros((n, 1 << n if leaving else 1, n, n, 2), dtype=np.int64)
     for dealer in dealers:
-        state = game.new_initial_state()
+        dealt = game.new_initial_state()
         if rules.dealer_by_lot:
-            state.apply_action(ChanceDealer(dealer))
-        state.apply_action(ChanceShuffle(0))
-        facts = game.facts(state, dealer)
+            dealt.apply_action(ChanceDealer(dealer))
+        dealt.apply_action(ChanceShuffle(0))
+        facts = game.facts(dealt, dealer)
         seat = game.rules.first_player.code(facts)
         if facts.read_deal:
             raise SeatFormulaReadsDeal("a first player named by the deal")
         first[dealer] = (seat if seat is not None else 0) % n
-        for claimant in range(n):
-            for challenger in range(n):
-                for caught in (0, 1):
-                    winner, loser = (challenger, claimant) if caught else (claimant, challenger)
-                    facts = game.facts(state, dealer, claimant=claimant, challenger=challenger, winner=winner,
-                                       loser=loser, caught=bool(caught))
-                    seat = game.rules.next_player.code(facts)
-                    if facts.read_deal:
-                        raise SeatFormulaReadsDeal("a next player named by the deal")
-                    nxt[dealer, claimant, challenger, caught] = claimant if seat is None else seat % n
+        for mask in masks:
+            if leaving and bin(mask).count("1") < 2:
+                continue
+            state = dealt.clone()
+            for out in range(n):
+                if leaving and not mask >> out & 1:
+                    state.leave(out, False)
+            _next_players(game, state, dealer, nxt[dealer, mask])
     if not rules.dealer_by_lot:
         first[:] = first[0]
         nxt[:] = nxt[0]
     claims, choices, slots = _claims(rules)
     give_up, groups = _give_up(game, n)
+    set_ranks = np.array(list(rules.ranks_in_play) if rules.set_size else [], dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, claims, choices, slots,
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
@@ -90,7 +99,26 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_limit), rules.values,
                         np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
-                        _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0), int(slots.max()) + 1))
+                        _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0), int(slots.max()) + 1),
+                        rules.round_ends_on_challenge, not rules.first_out, int(rules.set_size or 0),
+                        rules.sets_forced, set_ranks, not rules.emptied_stays_in)
+
+
+def _next_players(game: Game, state: State, dealer: int, out: np.ndarray) -> None:
+    """Into out[claimant, challenger, caught]: the seat `next_player` names after a challenge at `state`'s
+    seating, moved on to the next seat still in where it names one gone (`challenge.settle`)."""
+    n = game.players
+    for claimant in range(n):
+        for challenger in range(n):
+            for caught in (0, 1):
+                winner, loser = (challenger, claimant) if caught else (claimant, challenger)
+                facts = game.facts(state, dealer, claimant=claimant, challenger=challenger, winner=winner,
+                                   loser=loser, caught=bool(caught))
+                seat = game.rules.next_player.code(facts)
+                if facts.read_deal:
+                    raise SeatFormulaReadsDeal("a next player named by the deal")
+                seat = claimant if seat is None else seat % n
+                out[claimant, challenger, caught] = seat if state.is_in(seat) else state.left_of(seat)
 
 
 def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -99,7 +127,9 @@ def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     number of claims the table allows."""
     v = rules.values
     rows = [rules.follow_claims[c] if c < len(rules.follow_claims) else () for c in range(v)] + [rules.first_claims]
-    claims = np.zeros((v + 1, max(1, max(map(len, rows)))), dtype=np.int64)
+    if rules.round_ends_on_challenge:
+        rows += [rules.lead_claims[c] if c < len(rules.lead_claims) else () for c in range(v)]
+    claims = np.zeros((len(rows), max(1, max(map(len, rows)))), dtype=np.int64)
     for previous, allowed in enumerate(rows):
         claims[previous, :len(allowed)] = allowed
     choices = np.array([len(allowed) for allowed in rows], dtype=np.int64)
@@ -116,20 +146,22 @@ def _lie_memo(deck: int, copies: int, slots: int) -> np.ndarray:
 
 
 def _give_up(game: Game, seats: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each claim, the `honest` bot's order to give card values up (`bots.table.Tables.give_up_order`,
-    the same rule read from the same place) and the group of each position; the joker, which no deck the
-    kernel plays holds, left out."""
+    """For each number of seats in (two to `seats`; fewer read as two) and each claim, the `honest` bot's
+    order to give card values up (`bots.table.Tables.give_up_order`, the same rule read from the same place)
+    and the group of each position; the joker, which no deck the kernel plays holds, left out."""
     from ..bots.table import tables_for
     values = game.rules.values
-    order = np.zeros((values, values), dtype=np.int64)
-    group = np.zeros((values, values), dtype=np.int64)
+    order = np.zeros((seats + 1, values, values), dtype=np.int64)
+    group = np.zeros((seats + 1, values, values), dtype=np.int64)
     tables = tables_for(game)
-    for claim in range(values):
-        given = tables.give_up_order(claim, seats)
-        kept = [(v, g) for v, (g, _) in zip(given.values, given.groups) if v < values]
-        number, previous = -1, None
-        for p, (v, g) in enumerate(kept):
-            if g != previous:
-                number, previous = number + 1, g
-            order[claim, p], group[claim, p] = v, number
+    for seated in range(2, seats + 1):
+        for claim in range(values):
+            given = tables.give_up_order(claim, seated)
+            kept = [(v, g) for v, (g, _) in zip(given.values, given.groups) if v < values]
+            number, previous = -1, None
+            for p, (v, g) in enumerate(kept):
+                if g != previous:
+                    number, previous = number + 1, g
+                order[seated, claim, p], group[seated, claim, p] = v, number
+    order[:2], group[:2] = order[2], group[2]
     return order, group
