@@ -121,7 +121,9 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
                           ("standard", 4, "counter", 800), ("standard-show-the-pile", 4, "counter", 800),
                           ("standard-up-or-down", 3, "counter", 600), ("verish-ne-verish", 4, "honest", 500),
                           ("verish-ne-verish", 4, "counter", 500), ("verish-ne-verish-52", 3, "greedy", 500),
-                          ("verish-ne-verish", 3, "random", 100)])
+                          ("verish-ne-verish", 3, "random", 100), ("one-rank-a-round", 3, "honest", 500),
+                          ("one-rank-a-round", 4, "counter", 400), ("one-rank-a-round", 3, "random", 100),
+                          ("verish-ne-verish-skip", 4, "honest", 400)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same
@@ -205,17 +207,19 @@ def test_the_kernels_counter_calls_every_lie_the_python_bots_memory_proves() -> 
     on a fair doubt) the kernel's bot challenged; elsewhere it challenged as often as the memory's chances
     of a lie say (`challenge_rate` times the chance over one half), within four standard deviations.
     English ascending, the standard sheet, the show-the-pile variant (a challenge shows the pile) and
-    Verish' Ne Verish' (sets put out, which the memory counts as gone)."""
+    Verish' Ne Verish' (sets put out, which the memory counts as gone) and one-rank-a-round (passes, after
+    which a play that stood is answered again; a challenge turns over the top card only)."""
     from cheatdsl.bots.counter import CounterBot
     from cheatdsl.bots.honest import LAST_DOUBT, LAST_DOUBT_OUT
     from cheatdsl.compiled.kernel import ACCEPT as KERNEL_ACCEPT, CALLER, CHALLENGE, DISCARD, FIRST, KEEP, PLAY
-    from cheatdsl.engine import ACCEPT, KEEP as KEEP_SETS, ChanceCaller, Challenge, DiscardSet, Position
+    from cheatdsl.compiled.kernel import PASS as KERNEL_PASS
+    from cheatdsl.engine import ACCEPT, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Position
     from cheatdsl.engine.deal import enter_position
 
     certain = 0
     doubted = expected = variance = 0.0
     for name, n in (("english-ascending", 3), ("standard", 4), ("standard-show-the-pile", 4),
-                    ("verish-ne-verish", 4)):
+                    ("verish-ne-verish", 4), ("one-rank-a-round", 4)):
         game = Game(load_rulebook(str(ROOT / "rulebooks" / f"{name}.yaml")), n, turn_cap=2000)
         table = CompiledTable(game, ["counter"] * n, 7, 0.15)
         kind = Challenge(_kind(game))
@@ -235,6 +239,10 @@ def test_the_kernels_counter_calls_every_lie_the_python_bots_memory_proves() -> 
                     state.apply_action(DiscardSet(row[2]) if row[0] == DISCARD else KEEP_SETS)
                     continue
                 view = state.view(row[1])
+                if row[0] == KERNEL_PASS:
+                    bots[row[1]]._remember(view)  # what `act` does first
+                    state.apply_action(PASS)
+                    continue
                 memory = bots[row[1]]._remember(view)  # what `act` does first
                 if row[0] == PLAY:
                     play = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])

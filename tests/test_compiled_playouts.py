@@ -47,10 +47,12 @@ def _midgame(game: Game, seed: int, decisions: int) -> State:
 
 def test_a_tables_value_agrees_with_the_python_playouts() -> None:
     """The same bots' rules on both engines: from tables in the middle of English ascending, of the
-    up-or-down variant (a choice of claims) and of Verish' Ne Verish' (rounds, sets, seats that leave, the
-    last holder losing), at a turn's start and awaiting answers to a play, the mean value of 300 playouts
+    up-or-down variant (a choice of claims), of Verish' Ne Verish' (rounds, sets, seats that leave, the
+    last holder losing; passing in the skip variant) and of one-rank-a-round (passing, the top card shown, a
+    win at a turn's start), at a turn's start and awaiting answers to a play, the mean value of 300 playouts
     of 80 decisions agrees with the Python engine's within four standard errors."""
-    for name, players in (("english-ascending", 3), ("standard-up-or-down", 4), ("verish-ne-verish", 4)):
+    for name, players in (("english-ascending", 3), ("standard-up-or-down", 4), ("verish-ne-verish", 4),
+                          ("verish-ne-verish-skip", 4), ("one-rank-a-round", 3)):
         game = Game(load_rulebook(str(ROOT / "rulebooks" / f"{name}.yaml")), players)
         compiled = CompiledPlayouts()
         python = PythonPlayouts()

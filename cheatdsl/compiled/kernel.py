@@ -2,10 +2,12 @@
 
 Importing this module imports numba through `cache.load_numba` (so its disk cache lies under the user's
 cache folder) and raises `cache.NumbaMissing` without it; the functions compile on first call, or load
-from numba's disk cache. Randomness is a splitmix64
-stream per game, seeded from (run seed, game index): no generator is shared between games or threads.
-Action log rows: [kind, seat, claim, count, card...] with kind PLAY, ACCEPT or CHALLENGE; state rows:
-[pile size, hand size of each seat] after the action.
+from numba's disk cache. Randomness is a splitmix64 stream per game, seeded from (run seed, game index):
+no generator is shared between games or threads. Action log rows: [kind, seat, claim, count, card...]
+with kind PLAY, ACCEPT, CHALLENGE, CALLER (chance: who of several callers is heard), DISCARD (a set put
+out, its rank in the claim column) or KEEP (the sets left kept); state rows: [pile size, hand size of
+each seat] after the action. `game` deals and plays a whole game; `play_on` plays on from a turn's start,
+for a whole game or a search bot's playout (`playout`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from .cache import load_numba
 njit = load_numba().njit
 u64 = np.uint64
 
-PLAY, ACCEPT, CHALLENGE, CALLER, DISCARD, KEEP = 0, 1, 2, 3, 4, 5  # CALLER: chance picks who of several
-# callers called first; DISCARD: a set put out (its rank in the claim column); KEEP: the sets left kept
+PLAY, ACCEPT, CHALLENGE, CALLER, DISCARD, KEEP, PASS = 0, 1, 2, 3, 4, 5, 6  # CALLER: chance picks who of
+# several callers called first; DISCARD: a set put out (its rank in the claim column); KEEP: the sets left kept
 NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`)
 # Columns of a game's record row.
 FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS, LOSER, DEALER = range(13)
@@ -73,13 +75,14 @@ def chance_of_lie(pool, matching, hand, played, cap, allowed):
 
 
 @njit(cache=True)
-def lie_of(lies, pool, matching, hand, played, cap, allowed, slot):
+def lie_of(lies, pool, matching, hand, played, need, cap, allowed, slot):
     """`chance_of_lie`, kept in `lies[pool, matching, hand, played, slot]` once worked out (NaN: not yet), `slot`
-    standing for the number of claims allowed. A play of more cards than pass among the unseen, or than the
-    hand held, is a certain lie and never kept."""
+    standing for the number of claims allowed. A play needing more cards that pass (`need`: all those played
+    where a challenge turns them all over, else one) than are unseen, or than the hand held, is a certain lie
+    and never kept."""
     hand = max(0, min(hand, pool))
     matching = max(0, min(matching, pool))
-    if played > min(matching, hand):
+    if need > min(matching, hand):
         return 1.0
     kept = lies[pool, matching, hand, played, slot]
     if kept != kept:
@@ -201,6 +204,7 @@ def card_to_give_up(hands, seat, order, group, rng):
             pick -= 1
         p += 1
 
+
 @njit(cache=True)
 def next_in(seated, seat, step):
     """The next seat still in after `seat`, round the table (`State.left_of`)."""
@@ -220,10 +224,17 @@ def complete_set(hands, seat, set_size, set_ranks):
     return -1
 
 
+# `play_on`'s situation at a turn's start, beyond the hands and the pile (`State` keeps the same facts):
+LEADING, PASSES, LAST_PLAYER, OPEN, CLAIMANT, CLAIM, COUNT, CALLED, LIE = range(9)
+SITUATION = 9
+
+
 @njit(cache=True)
 def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
          count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-         lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+         lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass,
+         row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win,
+         wins_at_start,
          rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
     """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     dealer = int(draw(rng) * n) if by_lot else 0
@@ -244,24 +255,44 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
             if k < aside or k >= aside + dealt:
                 hands0[n, cards[k]] += 1
     seated = np.ones(n, dtype=np.bool_)
+    situation = np.zeros(SITUATION, dtype=np.int64)
+    situation[LEADING] = 1  # the first play leads
+    situation[LAST_PLAYER] = -1
+    situation[CLAIMANT] = -1
     return play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                    count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                   give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
-                   dealer, hands, sizes, pile, 0, seated, first_seat[dealer], values, turn_cap, NO_LIMIT, rng, rates,
-                   policies, record, pickups, npick, logging, log, states)
+                   give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+                   may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
+                   window_through_passes, turn_win, wins_at_start,
+                   dealer, hands, sizes, pile, 0, seated, first_seat[dealer], values, situation,
+                   np.zeros(values, dtype=np.int64), turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick,
+                   logging, log, states)
+
+
+@njit(cache=True)
+def holds_of(hands, seat, claims, row, allowed):
+    """Cards of `seat`'s hand that pass as one of the claims of row `row` (`TableRules.count_matching`)."""
+    k = 0
+    for i in range(allowed):
+        k += hands[seat, claims[row, i]]
+    return k
 
 
 @njit(cache=True)
 def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
-            dealer, hands, sizes, pile, pile_n, seated, seat, previous, turns_left, actions_left, rng, rates,
-            policies, record, pickups, npick, logging, log, states):
-    """Play on from a turn's start: `seat` to play, the claims allowed read from row `previous` of `claims`
-    (`values`: the first play; a claim's value: its follow; `values + 1 + claim`: a round's lead after it),
-    `seated` the seats still in, until the game ends, `turns_left` turns were played (capped) or, at a turn's
-    start, `actions_left` decisions were made. `hands`, `sizes`, `pile` and `seated` are changed in place;
-    fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
+            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass,
+            leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
+            turn_win, wins_at_start,
+            dealer, hands, sizes, pile, pile_n, seated, seat, row, situation, play_cards, turns_left, actions_left,
+            rng, rates, policies, record, pickups, npick, logging, log, states):
+    """Play on from a turn's start: `seat` to play, the claims allowed read from row `row` of `claims`
+    (`values`: the first play; a claim's value: its follow; `values + 1 + claim`: a round's lead after it;
+    `2 * values + 1`: a lead with nothing claimed), `seated` the seats still in, `situation` the rest of the
+    turn's facts (LEADING ... LIE) and `play_cards` the last play's cards by value, until the game ends,
+    `turns_left` turns were played (capped) or, at a turn's start, `actions_left` decisions were made.
+    `hands`, `sizes`, `pile` and `seated` are changed in place; fills `record` and appends pickups at
+    pickups[npick:]; returns the new npick."""
     first = seat
     players_in = 0
     mask = 0  # the seats in, as bits: which row of `next_seat` applies where seats leave
@@ -269,6 +300,15 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
         if seated[s]:
             players_in += 1
             mask |= 1 << s
+    leading = situation[LEADING] == 1
+    passes = situation[PASSES]
+    last_player = situation[LAST_PLAYER]
+    is_open = situation[OPEN] == 1
+    claimant = situation[CLAIMANT]
+    claim = situation[CLAIM]
+    count = situation[COUNT]
+    called = situation[CALLED]
+    lie = situation[LIE] == 1
     first_out = -1
     # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
     keeps = has_counter(policies)
@@ -280,43 +320,37 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
     seen = np.full(n, -1, dtype=np.int64)
     heard = np.zeros((room, SEEN + values + 1), dtype=np.int64)
     gone = np.zeros(values + 1, dtype=np.int64)  # cards put out in sets, by value (the last column: all)
+    shown = np.zeros(values, dtype=np.int64)  # the cards a challenge turns over, by value
     reveals = 0
-    pile_before = np.zeros(values, dtype=np.int64)
     last_doubt = LAST_DOUBT_OUT if last_holder else LAST_DOUBT
     turns = actions = plays = forced = challenges = caught_n = picks = 0
     rows = 0  # log rows: the actions and the chance events among them
     winner = loser_end = -1
     capped = False
     while True:
+        # A turn begins (`State.begin_turn`): the turn cap, a win at the turn's start, then a play or a pass.
         if turns >= turns_left or actions >= actions_left:
             capped = True
             break
+        allowed = choices[row]
+        holding = holds_of(hands, seat, claims, row, allowed)
+        if turn_win and wins_at_start[row_set[row], 1 if leading else 0, sizes[seat], holding]:
+            winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
+            break
         if policies[seat] == COUNTER:
             catch_up(seat, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
-        if keeps:
-            pile_before[:] = pile
+        may = (may_pass and (leader_may_pass or not leading)
+               and pass_ok[row_set[row], 1 if leading else 0, sizes[seat], holding])
         # The claim: the one allowed that the hand holds most of (the first on a tie), else one drawn.
-        allowed = choices[previous]
-        claim = claims[previous, 0]
-        held = hands[seat, claim]
+        best = claims[row, 0]
+        held = hands[seat, best]
         for i in range(1, allowed):
-            if hands[seat, claims[previous, i]] > held:
-                claim = claims[previous, i]
-                held = hands[seat, claim]
-        if held == 0:
-            forced += 1
-        if allowed > 1 and (held == 0 or policies[seat] == RANDOM):
-            claim = claims[previous, int(draw(rng) * allowed)]
-            held = hands[seat, claim]
-        lie = False
-        row = rows
-        if logging:
-            log[row, :] = -1
-            log[row, 0] = PLAY
-            log[row, 1] = seat
-            log[row, 2] = claim
+            if hands[seat, claims[row, i]] > held:
+                best = claims[row, i]
+                held = hands[seat, best]
         if policies[seat] == RANDOM:
-            # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand.
+            # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand;
+            # each play of k cards is as many plays as there are counts it may call, times the claims.
             cap = min(max_cards, sizes[seat])
             ways = np.zeros((values + 1, cap + 1), dtype=np.float64)
             ways[values, 0] = 1.0
@@ -326,87 +360,154 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
                     for c in range(min(hands[seat, i], k) + 1):
                         total += ways[i + 1, k - c]
                     ways[i, k] = total
-            # Each play of k cards is as many plays as there are counts it may call.
             total = 0.0
             for k in range(1, cap + 1):
                 total += ways[0, k] * counts_for(k, count_rule, count_top)
-            pick = np.floor(draw(rng) * total)
-            count = 1
-            while pick >= ways[0, count] * counts_for(count, count_rule, count_top):
-                pick -= ways[0, count] * counts_for(count, count_rule, count_top)
-                count += 1
-            calls_for = counts_for(count, count_rule, count_top)
-            chosen = np.floor(pick / calls_for)
-            called = count if count_rule == EXACT else 1 + int(pick - chosen * calls_for)
-            pick = chosen
-            left = count
-            at = 4
-            for i in range(values):
-                for c in range(min(hands[seat, i], left) + 1):
-                    if pick < ways[i + 1, left - c]:
-                        if c > 0:
-                            hands[seat, i] -= c
-                            pile[i] += c
-                            if i != claim:
-                                lie = True
-                            if logging:
-                                for _ in range(c):
-                                    log[row, at] = i
-                                    at += 1
-                        left -= c
-                        break
-                    pick -= ways[i + 1, left - c]
-                if left == 0:
-                    break
-        elif held > 0:
-            # Greedy: every card of the claim up to the cap, else one random card.
-            count = min(held, max_cards)
-            hands[seat, claim] -= count
-            pile[claim] += count
-            if logging:
-                for c in range(count):
-                    log[row, 4 + c] = claim
+            passing = may and draw(rng) * (total * allowed + 1.0) < 1.0
         else:
-            if policies[seat] == HONEST or policies[seat] == COUNTER:
-                card = card_to_give_up(hands, seat, give_up[players_in, claim], give_up_group[players_in, claim],
-                                       rng)
-            else:
-                pick = int(draw(rng) * sizes[seat])
-                card = 0
-                while pick >= hands[seat, card]:
-                    pick -= hands[seat, card]
-                    card += 1
-            count = 1
-            hands[seat, card] -= 1
-            pile[card] += 1
-            lie = True
+            # `honest` and `counter` pass rather than bluff where they may; `greedy` passes only without a play.
+            passing = may and held == 0 and policies[seat] != GREEDY
+        if passing:
             if logging:
-                log[row, 4] = card
-        if policies[seat] != RANDOM:
-            called = count  # `greedy` and `honest` call the count they put down (bots/base.py `count_to_call`)
-        if count_judged and called != count:
-            lie = True
-        if logging:
-            log[row, 3] = called
-        sizes[seat] -= count
-        pile_n += count
-        if keeps:
-            pile_before[:] = pile - pile_before  # this play's cards
+                log[rows, :] = -1
+                log[rows, 0] = PASS
+                log[rows, 1] = seat
+                states[rows, 0] = pile_n
+                states[rows, 1:] = sizes
+            rows += 1
+            turns += 1
+            actions += 1
+            passes += 1
+            if passes >= players_in:  # every seat in passed: the round may end (`challenge.all_passed`)
+                passes = 0
+                is_open = False
+                if all_pass_discards:  # the pile leaves the game unseen
+                    pile[:] = 0
+                    pile_n = 0
+                    if logging:
+                        states[rows - 1, 0] = 0
+                if all_pass_rounds:
+                    if last_player < 0:
+                        last_player = next_in(seated, seat, step)
+                    seat = pass_leader[dealer, mask if last_holder else 0, last_player]
+                    leading = True
+                    row = 2 * values + 1 if claimant < 0 else values + 1 + claim
+                else:
+                    seat = next_in(seated, seat, step)
+                continue
+            if not (is_open and seated[claimant]):
+                seat = next_in(seated, seat, step)
+                continue
+            # The last play's window is still open: its responders are asked again before the next seat.
+            after = next_in(seated, seat, step)
+        else:
+            after = -1
+            if held == 0:
+                forced += 1
+            claim = best
+            if allowed > 1 and (held == 0 or policies[seat] == RANDOM):
+                claim = claims[row, int(draw(rng) * allowed)]
+                held = hands[seat, claim]
+            lie = False
+            play_cards[:] = 0
+            line = rows
+            if logging:
+                log[line, :] = -1
+                log[line, 0] = PLAY
+                log[line, 1] = seat
+                log[line, 2] = claim
+            if policies[seat] == RANDOM:
+                pick = np.floor(draw(rng) * total)
+                count = 1
+                while pick >= ways[0, count] * counts_for(count, count_rule, count_top):
+                    pick -= ways[0, count] * counts_for(count, count_rule, count_top)
+                    count += 1
+                calls_for = counts_for(count, count_rule, count_top)
+                chosen = np.floor(pick / calls_for)
+                called = count if count_rule == EXACT else 1 + int(pick - chosen * calls_for)
+                pick = chosen
+                left = count
+                at = 4
+                for i in range(values):
+                    for c in range(min(hands[seat, i], left) + 1):
+                        if pick < ways[i + 1, left - c]:
+                            if c > 0:
+                                hands[seat, i] -= c
+                                play_cards[i] += c
+                                if logging:
+                                    for _ in range(c):
+                                        log[line, at] = i
+                                        at += 1
+                            left -= c
+                            break
+                        pick -= ways[i + 1, left - c]
+                    if left == 0:
+                        break
+            elif held > 0:
+                # Every card of the claim up to the cap.
+                count = min(held, max_cards)
+                hands[seat, claim] -= count
+                play_cards[claim] += count
+                if logging:
+                    for c in range(count):
+                        log[line, 4 + c] = claim
+            else:
+                # One card: `honest` and `counter` give up the one they will miss least, `greedy` one at random.
+                if policies[seat] == HONEST or policies[seat] == COUNTER:
+                    card = card_to_give_up(hands, seat, give_up[players_in, claim], give_up_group[players_in, claim],
+                                           rng)
+                else:
+                    pick = int(draw(rng) * sizes[seat])
+                    card = 0
+                    while pick >= hands[seat, card]:
+                        pick -= hands[seat, card]
+                        card += 1
+                count = 1
+                hands[seat, card] -= 1
+                play_cards[card] += 1
+                if logging:
+                    log[line, 4] = card
+            if policies[seat] != RANDOM:
+                called = count  # `greedy` and `honest` call the count they put down (bots/base.py `count_to_call`)
+            # What a challenge turns over: the whole play, or its top card (the highest, as the log lists them).
+            shown[:] = 0
+            if reveal_all:
+                shown[:] = play_cards
+            else:
+                for v in range(values - 1, -1, -1):
+                    if play_cards[v] > 0:
+                        shown[v] = 1
+                        break
+            for v in range(values):
+                if shown[v] > 0 and v != claim:
+                    lie = True
+            if count_judged and called != count:
+                lie = True
+            if logging:
+                log[line, 3] = called
+            pile += play_cards
+            sizes[seat] -= count
+            pile_n += count
             if policies[seat] == COUNTER:  # `Memory.played`: its own cards went onto the pile
-                known_pile[seat, :values] += pile_before
+                known_pile[seat, :values] += play_cards
                 known_pile[seat, values] += count
-        turns += 1
-        plays += 1
-        actions += 1
-        rows += 1
-        if logging:
-            states[row, 0] = pile_n
-            states[row, 1:] = sizes
-        # The responses, from the claimant's neighbour round the table (the seats still in).
+            claimant = seat
+            last_player = seat
+            leading = False
+            is_open = False
+            passes = 0
+            turns += 1
+            plays += 1
+            actions += 1
+            rows += 1
+            if logging:
+                states[line, 0] = pile_n
+                states[line, 1:] = sizes
+        # The answers to `claimant`'s last play, from its neighbour round the table (the seats still in).
         challenger = -1
         callers = 0
         for k in range(1, n):
-            responder = (seat + step * k) % n
+            responder = (claimant + step * k) % n
             if not seated[responder]:
                 continue
             judges = policies[responder] == HONEST or policies[responder] == COUNTER
@@ -418,11 +519,11 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
                 pool = deck.size - sizes[responder]
                 matching = copies[claim] - hands[responder, claim]
                 if policies[responder] == COUNTER:
-                    pool -= elsewhere(responder, seat, values, known, known_pile) + gone[values]
-                    matching -= elsewhere(responder, seat, claim, known, known_pile) + gone[claim]
-                doubt = lie_of(lies, pool, matching, sizes[seat] + count, count, max_cards, allowed,
-                               choice_slot[previous])
-                if doubt >= 1.0 or (sizes[seat] == 0 and doubt > last_doubt):
+                    pool -= elsewhere(responder, claimant, values, known, known_pile) + gone[values]
+                    matching -= elsewhere(responder, claimant, claim, known, known_pile) + gone[claim]
+                doubt = lie_of(lies, pool, matching, sizes[claimant] + count, count, count if reveal_all else 1,
+                               max_cards, allowed, choice_slot[row])
+                if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > last_doubt):
                     calls = True
                 else:
                     calls = draw(rng) < rates[responder] * doubt / DOUBT
@@ -452,15 +553,16 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
                 states[rows, 0] = pile_n
                 states[rows, 1:] = sizes
             rows += 1
-        claimant = seat
-        going = -1  # with `also`: the seats whose empty hands put them out now, in the order the engine settles
+        going = also = -1  # the seats whose empty hands put them out now, in the order the engine settles
         if challenger >= 0:
             challenges += 1
+            is_open = False
+            passes = 0
             loser = claimant if lie else challenger
             if lie:
                 caught_n += 1
             if keeps:
-                reveals = hear(heard, reveals, claimant, loser, pile_n, pile if show_pile else pile_before)
+                reveals = hear(heard, reveals, claimant, loser, pile_n, pile if show_pile else shown)
             for v in range(values):
                 hands[loser, v] += pile[v]
                 pile[v] = 0
@@ -471,67 +573,58 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
             if logging:
                 states[rows - 1, 0] = 0
                 states[rows - 1, 1:] = sizes
-            # The loser's complete sets: all put out where the rules force it; else the loser's bot chooses,
-            # one set at a time (every bot but `random` puts out the first it holds, as `discard_or_keep`).
+            # The loser's complete sets: its bot chooses, one set at a time (every bot but `random` puts out
+            # the first it holds, as `discard_or_keep`).
             by_sets = False
             if set_size > 0:
                 while True:
                     rank = complete_set(hands, loser, set_size, set_ranks)
                     if rank < 0:
                         break
-                    if not sets_forced:
-                        if policies[loser] == RANDOM:
-                            held_sets = 0
-                            for r in set_ranks:
-                                if hands[loser, r] >= set_size:
-                                    held_sets += 1
-                            pick = int(draw(rng) * (held_sets + 1))
-                            if pick == held_sets:  # keep the sets left
-                                if logging:
-                                    log[rows, :] = -1
-                                    log[rows, 0] = KEEP
-                                    log[rows, 1] = loser
-                                    states[rows, 0] = pile_n
-                                    states[rows, 1:] = sizes
-                                rows += 1
-                                actions += 1
-                                break
-                            for r in set_ranks:
-                                if hands[loser, r] >= set_size:
-                                    if pick == 0:
-                                        rank = r
-                                        break
-                                    pick -= 1
-                        actions += 1
+                    if policies[loser] == RANDOM:
+                        held_sets = 0
+                        for r in set_ranks:
+                            if hands[loser, r] >= set_size:
+                                held_sets += 1
+                        pick = int(draw(rng) * (held_sets + 1))
+                        if pick == held_sets:  # keep the sets left
+                            if logging:
+                                log[rows, :] = -1
+                                log[rows, 0] = KEEP
+                                log[rows, 1] = loser
+                                states[rows, 0] = pile_n
+                                states[rows, 1:] = sizes
+                            rows += 1
+                            actions += 1
+                            break
+                        for r in set_ranks:
+                            if hands[loser, r] >= set_size:
+                                if pick == 0:
+                                    rank = r
+                                    break
+                                pick -= 1
+                    actions += 1
                     hands[loser, rank] -= set_size
                     sizes[loser] -= set_size
                     gone[rank] += set_size
                     gone[values] += set_size
                     by_sets = True
-                    if not sets_forced:
-                        if logging:
-                            log[rows, :] = -1
-                            log[rows, 0] = DISCARD
-                            log[rows, 1] = loser
-                            log[rows, 2] = rank
-                            states[rows, 0] = pile_n
-                            states[rows, 1:] = sizes
-                        rows += 1
-                if logging and sets_forced and by_sets:
-                    states[rows - 1, 1:] = sizes
+                    if logging:
+                        log[rows, :] = -1
+                        log[rows, 0] = DISCARD
+                        log[rows, 1] = loser
+                        log[rows, 2] = rank
+                        states[rows, 0] = pile_n
+                        states[rows, 1:] = sizes
+                    rows += 1
             # Empty hands go out (`challenge.settle`), the claimant's first: a claimant whose play survived, and
             # a loser whose hand its sets emptied where the rules put such a hand out.
-            if sizes[claimant] == 0 and (not lie or (by_sets and emptied_out)):
+            if seated[claimant] and sizes[claimant] == 0 and (not lie or (by_sets and emptied_out)):
                 going = claimant
             if loser != claimant and sizes[loser] == 0 and by_sets and emptied_out:
                 also = loser
-            else:
-                also = -1
-        elif sizes[claimant] == 0:
-            going = claimant
-            also = -1
-        else:
-            also = -1
+        elif after < 0 and sizes[claimant] == 0:
+            going = claimant  # the play stood (`State._stands`)
         ended = False
         for leaving in (going, also):
             if leaving < 0:
@@ -556,10 +649,17 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
             break
         if challenger >= 0:
             seat = next_seat[dealer, mask if last_holder else 0, claimant, challenger, 1 if lie else 0]
-            previous = values + 1 + claim if leads else claim
+            if leads:
+                row = values + 1 + claim
+                leading = True
+            else:
+                row = claim
+        elif after >= 0:
+            seat = after  # every answer asked again after the pass accepted
         else:
+            is_open = window_through_passes and seated[claimant]
             seat = next_in(seated, claimant, step)
-            previous = claim
+            row = claim
     record[FIRST] = first
     record[WINNER] = winner
     record[LOSER] = loser_end
@@ -589,7 +689,9 @@ def seed_of(seed, index):
 @njit(cache=True)
 def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-               give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+               give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+               may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
+               window_through_passes, turn_win, wins_at_start,
                seed, start, count, rates, policies, records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
@@ -603,6 +705,8 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices,
         npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
                      count_rule, count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies,
                      give_up, give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                     reveal_all, may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds,
+                     pass_leader, window_through_passes, turn_win, wins_at_start,
                      rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
     return count
 
@@ -610,26 +714,34 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices,
 @njit(cache=True)
 def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                 count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+                may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
+                window_through_passes, turn_win, wins_at_start,
                 seed, index, rates, policies, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action (record[STUCK] is the log's length)."""
     rng = seed_of(seed, index)
     return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                 count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+                may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
+                window_through_passes, turn_win, wins_at_start,
                 rng, rates, policies, record, pickups, 0, True, hands0, log, states)
 
 
 @njit(cache=True)
 def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
-            dealer, hands, pile, seated, seat, previous, turns_left, actions_left, seed, rates, policies, record):
+            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass,
+            leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
+            turn_win, wins_at_start,
+            dealer, hands, pile, seated, seat, row, situation, play_cards, turns_left, actions_left, seed, rates,
+            policies, record):
     """A search bot's playout: a table the Python engine holds at a turn's start (`hands` by seat and value,
-    the `pile`'s cards by value, `seated` the seats in, `seat` to play from row `previous` of `claims`) played
-    on by `policies` for at most `actions_left` decisions. `hands` and `seated` end as at the end; `record`
-    says the winner and the loser (-1: none yet)."""
+    the `pile`'s cards by value, `seated` the seats in, `seat` to play from row `row` of `claims`, the turn's
+    other facts in `situation` and the last play's cards in `play_cards`) played on by `policies` for at most
+    `actions_left` decisions. `hands` and `seated` end as at the end; `record` says the winner and the loser
+    (-1: none yet)."""
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = u64(seed)
     draw(rng)
@@ -640,6 +752,8 @@ def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
     none = np.zeros((1, 1), dtype=np.int64)
     play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
-            dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, previous, turns_left, actions_left, rng,
-            rates, policies, record, pickups, 0, False, none, none)
+            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass,
+            leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
+            turn_win, wins_at_start,
+            dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, row, situation.copy(), play_cards.copy(),
+            turns_left, actions_left, rng, rates, policies, record, pickups, 0, False, none, none)

@@ -73,14 +73,11 @@ class CompiledPlayouts:
         for card in state.pile_cards():
             pile[card] += 1
         seated = np.array(state.seating, dtype=np.bool_)
-        if state.previous is None:
-            row = values  # the first claim
-        else:
-            row = values + 1 + state.previous if state.leading else state.previous
+        situation, play_cards = _situation(state, values)
         record = np.zeros(RECORD_WIDTH, dtype=np.int64)
         turns = max(1, min(game.turn_limit - state.turns, left))  # a turn is one decision or more
-        playout(*t, state.dealer or 0, hands, pile, seated, state.to_act, row, turns, left, rng.getrandbits(63),
-                table.rates, table.policies, record)
+        playout(*t, state.dealer or 0, hands, pile, seated, state.to_act, _row(state, values), situation, play_cards,
+                turns, left, rng.getrandbits(63), table.rates, table.policies, record)
         self.compiled += 1
         winner, loser = int(record[WINNER]), int(record[LOSER])
         if game.rules.first_out and winner >= 0:
@@ -91,3 +88,34 @@ class CompiledPlayouts:
             return 1.0 / (players - 1)
         sizes = hands.sum(axis=1).tolist()
         return by_hands(sizes[seat], [sizes[s] for s in range(players) if s != seat and seated[s]])
+
+
+def _row(state: State, values: int) -> int:
+    """The row of the kernel's `claims` that holds the claims `state` requires of the seat to play."""
+    previous = state.previous
+    if previous is None:  # the first claim, or a lead with nothing claimed after every seat passed
+        return values if state.required == state.game.rules.first_claims else 2 * values + 1
+    return values + 1 + previous if state.leading else previous
+
+
+def _situation(state: State, values: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's `situation` at `state`'s turn (kernel.LEADING ... LIE) and the last play's cards by value."""
+    from .kernel import CALLED, CLAIM, CLAIMANT, COUNT, LAST_PLAYER, LEADING, LIE, OPEN, PASSES, SITUATION
+    rules = state.game.rules
+    situation = np.zeros(SITUATION, dtype=np.int64)
+    play_cards = np.zeros(values, dtype=np.int64)
+    situation[LEADING] = state.leading
+    situation[PASSES] = state.passes
+    situation[LAST_PLAYER] = -1 if state.last_player is None else state.last_player
+    situation[OPEN] = state.window_open
+    situation[CLAIMANT] = -1
+    plays = state.pile_plays()
+    if plays and plays[-1][0] is not None:  # the last play is still on the pile (else its window is closed)
+        seat, cards, claim, count, _ = plays[-1]
+        for card in cards:
+            play_cards[card] += 1
+        shown = cards if rules.reveal_all else cards[-1:]
+        situation[CLAIMANT] = seat
+        situation[CLAIM], situation[COUNT], situation[CALLED] = claim, len(cards), count
+        situation[LIE] = (rules.count_judged and len(cards) != count) or any(c != claim for c in shown)
+    return situation, play_cards

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import ACCEPT, KEEP as KEEP_SETS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position
+from ..engine import ACCEPT, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position
 from ..engine.deal import enter_position
 from .run import CompiledTable
 
@@ -46,7 +46,7 @@ class Disagreement(AssertionError):
 def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, str, int]:
     """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
     and the end; returns the Python engine's (winner, ending name, turns). `challenge` is the kind's name."""
-    from .kernel import CALLER, CAPPED, CHALLENGE, DISCARD, FIRST, KEEP, LOSER, PLAY, TURNS, WINNER
+    from .kernel import CALLER, CAPPED, CHALLENGE, DISCARD, FIRST, KEEP, LOSER, PASS as PASS_ROW, PLAY, TURNS, WINNER
     n = game.players
     cards = [tuple(int(v) for v in range(logged.hands.shape[1]) for _ in range(int(logged.hands[s, v])))
              for s in range(n + 1)]
@@ -63,6 +63,8 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
             action = DiscardSet(row[2])
         elif row[0] == KEEP:
             action = KEEP_SETS
+        elif row[0] == PASS_ROW:
+            action = PASS
         else:
             action = kind if row[0] == CHALLENGE else ACCEPT
         if row[0] != CALLER and state.current_player() != row[1]:

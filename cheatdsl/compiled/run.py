@@ -9,7 +9,7 @@ import numpy as np
 from ..engine import Game
 from ..tally import GameRecord, Histogram, Tally
 from .support import refusal
-from .tables import KernelTables, SeatFormulaReadsDeal, build
+from .tables import KernelTables, NotTabulated, build
 
 GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # kernel.GREEDY, ... (the kernel module imports numba)
 _POLICIES = {"greedy": GREEDY, "random": RANDOM, "honest": HONEST, "counter": COUNTER}
@@ -24,7 +24,7 @@ def unsupported(game: Game, bots: Sequence[str]) -> str | None:
     if why is None:
         try:
             build(game.rules, game)
-        except SeatFormulaReadsDeal as exc:
+        except NotTabulated as exc:
             why = f"the compiled engine does not play {exc}: use --engine python"
     return why
 
@@ -39,7 +39,7 @@ class CompiledTable:
             raise ValueError(why)
         try:
             self.tables: KernelTables = build(rules, game)
-        except SeatFormulaReadsDeal as exc:
+        except NotTabulated as exc:
             raise ValueError(f"the compiled engine does not play {exc}: use --engine python") from None
         self.game = game
         self.bots = tuple(bots)

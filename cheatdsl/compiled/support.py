@@ -30,16 +30,14 @@ def _rule_refusal(r: TableRules) -> str | None:
         (r.min_cards > 1, "a minimum play above one card"),
         (r.set_size is not None and r.sets_forced, "sets put out without a choice"),
         (r.emptied_stays_in, "a hand emptied by its sets that stays in"),
-        (r.may_pass, "passing"),
         (_dead_end(r), "a claim after which no claim is allowed"),
         (len(r.kinds) != 1 or r.kinds[0].test is not ChallengeTest.PLAYED,
          "challenge kinds other than one that turns the play over"),
-        (not r.reveal_all, "a challenge that turns over only the top card"),
         (not r.take_pile or r.pile_after_discarded, "a penalty other than taking the pile"),
         (r.at_once, "an empty hand that counts before the challenge window closes"),
         (not r.first_out and r.players > LEAVING_SEATS, f"seats that leave at a table of more than {LEAVING_SEATS}"),
         (r.stock_count > 0, "a stock"),
-        (r.turn_start_win is not None, "a win at the start of a turn"),
+        (r.turn_start_win is not None and not r.first_out, "a win at the start of a turn where seats leave"),
     )
     for failed, what in checks:
         if failed:
@@ -59,7 +57,8 @@ def _dead_end(r: TableRules) -> bool:
         if claim in seen:
             continue
         seen.add(claim)
-        rows = (r.follow_claims, r.lead_claims) if r.round_ends_on_challenge else (r.follow_claims,)
+        rows = (r.follow_claims, r.lead_claims) if r.round_ends_on_challenge or r.round_ends_on_all_pass \
+            else (r.follow_claims,)
         for row in rows:
             after = row[claim] if claim < len(row) else ()
             if not after:

@@ -15,8 +15,17 @@ _COUNT_RULE = {CountRule.EXACT: 0, CountRule.EXTRA_ALLOWED: 1, CountRule.ANY: 2}
 _PRIORITY = {Priority.FIRST_CLOCKWISE: 0, Priority.OFFERED_IN_TURN: 1, Priority.FIRST_CALLER: 2}  # kernel codes
 
 
-class SeatFormulaReadsDeal(ValueError):
+class NotTabulated(ValueError):
+    """A formula the kernel cannot read from a table worked out once (the message says which, in general
+    terms)."""
+
+
+class SeatFormulaReadsDeal(NotTabulated):
     """A seat formula asks about the deal, so it cannot be worked out once for the table."""
+
+
+class _Unanswered(Exception):
+    """A formula asked what a turn's table does not keep (`_TurnProbe`)."""
 
 
 class KernelTables(NamedTuple):
@@ -55,6 +64,19 @@ class KernelTables(NamedTuple):
     sets_forced: bool          # complete sets go out without a choice (not played by the kernel yet)
     set_ranks: np.ndarray      # int64[]: the ranks a set may be of, in the engine's order
     emptied_out: bool          # a hand its sets emptied goes out
+    reveal_all: bool           # a challenge turns the whole play over (else its top card)
+    may_pass: bool
+    leader_may_pass: bool
+    row_set: np.ndarray        # int64[row]: the claim set of each row of `claims`, as an index of the tables below
+    pass_ok: np.ndarray        # bool[set, leading, hand, holds]: `passing.when` for the claims required, whether
+                               # the turn leads, the hand's size and the cards of it that pass as those claims
+    all_pass_discards: bool    # when every seat in passes the pile leaves the game unseen
+    all_pass_rounds: bool      # ... and a new round begins, led by `pass_leader`
+    pass_leader: np.ndarray    # int64[dealer, seats in, last player]: who leads after every seat passed
+    window_through_passes: bool  # a play that stood may be challenged until the next play (answers asked again
+                               # after each pass)
+    turn_win: bool             # `ending.turn_start_win` is set
+    wins_at_start: np.ndarray  # bool[set, leading, hand, holds]: `turn_start_win`, indexed as `pass_ok`
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -89,6 +111,13 @@ def build(rules: TableRules, game: Game) -> KernelTables:
         first[:] = first[0]
         nxt[:] = nxt[0]
     claims, choices, slots = _claims(rules)
+    row_set, claim_sets = _row_sets(claims, choices)
+    pass_ok = _turn_table(game, rules.pass_when, claim_sets, len(deck), "a passing rule", rules.may_pass)
+    wins_at_start = _turn_table(game, rules.turn_start_win, claim_sets, len(deck), "a win at the start of a turn",
+                                False)
+    leaders = np.zeros((n, nxt.shape[1], n), dtype=np.int64)
+    if rules.round_ends_on_all_pass and rules.all_pass_leader is not None:
+        _all_pass_leaders(game, leaders)
     give_up, groups = _give_up(game, n)
     set_ranks = np.array(list(rules.ranks_in_play) if rules.set_size else [], dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,
@@ -101,7 +130,10 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
                         _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0), int(slots.max()) + 1),
                         rules.round_ends_on_challenge, not rules.first_out, int(rules.set_size or 0),
-                        rules.sets_forced, set_ranks, not rules.emptied_stays_in)
+                        rules.sets_forced, set_ranks, not rules.emptied_stays_in, rules.reveal_all, rules.may_pass,
+                        rules.leader_may_pass, row_set, pass_ok, rules.all_pass_discards,
+                        rules.round_ends_on_all_pass and rules.all_pass_leader is not None, leaders,
+                        rules.window_through_passes, rules.turn_start_win is not None, wins_at_start)
 
 
 def _next_players(game: Game, state: State, dealer: int, out: np.ndarray) -> None:
@@ -127,8 +159,9 @@ def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     number of claims the table allows."""
     v = rules.values
     rows = [rules.follow_claims[c] if c < len(rules.follow_claims) else () for c in range(v)] + [rules.first_claims]
-    if rules.round_ends_on_challenge:
+    if rules.round_ends_on_challenge or rules.round_ends_on_all_pass:
         rows += [rules.lead_claims[c] if c < len(rules.lead_claims) else () for c in range(v)]
+        rows.append(rules.lead_none_claims)
     claims = np.zeros((len(rows), max(1, max(map(len, rows)))), dtype=np.int64)
     for previous, allowed in enumerate(rows):
         claims[previous, :len(allowed)] = allowed
@@ -165,3 +198,93 @@ def _give_up(game: Game, seats: int) -> tuple[np.ndarray, np.ndarray]:
                 order[seated, claim, p], group[seated, claim, p] = v, number
     order[:2], group[:2] = order[2], group[2]
     return order, group
+
+
+def _row_sets(claims: np.ndarray, choices: np.ndarray) -> tuple[np.ndarray, list[frozenset[int]]]:
+    """Each row of `claims` as an index into the distinct claim sets of the table, and those sets."""
+    sets: list[frozenset[int]] = []
+    index = np.zeros(len(choices), dtype=np.int64)
+    for row, k in enumerate(choices.tolist()):
+        allowed = frozenset(claims[row, :k].tolist())
+        if allowed not in sets:
+            sets.append(allowed)
+        index[row] = sets.index(allowed)
+    return index, sets
+
+
+def _turn_table(game: Game, formula: object, sets: list[frozenset[int]], deck: int, what: str,
+                default: bool) -> np.ndarray:
+    """A turn formula (`passing.when`, `ending.turn_start_win`) for every claim set required, whether the
+    turn leads, every hand size and every count of the hand's cards that pass as the claims required;
+    `default` everywhere where the rulebook has none (and a one-cell table where that is False). Raises
+    NotTabulated for a formula that reads more of the hand than that count, or names seats."""
+    if formula is None:
+        if not default:
+            return np.zeros((1, 2, 1, 1), dtype=np.bool_)
+        return np.ones((len(sets), 2, deck + 1, deck + 1), dtype=np.bool_)
+    table = np.zeros((len(sets), 2, deck + 1, deck + 1), dtype=np.bool_)
+    probe = _turn_probe(game)
+    code = formula.code  # type: ignore[attr-defined]
+    for i, required in enumerate(sets):
+        most = sum(game.rules.deck_counts[c] for c in required if c < game.rules.values)
+        for leading in (0, 1):
+            for hand in range(deck + 1):
+                for holds in range(min(hand, most) + 1):
+                    facts = probe(None, 0, hand=hand, leading=bool(leading), required=required, acting=0)
+                    facts.holding = holds
+                    try:
+                        table[i, leading, hand, holds] = bool(code(facts))
+                    except _Unanswered:
+                        raise NotTabulated(f"{what} that reads more of the hand than the cards of the claims "
+                                           "required, or names seats") from None
+    return table
+
+
+def _turn_probe(game: Game) -> type:
+    """The game's formula context, answering `holds` only for the claims required (with `holding`) and
+    refusing every seat fact: what a turn's table keeps."""
+    base = game.facts_type
+
+    class _TurnProbe(base):  # type: ignore[misc, valid-type]
+        holding = 0
+
+        def holds(self, claims: frozenset[int]) -> int:
+            if claims != self.required:
+                raise _Unanswered
+            return self.holding
+
+        def _seat_fact(self, *_: object) -> int:
+            raise _Unanswered
+
+        left = right = seat = holder = dealt = _seat_fact
+
+    return _TurnProbe
+
+
+def _all_pass_leaders(game: Game, out: np.ndarray) -> None:
+    """Into out[dealer, seats in, last player]: who leads after every seat passed (`passing.all_pass_leader`
+    of the last player, moved on to the next seat still in), for every dealer and seating the table has."""
+    rules = game.rules
+    n = game.players
+    leaving = not rules.first_out
+    for dealer in range(n) if rules.dealer_by_lot else range(1):
+        dealt = game.new_initial_state()
+        if rules.dealer_by_lot:
+            dealt.apply_action(ChanceDealer(dealer))
+        dealt.apply_action(ChanceShuffle(0))
+        for mask in range(3, 1 << n) if leaving else (0,):
+            if leaving and bin(mask).count("1") < 2:
+                continue
+            state = dealt.clone()
+            for gone in range(n):
+                if leaving and not mask >> gone & 1:
+                    state.leave(gone, False)
+            for last in range(n):
+                facts = game.facts(state, dealer, last_player=last)
+                seat = rules.all_pass_leader.code(facts)  # type: ignore[union-attr]
+                if facts.read_deal:
+                    raise SeatFormulaReadsDeal("a leader after every seat passed named by the deal")
+                seat = last if seat is None else seat % n
+                out[dealer, mask, last] = seat if state.is_in(seat) else state.left_of(seat)
+    if not rules.dealer_by_lot:
+        out[:] = out[0]
