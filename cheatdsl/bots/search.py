@@ -48,7 +48,8 @@ class Budget:
     horizon: int
 
 
-BUDGETS = {Effort.LOW: Budget(4, 30), Effort.DEFAULT: Budget(16, 80), Effort.HIGH: Budget(40, 160)}
+# More tables drawn, not longer playouts, is what made the bot stronger (docs/ratings.md, "Effort").
+BUDGETS = {Effort.LOW: Budget(4, 30), Effort.DEFAULT: Budget(48, 80), Effort.HIGH: Budget(128, 80)}
 
 
 def budget_of(effort: str | Effort, determinizations: int | None = None, horizon: int | None = None) -> Budget:
