@@ -232,7 +232,7 @@ SITUATION = 9
 @njit(cache=True)
 def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
          count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-         lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass,
+         lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass,
          row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win,
          wins_at_start,
          rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
@@ -261,7 +261,7 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
     situation[CLAIMANT] = -1
     return play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                    count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                   give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+                   give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
                    may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
                    window_through_passes, turn_win, wins_at_start,
                    dealer, hands, sizes, pile, 0, seated, first_seat[dealer], values, situation,
@@ -281,7 +281,7 @@ def holds_of(hands, seat, claims, row, allowed):
 @njit(cache=True)
 def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass,
+            lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass,
             leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
             turn_win, wins_at_start,
             dealer, hands, sizes, pile, pile_n, seated, seat, row, situation, play_cards, turns_left, actions_left,
@@ -689,7 +689,7 @@ def seed_of(seed, index):
 @njit(cache=True)
 def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-               give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+               give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
                may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
                window_through_passes, turn_win, wins_at_start,
                seed, start, count, rates, policies, records, pickups):
@@ -704,7 +704,7 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices,
         rng = seed_of(seed, start + g)
         npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
                      count_rule, count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies,
-                     give_up, give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out,
+                     give_up, give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out,
                      reveal_all, may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds,
                      pass_leader, window_through_passes, turn_win, wins_at_start,
                      rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
@@ -714,7 +714,7 @@ def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices,
 @njit(cache=True)
 def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                 count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+                give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
                 may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
                 window_through_passes, turn_win, wins_at_start,
                 seed, index, rates, policies, record, pickups, hands0, log, states):
@@ -723,7 +723,7 @@ def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices
     rng = seed_of(seed, index)
     return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
                 count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all,
+                give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
                 may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
                 window_through_passes, turn_win, wins_at_start,
                 rng, rates, policies, record, pickups, 0, True, hands0, log, states)
@@ -732,7 +732,7 @@ def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices
 @njit(cache=True)
 def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass,
+            lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass,
             leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
             turn_win, wins_at_start,
             dealer, hands, pile, seated, seat, row, situation, play_cards, turns_left, actions_left, seed, rates,
@@ -752,7 +752,7 @@ def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
     none = np.zeros((1, 1), dtype=np.int64)
     play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
             count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, sets_forced, set_ranks, emptied_out, reveal_all, may_pass,
+            lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass,
             leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
             turn_win, wins_at_start,
             dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, row, situation.copy(), play_cards.copy(),

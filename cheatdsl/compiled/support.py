@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from ..derived import TableRules
 from ..model import ChallengeTest
 
-KERNEL_BOTS = ("counter", "greedy", "honest", "random")
-LEAVING_SEATS = 8  # where seats leave, the next player is worked out for every seating: 2**8 of them at most  # the bots the kernel plays, deciding by the Python bots' rules
+KERNEL_BOTS = ("counter", "greedy", "honest", "random")  # the bots the kernel plays, deciding by the Python bots' rules
+LEAVING_SEATS = 8  # where seats leave, the next player is worked out for every seating: 2**8 of them at most
 
 
 def refusal(rules: TableRules, bots: Sequence[str]) -> str | None:

@@ -61,7 +61,6 @@ class KernelTables(NamedTuple):
     last_holder: bool          # seats with empty hands leave and the last one holding cards loses (else the
                                # first out wins)
     set_size: int              # cards of a rank the loser of a challenge may put out as a set (0: no sets)
-    sets_forced: bool          # complete sets go out without a choice (not played by the kernel yet)
     set_ranks: np.ndarray      # int64[]: the ranks a set may be of, in the engine's order
     emptied_out: bool          # a hand its sets emptied goes out
     reveal_all: bool           # a challenge turns the whole play over (else its top card)
@@ -130,7 +129,7 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
                         _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0), int(slots.max()) + 1),
                         rules.round_ends_on_challenge, not rules.first_out, int(rules.set_size or 0),
-                        rules.sets_forced, set_ranks, not rules.emptied_stays_in, rules.reveal_all, rules.may_pass,
+                        set_ranks, not rules.emptied_stays_in, rules.reveal_all, rules.may_pass,
                         rules.leader_may_pass, row_set, pass_ok, rules.all_pass_discards,
                         rules.round_ends_on_all_pass and rules.all_pass_leader is not None, leaders,
                         rules.window_through_passes, rules.turn_start_win is not None, wins_at_start)
