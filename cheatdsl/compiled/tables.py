@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -83,40 +84,29 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     formulas are asked once for every seat they can name. Assumes `support.refusal(rules, ...)` is None."""
     n = rules.players
     deck = np.array([rules.card_value(c) for c in rules.table.deck], dtype=np.int64)
-    dealers = range(n) if rules.dealer_by_lot else range(1)
     first = np.zeros(n, dtype=np.int64)
-    leaving = not rules.first_out
-    masks = range(3, 1 << n) if leaving else (0,)  # the seats in: two or more, where seats leave
-    nxt = np.zeros((n, 1 << n if leaving else 1, n, n, 2), dtype=np.int64)
-    for dealer in dealers:
-        dealt = game.new_initial_state()
-        if rules.dealer_by_lot:
-            dealt.apply_action(ChanceDealer(dealer))
-        dealt.apply_action(ChanceShuffle(0))
-        facts = game.facts(dealt, dealer)
-        seat = game.rules.first_player.code(facts)
-        if facts.read_deal:
-            raise SeatFormulaReadsDeal("a first player named by the deal")
-        first[dealer] = (seat if seat is not None else 0) % n
-        for mask in masks:
-            if leaving and bin(mask).count("1") < 2:
-                continue
-            state = dealt.clone()
-            for out in range(n):
-                if leaving and not mask >> out & 1:
-                    state.leave(out, False)
-            _next_players(game, state, dealer, nxt[dealer, mask])
+    seatings = 1 << n if not rules.first_out else 1
+    nxt = np.zeros((n, seatings, n, n, 2), dtype=np.int64)
+    leaders = np.zeros((n, seatings, n), dtype=np.int64)
+    for dealer, mask, state in _seatings(game):
+        if mask == (1 << n) - 1 or rules.first_out:  # every seat in: the first player is named
+            facts = game.facts(state, dealer)
+            seat = game.rules.first_player.code(facts)
+            if facts.read_deal:
+                raise SeatFormulaReadsDeal("a first player named by the deal")
+            first[dealer] = (seat if seat is not None else 0) % n
+        _next_players(game, state, dealer, nxt[dealer, mask])
+        if rules.round_ends_on_all_pass and rules.all_pass_leader is not None:
+            _all_pass_leaders(game, state, dealer, leaders[dealer, mask])
     if not rules.dealer_by_lot:
         first[:] = first[0]
         nxt[:] = nxt[0]
+        leaders[:] = leaders[0]
     claims, choices, slots = _claims(rules)
     row_set, claim_sets = _row_sets(claims, choices)
     pass_ok = _turn_table(game, rules.pass_when, claim_sets, len(deck), "a passing rule", rules.may_pass)
     wins_at_start = _turn_table(game, rules.turn_start_win, claim_sets, len(deck), "a win at the start of a turn",
                                 False)
-    leaders = np.zeros((n, nxt.shape[1], n), dtype=np.int64)
-    if rules.round_ends_on_all_pass and rules.all_pass_leader is not None:
-        _all_pass_leaders(game, leaders)
     give_up, groups = _give_up(game, n)
     set_ranks = np.array(list(rules.ranks_in_play) if rules.set_size else [], dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,
@@ -133,6 +123,29 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         rules.leader_may_pass, row_set, pass_ok, rules.all_pass_discards,
                         rules.round_ends_on_all_pass and rules.all_pass_leader is not None, leaders,
                         rules.window_through_passes, rules.turn_start_win is not None, wins_at_start)
+
+
+def _seatings(game: Game) -> Iterator[tuple[int, int, State]]:
+    """For each dealer the table can have and each seating (two seats in or more, where seats leave; else
+    every seat in, seating 0), a dealt state with those seats in: what seat formulas are read at."""
+    rules = game.rules
+    n = game.players
+    for dealer in range(n) if rules.dealer_by_lot else range(1):
+        dealt = game.new_initial_state()
+        if rules.dealer_by_lot:
+            dealt.apply_action(ChanceDealer(dealer))
+        dealt.apply_action(ChanceShuffle(0))
+        if rules.first_out:
+            yield dealer, 0, dealt
+            continue
+        for mask in range(3, 1 << n):
+            if bin(mask).count("1") < 2:
+                continue
+            state = dealt.clone()
+            for out in range(n):
+                if not mask >> out & 1:
+                    state.leave(out, False)
+            yield dealer, mask, state
 
 
 def _next_players(game: Game, state: State, dealer: int, out: np.ndarray) -> None:
@@ -260,30 +273,14 @@ def _turn_probe(game: Game) -> type:
     return _TurnProbe
 
 
-def _all_pass_leaders(game: Game, out: np.ndarray) -> None:
-    """Into out[dealer, seats in, last player]: who leads after every seat passed (`passing.all_pass_leader`
-    of the last player, moved on to the next seat still in), for every dealer and seating the table has."""
-    rules = game.rules
+def _all_pass_leaders(game: Game, state: State, dealer: int, out: np.ndarray) -> None:
+    """Into out[last player]: who leads after every seat passed (`passing.all_pass_leader` of the last
+    player, moved on to the next seat still in) at `state`'s seating."""
     n = game.players
-    leaving = not rules.first_out
-    for dealer in range(n) if rules.dealer_by_lot else range(1):
-        dealt = game.new_initial_state()
-        if rules.dealer_by_lot:
-            dealt.apply_action(ChanceDealer(dealer))
-        dealt.apply_action(ChanceShuffle(0))
-        for mask in range(3, 1 << n) if leaving else (0,):
-            if leaving and bin(mask).count("1") < 2:
-                continue
-            state = dealt.clone()
-            for gone in range(n):
-                if leaving and not mask >> gone & 1:
-                    state.leave(gone, False)
-            for last in range(n):
-                facts = game.facts(state, dealer, last_player=last)
-                seat = rules.all_pass_leader.code(facts)  # type: ignore[union-attr]
-                if facts.read_deal:
-                    raise SeatFormulaReadsDeal("a leader after every seat passed named by the deal")
-                seat = last if seat is None else seat % n
-                out[dealer, mask, last] = seat if state.is_in(seat) else state.left_of(seat)
-    if not rules.dealer_by_lot:
-        out[:] = out[0]
+    for last in range(n):
+        facts = game.facts(state, dealer, last_player=last)
+        seat = game.rules.all_pass_leader.code(facts)  # type: ignore[union-attr]
+        if facts.read_deal:
+            raise SeatFormulaReadsDeal("a leader after every seat passed named by the deal")
+        seat = last if seat is None else seat % n
+        out[last] = seat if state.is_in(seat) else state.left_of(seat)
