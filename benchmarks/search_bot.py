@@ -109,7 +109,7 @@ def strength(name: str, effort: str, games: int, options: dict[str, Any] | None 
     fair = 1 / n if game.rules.first_out else (n - 1) / n
     return {"profile": name, "players": n, "games": games, "decided": decided,
             "result": "won" if game.rules.first_out else "not lost", "share": round(good / decided, 3) if decided else None,
-            "low": round(low, 3), "high": round(high, 3), "fair": round(fair, 3),
+            "low": round(low, 4), "high": round(high, 4), "fair": round(fair, 3),
             "cpu_seconds": round(time.process_time() - start, 1)}
 
 
@@ -123,10 +123,14 @@ def main() -> int:
                    help="the search bot's playouts: the Python engine (default) or the compiled kernel")
     p.add_argument("--horizon", type=int, default=None, help="decisions played on after each candidate "
                    "(default: the effort's)")
+    p.add_argument("--determinizations", type=int, default=None, help="tables drawn per decision "
+                   "(default: the effort's)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     names = [n for n in args.profiles.split(",") if n] or shipped_names()
-    options: dict[str, Any] = {} if args.horizon is None else {"horizon": args.horizon}
+    options: dict[str, Any] = {name: value for name, value in (("horizon", args.horizon),
+                                                                ("determinizations", args.determinizations))
+                               if value is not None}
     if args.playouts == "compiled":
         from cheatdsl.compiled.playouts import CompiledPlayouts
         options["playouts"] = CompiledPlayouts()
