@@ -307,11 +307,11 @@ def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
             rows = np.zeros((games, RECORD_WIDTH), dtype=np.int64)
             pickups = np.zeros(max(1 << 16, games * 64), dtype=np.int64)
             started = time.process_time()
-            done = play_games(*table.tables, np.uint64(seed), 0, games, table.rates, table.policies, rows, pickups)
+            done = play_games(table.tables, np.uint64(seed), 0, games, table.rates, table.policies, rows, pickups)
             seconds = time.process_time() - started
             return int(rows[:done, ACTIONS].sum()), seconds
         kernel_warm = np.zeros((1, RECORD_WIDTH), dtype=np.int64)
-        play_games(*table.tables, np.uint64(seed), 0, 1, table.rates, table.policies, kernel_warm,
+        play_games(table.tables, np.uint64(seed), 0, 1, table.rates, table.policies, kernel_warm,
                    np.zeros(1 << 16, dtype=np.int64))
         return run
 

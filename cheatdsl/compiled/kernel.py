@@ -230,14 +230,11 @@ SITUATION = 9
 
 
 @njit(cache=True)
-def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-         count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-         lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass,
-         row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win,
-         wins_at_start,
-         rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
-    """Deal and play one game; fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
-    dealer = int(draw(rng) * n) if by_lot else 0
+def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
+    """Deal and play one game of the table `t` (`tables.KernelTables`); fills `record` and appends pickups at
+    pickups[npick:]; returns the new npick."""
+    deck, aside, dealt, n, step, values = t.deck, t.aside, t.dealt, t.players, t.step, t.values
+    dealer = int(draw(rng) * n) if t.by_lot else 0
     cards = deck.copy()
     for i in range(cards.size - 1, 0, -1):
         j = int(draw(rng) * (i + 1))
@@ -259,13 +256,8 @@ def game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choic
     situation[LEADING] = 1  # the first play leads
     situation[LAST_PLAYER] = -1
     situation[CLAIMANT] = -1
-    return play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-                   count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                   give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
-                   may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
-                   window_through_passes, turn_win, wins_at_start,
-                   dealer, hands, sizes, pile, 0, seated, first_seat[dealer], values, situation,
-                   np.zeros(values, dtype=np.int64), turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick,
+    return play_on(t, dealer, hands, sizes, pile, 0, seated, t.first_seat[dealer], values, situation,
+                   np.zeros(values, dtype=np.int64), t.turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick,
                    logging, log, states)
 
 
@@ -279,12 +271,7 @@ def holds_of(hands, seat, claims, row, allowed):
 
 
 @njit(cache=True)
-def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-            count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass,
-            leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
-            turn_win, wins_at_start,
-            dealer, hands, sizes, pile, pile_n, seated, seat, row, situation, play_cards, turns_left, actions_left,
+def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation, play_cards, turns_left, actions_left,
             rng, rates, policies, record, pickups, npick, logging, log, states):
     """Play on from a turn's start: `seat` to play, the claims allowed read from row `row` of `claims`
     (`values`: the first play; a claim's value: its follow; `values + 1 + claim`: a round's lead after it;
@@ -293,6 +280,10 @@ def play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
     `turns_left` turns were played (capped) or, at a turn's start, `actions_left` decisions were made.
     `hands`, `sizes`, `pile` and `seated` are changed in place; fills `record` and appends pickups at
     pickups[npick:]; returns the new npick."""
+    (deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+     count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
+     lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
+     pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start) = t
     first = seat
     players_in = 0
     mask = 0  # the seats in, as bits: which row of `next_seat` applies where seats leave
@@ -687,55 +678,30 @@ def seed_of(seed, index):
 
 
 @njit(cache=True)
-def play_games(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-               count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-               give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
-               may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
-               window_through_passes, turn_win, wins_at_start,
-               seed, start, count, rates, policies, records, pickups):
+def play_games(t, seed, start, count, rates, policies, records, pickups):
     """Games start..start+count-1 into `records` (one row each) and `pickups`; returns the games played,
     fewer than `count` when `pickups` has no room left for a whole game."""
     npick = 0
     dummy_h = np.zeros((1, 1), dtype=np.int64)
     dummy_l = np.zeros((1, 1), dtype=np.int64)
     for g in range(count):
-        if npick + turn_cap > pickups.size:
+        if npick + t.turn_cap > pickups.size:
             return g
         rng = seed_of(seed, start + g)
-        npick = game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards,
-                     count_rule, count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies,
-                     give_up, give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out,
-                     reveal_all, may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds,
-                     pass_leader, window_through_passes, turn_win, wins_at_start,
-                     rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
+        npick = game(t, rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
     return count
 
 
 @njit(cache=True)
-def play_logged(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-                count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
-                may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
-                window_through_passes, turn_win, wins_at_start,
-                seed, index, rates, policies, record, pickups, hands0, log, states):
+def play_logged(t, seed, index, rates, policies, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action (record[STUCK] is the log's length)."""
     rng = seed_of(seed, index)
-    return game(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-                count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up,
-                give_up_group, lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all,
-                may_pass, leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader,
-                window_through_passes, turn_win, wins_at_start,
-                rng, rates, policies, record, pickups, 0, True, hands0, log, states)
+    return game(t, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
 
 
 @njit(cache=True)
-def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-            count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass,
-            leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
-            turn_win, wins_at_start,
-            dealer, hands, pile, seated, seat, row, situation, play_cards, turns_left, actions_left, seed, rates,
+def playout(t, dealer, hands, pile, seated, seat, row, situation, play_cards, turns_left, actions_left, seed, rates,
             policies, record):
     """A search bot's playout: a table the Python engine holds at a turn's start (`hands` by seat and value,
     the `pile`'s cards by value, `seated` the seats in, `seat` to play from row `row` of `claims`, the turn's
@@ -745,15 +711,10 @@ def playout(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, ch
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = u64(seed)
     draw(rng)
-    sizes = np.zeros(n, dtype=np.int64)
-    for s in range(n):
+    sizes = np.zeros(t.players, dtype=np.int64)
+    for s in range(t.players):
         sizes[s] = hands[s].sum()
     pickups = np.zeros(turns_left + 1, dtype=np.int64)
     none = np.zeros((1, 1), dtype=np.int64)
-    play_on(deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
-            count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
-            lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass,
-            leader_may_pass, row_set, pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes,
-            turn_win, wins_at_start,
-            dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, row, situation.copy(), play_cards.copy(),
+    play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, row, situation.copy(), play_cards.copy(),
             turns_left, actions_left, rng, rates, policies, record, pickups, 0, False, none, none)

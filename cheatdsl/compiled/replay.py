@@ -32,7 +32,7 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     hands = np.zeros((t.players + 1, t.values), dtype=np.int64)
     log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
     states = np.zeros((rows, 1 + t.players), dtype=np.int64)
-    kernel_game(*t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
+    kernel_game(t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
                 log, states)
     n = int(record[STUCK])  # the log's length
     return LoggedGame(int(record[DEALER]), hands, log[:n], states[:n], record,

@@ -85,7 +85,7 @@ class CompiledTable:
         pickups = np.zeros(max(_PICKUP_ROOM, 2 * t.turn_cap), dtype=np.int64)
         while first < stop:
             rows = np.zeros((stop - first, RECORD_WIDTH), dtype=np.int64)
-            done = play_games(*t, np.uint64(self.seed & _SEED_MASK), first, stop - first, self.rates, self.policies,
+            done = play_games(t, np.uint64(self.seed & _SEED_MASK), first, stop - first, self.rates, self.policies,
                               rows, pickups)
             rows = rows[:done]
             yield rows, pickups[:int(rows[:, PICKUPS].sum())].copy()
