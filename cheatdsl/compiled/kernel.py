@@ -206,6 +206,18 @@ def card_to_give_up(hands, seat, order, group, rng):
 
 
 @njit(cache=True)
+def note(log, states, at, kind, seat, claim, pile_n, sizes):
+    """Row `at` of a game's log (an action other than a play, whose cards a play's row lists) and the pile's
+    and hands' sizes after it."""
+    log[at, :] = -1
+    log[at, 0] = kind
+    log[at, 1] = seat
+    log[at, 2] = claim
+    states[at, 0] = pile_n
+    states[at, 1:] = sizes
+
+
+@njit(cache=True)
 def next_in(seated, seat, step):
     """The next seat still in after `seat`, round the table (`State.left_of`)."""
     n = seated.size
@@ -360,11 +372,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             passing = may and held == 0 and policies[seat] != GREEDY
         if passing:
             if logging:
-                log[rows, :] = -1
-                log[rows, 0] = PASS
-                log[rows, 1] = seat
-                states[rows, 0] = pile_n
-                states[rows, 1:] = sizes
+                note(log, states, rows, PASS, seat, -1, pile_n, sizes)
             rows += 1
             turns += 1
             actions += 1
@@ -521,11 +529,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             else:
                 calls = draw(rng) < rates[responder]
             if logging:
-                log[rows, :] = -1
-                log[rows, 0] = CHALLENGE if calls else ACCEPT
-                log[rows, 1] = responder
-                states[rows, 0] = pile_n
-                states[rows, 1:] = sizes
+                note(log, states, rows, CHALLENGE if calls else ACCEPT, responder, -1, pile_n, sizes)
             actions += 1
             rows += 1
             if calls:
@@ -538,11 +542,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                     challenger = responder  # each of the callers so far equally likely to have called first
         if priority == BY_LOT and callers > 1:
             if logging:
-                log[rows, :] = -1
-                log[rows, 0] = CALLER
-                log[rows, 1] = challenger
-                states[rows, 0] = pile_n
-                states[rows, 1:] = sizes
+                note(log, states, rows, CALLER, challenger, -1, pile_n, sizes)
             rows += 1
         going = also = -1  # the seats whose empty hands put them out now, in the order the engine settles
         if challenger >= 0:
@@ -580,11 +580,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                         pick = int(draw(rng) * (held_sets + 1))
                         if pick == held_sets:  # keep the sets left
                             if logging:
-                                log[rows, :] = -1
-                                log[rows, 0] = KEEP
-                                log[rows, 1] = loser
-                                states[rows, 0] = pile_n
-                                states[rows, 1:] = sizes
+                                note(log, states, rows, KEEP, loser, -1, pile_n, sizes)
                             rows += 1
                             actions += 1
                             break
@@ -601,12 +597,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                     gone[values] += set_size
                     by_sets = True
                     if logging:
-                        log[rows, :] = -1
-                        log[rows, 0] = DISCARD
-                        log[rows, 1] = loser
-                        log[rows, 2] = rank
-                        states[rows, 0] = pile_n
-                        states[rows, 1:] = sizes
+                        note(log, states, rows, DISCARD, loser, rank, pile_n, sizes)
                     rows += 1
             # Empty hands go out (`challenge.settle`), the claimant's first: a claimant whose play survived, and
             # a loser whose hand its sets emptied where the rules put such a hand out.
