@@ -242,35 +242,54 @@ SITUATION = 9
 
 
 @njit(cache=True)
-def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, states):
-    """Deal and play one game of the table `t` (`tables.KernelTables`); fills `record` and appends pickups at
-    pickups[npick:]; returns the new npick."""
+def workspace(t, policies, room):
+    """The arrays a run of games reuses game after game, as `game` and `play_on` read them (WORK_...):
+    allocating them for each game cost about as much as playing it. `room`: challenges `counter`'s
+    record keeps (none without a `counter`)."""
+    n, values = t.players, t.values
+    k = n if has_counter(policies) else 0
+    return (t.deck.copy(), np.zeros((n, values), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(values, dtype=np.int64), np.ones(n, dtype=np.bool_), np.zeros(SITUATION, dtype=np.int64),
+            np.zeros(values, dtype=np.int64), np.zeros((k, n, values + 1), dtype=np.int64),
+            np.zeros((k, values + 1), dtype=np.int64), np.zeros((k, n), dtype=np.int64),
+            np.zeros((k, n), dtype=np.int64), np.full(n, -1, dtype=np.int64),
+            np.zeros((room if k else 0, SEEN + values + 1), dtype=np.int64), np.zeros(values + 1, dtype=np.int64),
+            np.zeros(values, dtype=np.int64))
+
+
+@njit(cache=True)
+def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, states, work):
+    """Deal and play one game of the table `t` (`tables.KernelTables`) in the arrays of `work` (`workspace`);
+    fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
     deck, aside, dealt, n, step, values = t.deck, t.aside, t.dealt, t.players, t.step, t.values
     dealer = int(draw(rng) * n) if t.by_lot else 0
-    cards = deck.copy()
+    cards, hands, sizes, pile, seated, situation, play_cards = work[0], work[1], work[2], work[3], work[4], \
+        work[5], work[6]
+    cards[:] = deck
     for i in range(cards.size - 1, 0, -1):
         j = int(draw(rng) * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
-    hands = np.zeros((n, values), dtype=np.int64)
-    sizes = np.zeros(n, dtype=np.int64)
+    hands[:] = 0
+    sizes[:] = 0
     for k in range(dealt):
         seat = (dealer + step * (k % n + 1)) % n
         hands[seat, cards[aside + k]] += 1
         sizes[seat] += 1
-    pile = np.zeros(values, dtype=np.int64)
+    pile[:] = 0
     if logging:
         hands0[:n, :] = hands
         for k in range(cards.size):
             if k < aside or k >= aside + dealt:
                 hands0[n, cards[k]] += 1
-    seated = np.ones(n, dtype=np.bool_)
-    situation = np.zeros(SITUATION, dtype=np.int64)
+    seated[:] = True
+    situation[:] = 0
+    play_cards[:] = 0
     situation[LEADING] = 1  # the first play leads
     situation[LAST_PLAYER] = -1
     situation[CLAIMANT] = -1
     return play_on(t, dealer, hands, sizes, pile, 0, seated, t.first_seat[dealer], values, situation,
-                   np.zeros(values, dtype=np.int64), t.turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick,
-                   logging, log, states)
+                   play_cards, t.turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick, logging, log,
+                   states, work)
 
 
 @njit(cache=True)
@@ -284,14 +303,14 @@ def holds_of(hands, seat, claims, row, allowed):
 
 @njit(cache=True)
 def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation, play_cards, turns_left, actions_left,
-            rng, rates, policies, record, pickups, npick, logging, log, states):
+            rng, rates, policies, record, pickups, npick, logging, log, states, work):
     """Play on from a turn's start: `seat` to play, the claims allowed read from row `row` of `claims`
     (`values`: the first play; a claim's value: its follow; `values + 1 + claim`: a round's lead after it;
     `2 * values + 1`: a lead with nothing claimed), `seated` the seats still in, `situation` the rest of the
     turn's facts (LEADING ... LIE) and `play_cards` the last play's cards by value, until the game ends,
     `turns_left` turns were played (capped) or, at a turn's start, `actions_left` decisions were made.
     `hands`, `sizes`, `pile` and `seated` are changed in place; fills `record` and appends pickups at
-    pickups[npick:]; returns the new npick."""
+    pickups[npick:]; returns the new npick. `work` (`workspace`) lends the rest of its arrays."""
     (deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
      count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
      lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
@@ -313,17 +332,19 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     called = situation[CALLED]
     lie = situation[LIE] == 1
     first_out = -1
+    top = claim  # the last play's highest card (set with each play)
     # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
     keeps = has_counter(policies)
-    room = turns_left if keeps else 0
-    known = np.zeros((n if keeps else 0, n, values + 1), dtype=np.int64)
-    known_pile = np.zeros((n if keeps else 0, values + 1), dtype=np.int64)
-    last = np.zeros((n if keeps else 0, n), dtype=np.int64)
-    received = np.zeros((n if keeps else 0, n), dtype=np.int64)
-    seen = np.full(n, -1, dtype=np.int64)
-    heard = np.zeros((room, SEEN + values + 1), dtype=np.int64)
-    gone = np.zeros(values + 1, dtype=np.int64)  # cards put out in sets, by value (the last column: all)
-    shown = np.zeros(values, dtype=np.int64)  # the cards a challenge turns over, by value
+    known, known_pile, last, received, seen, heard = work[7], work[8], work[9], work[10], work[11], work[12]
+    gone = work[13]  # cards put out in sets, by value (the last column: all)
+    shown = work[14]  # the cards a challenge turns over, by value
+    if keeps:
+        known[:] = 0
+        known_pile[:] = 0
+        last[:] = 0
+        received[:] = 0
+        seen[:] = -1
+    gone[:] = 0
     reveals = 0
     last_doubt = LAST_DOUBT_OUT if last_holder else LAST_DOUBT
     turns = actions = plays = forced = challenges = caught_n = picks = 0
@@ -336,14 +357,16 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             capped = True
             break
         allowed = choices[row]
-        holding = holds_of(hands, seat, claims, row, allowed)
-        if turn_win and wins_at_start[row_set[row], 1 if leading else 0, sizes[seat], holding]:
-            winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
-            break
+        may = False  # whether the seat may pass
+        if turn_win or may_pass:  # the turn's formulas, read from their tables
+            holding = holds_of(hands, seat, claims, row, allowed)
+            lead = 1 if leading else 0
+            if turn_win and wins_at_start[row_set[row], lead, sizes[seat], holding]:
+                winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
+                break
+            may = may_pass and (leader_may_pass or not leading) and pass_ok[row_set[row], lead, sizes[seat], holding]
         if policies[seat] == COUNTER:
             catch_up(seat, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
-        may = (may_pass and (leader_may_pass or not leading)
-               and pass_ok[row_set[row], 1 if leading else 0, sizes[seat], holding])
         # The claim: the one allowed that the hand holds most of (the first on a tie), else one drawn.
         best = claims[row, 0]
         held = hands[seat, best]
@@ -408,7 +431,9 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                 claim = claims[row, int(draw(rng) * allowed)]
                 held = hands[seat, claim]
             lie = False
-            play_cards[:] = 0
+            top = claim  # the highest card put down: the one a challenge of the top card turns over
+            if keeps:
+                play_cards[:] = 0  # kept for `counter`'s memory only
             line = rows
             if logging:
                 log[line, :] = -1
@@ -432,7 +457,12 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                         if pick < ways[i + 1, left - c]:
                             if c > 0:
                                 hands[seat, i] -= c
-                                play_cards[i] += c
+                                pile[i] += c
+                                top = i
+                                if i != claim and reveal_all:
+                                    lie = True
+                                if keeps:
+                                    play_cards[i] += c
                                 if logging:
                                     for _ in range(c):
                                         log[line, at] = i
@@ -442,11 +472,15 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                         pick -= ways[i + 1, left - c]
                     if left == 0:
                         break
+                if top != claim:
+                    lie = True
             elif held > 0:
                 # Every card of the claim up to the cap.
                 count = min(held, max_cards)
                 hands[seat, claim] -= count
-                play_cards[claim] += count
+                pile[claim] += count
+                if keeps:
+                    play_cards[claim] += count
                 if logging:
                     for c in range(count):
                         log[line, 4 + c] = claim
@@ -463,28 +497,19 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                         card += 1
                 count = 1
                 hands[seat, card] -= 1
-                play_cards[card] += 1
+                pile[card] += 1
+                top = card
+                lie = True  # holding none of the claim
+                if keeps:
+                    play_cards[card] += 1
                 if logging:
                     log[line, 4] = card
             if policies[seat] != RANDOM:
                 called = count  # `greedy` and `honest` call the count they put down (bots/base.py `count_to_call`)
-            # What a challenge turns over: the whole play, or its top card (the highest, as the log lists them).
-            shown[:] = 0
-            if reveal_all:
-                shown[:] = play_cards
-            else:
-                for v in range(values - 1, -1, -1):
-                    if play_cards[v] > 0:
-                        shown[v] = 1
-                        break
-            for v in range(values):
-                if shown[v] > 0 and v != claim:
-                    lie = True
             if count_judged and called != count:
                 lie = True
             if logging:
                 log[line, 3] = called
-            pile += play_cards
             sizes[seat] -= count
             pile_n += count
             if policies[seat] == COUNTER:  # `Memory.played`: its own cards went onto the pile
@@ -553,6 +578,12 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             if lie:
                 caught_n += 1
             if keeps:
+                # What the challenge turned over: the whole play, or its top card (the highest, as the log
+                # lists them); where the pile is shown, all of it.
+                shown[:] = play_cards
+                if not reveal_all:
+                    shown[:] = 0
+                    shown[top] = 1
                 reveals = hear(heard, reveals, claimant, loser, pile_n, pile if show_pile else shown)
             for v in range(values):
                 hands[loser, v] += pile[v]
@@ -608,25 +639,26 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
         elif after < 0 and sizes[claimant] == 0:
             going = claimant  # the play stood (`State._stands`)
         ended = False
-        for leaving in (going, also):
-            if leaving < 0:
-                continue
-            if not last_holder:  # the first out wins
-                winner = leaving
-                ended = True
-                break
-            seated[leaving] = False
-            players_in -= 1
-            mask &= ~(1 << leaving)
-            if first_out < 0:
-                first_out = leaving
-            if players_in <= 1:  # the last one holding cards loses
-                winner = first_out
-                for s in range(n):
-                    if seated[s]:
-                        loser_end = s
-                ended = True
-                break
+        if going >= 0 or also >= 0:
+            for leaving in (going, also):
+                if leaving < 0:
+                    continue
+                if not last_holder:  # the first out wins
+                    winner = leaving
+                    ended = True
+                    break
+                seated[leaving] = False
+                players_in -= 1
+                mask &= ~(1 << leaving)
+                if first_out < 0:
+                    first_out = leaving
+                if players_in <= 1:  # the last one holding cards loses
+                    winner = first_out
+                    for s in range(n):
+                        if seated[s]:
+                            loser_end = s
+                    ended = True
+                    break
         if ended:
             break
         if challenger >= 0:
@@ -675,11 +707,12 @@ def play_games(t, seed, start, count, rates, policies, records, pickups):
     npick = 0
     dummy_h = np.zeros((1, 1), dtype=np.int64)
     dummy_l = np.zeros((1, 1), dtype=np.int64)
+    work = workspace(t, policies, t.turn_cap)
     for g in range(count):
         if npick + t.turn_cap > pickups.size:
             return g
         rng = seed_of(seed, start + g)
-        npick = game(t, rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l)
+        npick = game(t, rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l, work)
     return count
 
 
@@ -688,7 +721,8 @@ def play_logged(t, seed, index, rates, policies, record, pickups, hands0, log, s
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
     action log and the state after every action (record[STUCK] is the log's length)."""
     rng = seed_of(seed, index)
-    return game(t, rng, rates, policies, record, pickups, 0, True, hands0, log, states)
+    return game(t, rng, rates, policies, record, pickups, 0, True, hands0, log, states,
+                workspace(t, policies, t.turn_cap))
 
 
 @njit(cache=True)
@@ -708,4 +742,5 @@ def playout(t, dealer, hands, pile, seated, seat, row, situation, play_cards, tu
     pickups = np.zeros(turns_left + 1, dtype=np.int64)
     none = np.zeros((1, 1), dtype=np.int64)
     play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, row, situation.copy(), play_cards.copy(),
-            turns_left, actions_left, rng, rates, policies, record, pickups, 0, False, none, none)
+            turns_left, actions_left, rng, rates, policies, record, pickups, 0, False, none, none,
+            workspace(t, policies, turns_left))
