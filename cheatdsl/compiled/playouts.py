@@ -17,8 +17,9 @@ import numpy as np
 from ..bots.honest import HonestBot
 from ..bots.search_playout import PythonPlayouts, by_hands, standing
 from ..engine import CHANCE, Game, Phase, State
+from ..engine.challenge import turned_over
 from .cache import numba_available
-from .run import CompiledTable, unsupported
+from .run import CompiledTable, Refused
 
 _PLAY = Phase.PLAY
 
@@ -37,9 +38,13 @@ class CompiledPlayouts:
     def table(self, game: Game) -> CompiledTable | None:
         """The kernel's tables for `game` with `honest` at every seat, or None where it does not play it."""
         if game not in self._tables:
-            bots = ["honest"] * game.players
-            playable = numba_available() and unsupported(game, bots) is None
-            self._tables[game] = CompiledTable(game, bots, 0, self.challenge_rate) if playable else None
+            table = None
+            if numba_available():
+                try:
+                    table = CompiledTable(game, ["honest"] * game.players, 0, self.challenge_rate)
+                except Refused:
+                    pass
+            self._tables[game] = table
         return self._tables[game]
 
     def value(self, state: State, seat: int, horizon: int, rng: random.Random) -> float:
@@ -101,7 +106,6 @@ def _row(state: State, values: int) -> int:
 def _situation(state: State, values: int) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's `situation` at `state`'s turn (kernel.LEADING ... LIE) and the last play's cards by value."""
     from .kernel import CALLED, CLAIM, CLAIMANT, COUNT, LAST_PLAYER, LEADING, LIE, OPEN, PASSES, SITUATION
-    rules = state.game.rules
     situation = np.zeros(SITUATION, dtype=np.int64)
     play_cards = np.zeros(values, dtype=np.int64)
     situation[LEADING] = state.leading
@@ -114,8 +118,7 @@ def _situation(state: State, values: int) -> tuple[np.ndarray, np.ndarray]:
         seat, cards, claim, count, _ = plays[-1]
         for card in cards:
             play_cards[card] += 1
-        shown = cards if rules.reveal_all else cards[-1:]
         situation[CLAIMANT] = seat
         situation[CLAIM], situation[COUNT], situation[CALLED] = claim, len(cards), count
-        situation[LIE] = (rules.count_judged and len(cards) != count) or any(c != claim for c in shown)
+        situation[LIE] = turned_over(state.game.rules, cards, claim, count)[1]
     return situation, play_cards

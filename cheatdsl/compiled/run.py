@@ -18,15 +18,19 @@ _SEED_MASK = (1 << 64) - 1
 _PICKUP_ROOM = 1 << 16  # pickups a batch of games may write before the batch stops early
 
 
+class Refused(ValueError):
+    """The kernel does not play this table with these bots; the message says why, naming --engine python."""
+
+
 def unsupported(game: Game, bots: Sequence[str]) -> str | None:
-    """Why the kernel cannot play `game` with these bots (a sentence naming --engine python), or None."""
-    why = refusal(game.rules, bots)
-    if why is None:
-        try:
-            build(game.rules, game)
-        except NotTabulated as exc:
-            why = f"the compiled engine does not play {exc}: use --engine python"
-    return why
+    """Why the kernel cannot play `game` with these bots (a sentence naming --engine python), or None. A
+    caller that goes on to play should make the `CompiledTable` and catch `Refused` instead: the tables are
+    then built once."""
+    try:
+        CompiledTable(game, bots, 0, 0.0)
+    except Refused as exc:
+        return str(exc)
+    return None
 
 
 class CompiledTable:
@@ -36,11 +40,11 @@ class CompiledTable:
         rules = game.rules
         why = refusal(rules, bots)
         if why is not None:
-            raise ValueError(why)
+            raise Refused(why)
         try:
             self.tables: KernelTables = build(rules, game)
         except NotTabulated as exc:
-            raise ValueError(f"the compiled engine does not play {exc}: use --engine python") from None
+            raise Refused(f"the compiled engine does not play {exc}: use --engine python") from None
         self.game = game
         self.bots = tuple(bots)
         self.seed = seed

@@ -15,6 +15,7 @@ from .refusals import Refusal
 from .records import RevealRecord
 
 if TYPE_CHECKING:
+    from ..derived import TableRules
     from .state import State
 
 # What a challenge leaves to do after the loser's set discards: the claimant, the challenger, the winner,
@@ -23,6 +24,20 @@ Resolution = tuple[int, int, int, int, bool, int]
 
 # Enum members read once: reading them from the class in a busy step costs more than the step's arithmetic.
 _HAND, _TERMINAL = ChallengeTest.HAND, Phase.TERMINAL
+
+
+def turned_over(rules: TableRules, cards: tuple[int, ...], claim: int, count: int) -> tuple[tuple[int, ...], bool]:
+    """What a challenge that turns the play over shows (the whole play, or its top card) and whether that
+    catches it: a card that does not pass as the claim or, where the whole play is shown and the count
+    may differ, a count other than the cards."""
+    revealed = cards if rules.reveal_all else cards[-1:]
+    if rules.count_judged and len(cards) != count:
+        return revealed, True
+    joker = rules.joker if rules.wild else -1
+    for c in revealed:
+        if c != claim and c != joker:
+            return revealed, True
+    return revealed, False
 
 
 def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
@@ -39,15 +54,7 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
         caught = shown is None
         revealed: tuple[int, ...] = () if shown is None else (shown,)
     else:
-        revealed = cards if rules.reveal_all else cards[-1:]
-        # With a count that may differ from the cards, a challenge that turns them all counts them.
-        caught = rules.count_judged and len(cards) != count
-        if not caught:
-            joker = rules.joker if rules.wild else -1
-            for c in revealed:
-                if c != claim and c != joker:
-                    caught = True
-                    break
+        revealed, caught = turned_over(rules, cards, claim, count)
     winner, loser = (challenger, claimant) if caught else (claimant, challenger)
     pile_seen = state.pile_cards() if rules.show_pile else None
     if shown is not None:

@@ -49,13 +49,13 @@ def choose(engine: Engine, table: Table, bots: Sequence[str], games: int,
         if notice is not None:
             notice("numba is not installed: playing with the Python engine (pip install cheatdsl[compiled])")
         return table
-    from ..compiled.run import CompiledTable, unsupported
-    why = unsupported(table.game, bots)
-    if why is not None:
+    from ..compiled.run import CompiledTable, Refused
+    try:
+        return CompiledTable(table.game, bots, table.seed, table.challenge_rate)
+    except Refused as exc:
         if engine is Engine.COMPILED:
-            raise EngineUnavailable(why)
+            raise EngineUnavailable(str(exc)) from None
         return table
-    return CompiledTable(table.game, bots, table.seed, table.challenge_rate)
 
 
 def search_playouts(engine: Engine, challenge_rate: float = 0.15,
