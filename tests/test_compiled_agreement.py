@@ -95,6 +95,35 @@ def test_a_log_the_rules_do_not_allow_is_caught() -> None:
         replay(game, logged._replace(states=states), "cheat")
 
 
+def test_a_first_player_named_by_a_card_of_the_deal(tmp_path: Path) -> None:
+    """Mogeln's "if dealt(ace of hearts) then holder(ace of hearts) else left(dealer)", and the same rule with
+    no else at five seats, where two cards lie aside: the kernel names the holder of that exact card, or
+    nobody, as the Python engine's deal does (the replay works the first player out again from the logged
+    hands); a deal that names nobody is a stuck game, never a game played from a made-up seat."""
+    source = (ROOT / "rulebooks" / "mogeln.yaml").read_text()
+    strict = tmp_path / "mogeln-holder-only.yaml"
+    strict.write_text(source.replace("first_player: if dealt(ace of hearts) then holder(ace of hearts) else "
+                                     "left(dealer)", "first_player: holder(ace of hearts)"))
+    for path in (ROOT / "rulebooks" / "mogeln.yaml", strict):
+        game = Game(load_rulebook(str(path)), 5, turn_cap=40)
+        table = CompiledTable(game, ["honest"] * 5, 3, 0.3)
+        firsts = set()
+        for index in range(60):
+            logged = play_logged(table, index)
+            replay(game, logged, _kind(game))
+            hands = logged.hands
+            holder = next((s for s in range(5) if hands[s, 0]), None)  # the ace of hearts is card 0
+            firsts.add(int(logged.record[0]))
+            if holder is not None:
+                assert logged.record[0] == holder
+        stuck = [r for r in table.play(0, 60) if r.stuck]
+        if path == strict:
+            assert stuck and all(r.first == -1 and r.turns == 0 for r in stuck)  # 2 of 52 cards lie aside
+        else:
+            assert not stuck
+        assert len(firsts) >= 4
+
+
 def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, float]]:
     """Each statistic's mean and its standard error."""
     out: dict[str, tuple[float, float]] = {}
@@ -123,7 +152,7 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
                           ("verish-ne-verish", 4, "counter", 500), ("verish-ne-verish-52", 3, "greedy", 500),
                           ("verish-ne-verish", 3, "random", 100), ("one-rank-a-round", 3, "honest", 500),
                           ("one-rank-a-round", 4, "counter", 400), ("one-rank-a-round", 3, "random", 100),
-                          ("verish-ne-verish-skip", 4, "honest", 400)])
+                          ("verish-ne-verish-skip", 4, "honest", 400), ("mogeln", 4, "honest", 300)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same

@@ -25,8 +25,9 @@ PLAY, ACCEPT, CHALLENGE, CALLER, DISCARD, KEEP, PASS = 0, 1, 2, 3, 4, 5, 6  # CA
 # several callers called first; DISCARD: a set put out (its rank in the claim column); KEEP: the sets left kept
 NEAREST, IN_TURN, BY_LOT = 0, 1, 2  # who of the responders is heard (`priority`)
 # Columns of a game's record row.
-FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS, LOSER, DEALER = range(13)
-RECORD_WIDTH = 13
+FIRST, WINNER, CAPPED, STUCK, TURNS, ACTIONS, PLAYS, FORCED, CHALLENGES, CAUGHT, PICKUPS, LOSER, DEALER, \
+    LOG_ROWS = range(14)
+RECORD_WIDTH = 14  # STUCK: the rules named no first player for the deal; LOG_ROWS: the action log's length
 EXACT, UP_TO_CARDS, ANY_COUNT = 0, 1, 2  # the count a play may call (`count_rule`): model.CountRule
 NO_LIMIT = 1 << 62  # no cap on decisions (`play_on`'s `actions_left`), as for whole games
 GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # the bots (`policies[seat]`); each challenges at `rates[seat]`
@@ -287,7 +288,19 @@ def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, 
     situation[LEADING] = 1  # the first play leads
     situation[LAST_PLAYER] = -1
     situation[CLAIMANT] = -1
-    return play_on(t, dealer, hands, sizes, pile, 0, seated, t.first_seat[dealer], values, situation,
+    holder = -1  # who was dealt the card the first player's formula asks about
+    if t.first_card >= 0:
+        for s in range(n):
+            if hands[s, t.first_card] > 0:
+                holder = s
+    first = t.first_seat[dealer, holder + 1]
+    if first < 0:  # the rules name nobody to play first after this deal
+        record[:] = 0
+        record[FIRST] = record[WINNER] = record[LOSER] = -1
+        record[DEALER] = dealer
+        record[STUCK] = 1
+        return npick
+    return play_on(t, dealer, hands, sizes, pile, 0, seated, first, values, situation,
                    play_cards, t.turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick, logging, log,
                    states, work)
 
@@ -311,7 +324,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     `turns_left` turns were played (capped) or, at a turn's start, `actions_left` decisions were made.
     `hands`, `sizes`, `pile` and `seated` are changed in place; fills `record` and appends pickups at
     pickups[npick:]; returns the new npick. `work` (`workspace`) lends the rest of its arrays."""
-    (deck, aside, dealt, n, step, by_lot, first_seat, claims, choices, choice_slot, max_cards, count_rule,
+    (deck, aside, dealt, n, step, by_lot, first_seat, first_card, claims, choices, choice_slot, max_cards, count_rule,
      count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
      lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
      pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start) = t
@@ -680,6 +693,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     record[DEALER] = dealer
     record[CAPPED] = 1 if capped else 0
     record[STUCK] = 0
+    record[LOG_ROWS] = rows
     record[TURNS] = turns
     record[ACTIONS] = actions
     record[PLAYS] = plays
@@ -687,8 +701,6 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     record[CHALLENGES] = challenges
     record[CAUGHT] = caught_n
     record[PICKUPS] = picks
-    if logging:
-        record[STUCK] = rows  # the log's length
     return npick + picks
 
 
@@ -719,7 +731,7 @@ def play_games(t, seed, start, count, rates, policies, records, pickups):
 @njit(cache=True)
 def play_logged(t, seed, index, rates, policies, record, pickups, hands0, log, states):
     """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
-    action log and the state after every action (record[STUCK] is the log's length)."""
+    action log and the state after every action (record[LOG_ROWS] is the log's length)."""
     rng = seed_of(seed, index)
     return game(t, rng, rates, policies, record, pickups, 0, True, hands0, log, states,
                 workspace(t, policies, t.turn_cap))

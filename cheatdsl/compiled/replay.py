@@ -24,7 +24,7 @@ class LoggedGame(NamedTuple):
 
 def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     """Game `index` of `table`'s run, with its action log."""
-    from .kernel import DEALER, PICKUPS, RECORD_WIDTH, STUCK, play_logged as kernel_game
+    from .kernel import DEALER, LOG_ROWS, PICKUPS, RECORD_WIDTH, play_logged as kernel_game
     t = table.tables
     rows = t.turn_cap * (t.players + 2 + (t.values if t.set_size else 0)) + 1  # a turn: play, answers, caller, sets
     record = np.zeros(RECORD_WIDTH, dtype=np.int64)
@@ -34,7 +34,7 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     states = np.zeros((rows, 1 + t.players), dtype=np.int64)
     kernel_game(t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
                 log, states)
-    n = int(record[STUCK])  # the log's length
+    n = int(record[LOG_ROWS])
     return LoggedGame(int(record[DEALER]), hands, log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))
 
@@ -46,13 +46,20 @@ class Disagreement(AssertionError):
 def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, str, int]:
     """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
     and the end; returns the Python engine's (winner, ending name, turns). `challenge` is the kind's name."""
-    from .kernel import CALLER, CAPPED, CHALLENGE, DISCARD, FIRST, KEEP, LOSER, PASS as PASS_ROW, PLAY, TURNS, WINNER
+    from .kernel import (CALLER, CAPPED, CHALLENGE, DISCARD, FIRST, KEEP, LOSER, PASS as PASS_ROW, PLAY, STUCK, TURNS,
+                         WINNER)
     n = game.players
     cards = [tuple(int(v) for v in range(logged.hands.shape[1]) for _ in range(int(logged.hands[s, v])))
              for s in range(n + 1)]
+    first = _first_named(game, logged)
+    if first != int(logged.record[FIRST]):
+        raise Disagreement(f"the deal names seat {first} to play first, the kernel seat {int(logged.record[FIRST])}")
+    if first < 0:
+        if not logged.record[STUCK] or len(logged.log):
+            raise Disagreement("the deal names nobody to play first, but the kernel's game went on")
+        return None, "NO_FIRST_PLAYER", 0
     state = game.new_initial_state()
-    enter_position(state, Position(hands=tuple(cards[:n]), to_play=int(logged.record[FIRST]), dealer=logged.dealer,
-                                   aside=cards[n]))
+    enter_position(state, Position(hands=tuple(cards[:n]), to_play=first, dealer=logged.dealer, aside=cards[n]))
     kind = Challenge(challenge)
     for i, row in enumerate(logged.log.tolist()):
         if row[0] == CALLER:
@@ -84,3 +91,19 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
         raise Disagreement(f"the engine ends with winner {winner}, loser {loser} after {state.turns} turns, "
                            f"the kernel with winner {kernel[0]}, loser {kernel[1]} after {kernel[2]}")
     return (winner if winner >= 0 else None), result.ending.name, state.turns
+
+
+def _first_named(game: Game, logged: LoggedGame) -> int:
+    """The seat `setup.first_player` names for the logged deal, as the engine's deal reads it (-1: none), the
+    cards' holders known where a card's value is the card itself."""
+    rules = game.rules
+    n = game.players
+    hands = [[int(k) for k in logged.hands[s]] + [0] * (rules.values + 1 - logged.hands.shape[1]) for s in range(n)]
+    holders = {} if rules.by_rank else {v: s for s in range(n) for v in range(rules.values) if hands[s][v]}
+    state = game.new_initial_state()
+    state.lay_out(logged.dealer, hands, holders=holders)
+    seat = rules.first_player.code(game.facts(state, logged.dealer))
+    if seat is None:
+        return -1
+    seat %= n
+    return seat if state.is_in(seat) else state.left_of(seat)

@@ -97,11 +97,11 @@ class CompiledTable:
 
     def records(self, first: int, stop: int) -> Iterator[GameRecord]:
         """Games first..stop-1 of the run, in order, played in batches."""
-        from .kernel import CAPPED, FIRST, LOSER, PICKUPS, WINNER
+        from .kernel import CAPPED, FIRST, LOSER, PICKUPS, STUCK, WINNER
         for rows, pickups in self._batches(first, stop):
             at = 0
             for row in rows.tolist():
                 taken = tuple(pickups[at:at + row[PICKUPS]].tolist())
                 at += row[PICKUPS]
-                yield GameRecord(row[FIRST], row[WINNER], row[LOSER], bool(row[CAPPED]), False,
+                yield GameRecord(row[FIRST], row[WINNER], row[LOSER], bool(row[CAPPED]), bool(row[STUCK]),
                                  *row[CAPPED + 2:PICKUPS], taken)

@@ -25,7 +25,6 @@ def refusal(rules: TableRules, bots: Sequence[str]) -> str | None:
 def _rule_refusal(r: TableRules) -> str | None:
     rb = r.rulebook
     checks: tuple[tuple[bool, str], ...] = (
-        (not r.by_rank, "claims of exact cards"),
         (rb.deck.jokers > 0, "jokers"),
         (r.min_cards > 1, "a minimum play above one card"),
         (r.set_size is not None and r.sets_forced, "sets put out without a choice"),

@@ -38,7 +38,9 @@ class KernelTables(NamedTuple):
     players: int
     step: int                  # +1 clockwise, -1 anticlockwise
     by_lot: bool               # the dealer is chosen by lot (else seat 0)
-    first_seat: np.ndarray     # int64[dealer]: the first player
+    first_seat: np.ndarray     # int64[dealer, holder + 1]: the first player (-1: none is named), by the seat
+                               # dealt `first_card` (column 0: nobody; every column alike without one)
+    first_card: int            # the card value the first player's formula asks about the deal, or -1
     claims: np.ndarray         # int64[row, i]: the claims allowed, ascending: row c after claim c, row `values`
                                # first, row `values + 1 + c` leading a round after claim c (with `leads`)
     choices: np.ndarray        # int64[previous claim]: how many claims each row of `claims` allows
@@ -84,17 +86,14 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     formulas are asked once for every seat they can name. Assumes `support.refusal(rules, ...)` is None."""
     n = rules.players
     deck = np.array([rules.card_value(c) for c in rules.table.deck], dtype=np.int64)
-    first = np.zeros(n, dtype=np.int64)
+    first = np.zeros((n, n + 1), dtype=np.int64)
+    first_card = -1
     seatings = 1 << n if not rules.first_out else 1
     nxt = np.zeros((n, seatings, n, n, 2), dtype=np.int64)
     leaders = np.zeros((n, seatings, n), dtype=np.int64)
     for dealer, mask, state in _seatings(game):
         if mask == (1 << n) - 1 or rules.first_out:  # every seat in: the first player is named
-            facts = game.facts(state, dealer)
-            seat = game.rules.first_player.code(facts)
-            if facts.read_deal:
-                raise SeatFormulaReadsDeal("a first player named by the deal")
-            first[dealer] = (seat if seat is not None else 0) % n
+            first_card = _first_players(game, state, dealer, first[dealer])
         _next_players(game, state, dealer, nxt[dealer, mask])
         if rules.round_ends_on_all_pass and rules.all_pass_leader is not None:
             _all_pass_leaders(game, state, dealer, leaders[dealer, mask])
@@ -110,7 +109,8 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     give_up, groups = _give_up(game, n)
     set_ranks = np.array(list(rules.ranks_in_play) if rules.set_size else [], dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,
-                        sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, claims, choices, slots,
+                        sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, first_card, claims, choices,
+                        slots,
                         int(rules.max_cards if rules.max_cards is not None else len(deck)),
                         _COUNT_RULE[rules.rulebook.claim.count], int(rules.any_count_cap if rules.any_count else 0),
                         rules.count_judged, rules.show_pile,
@@ -146,6 +146,46 @@ def _seatings(game: Game) -> Iterator[tuple[int, int, State]]:
                 if not mask >> out & 1:
                     state.leave(out, False)
             yield dealer, mask, state
+
+
+def _first_players(game: Game, state: State, dealer: int, out: np.ndarray) -> int:
+    """Into out[holder + 1]: the first player `setup.first_player` names after a deal by `dealer`, for each
+    seat that may hold the one card it asks about (column 0: nobody holds it; -1: no seat is named); every
+    column alike where it asks nothing of the deal. Returns that card's value, or -1. Raises NotTabulated
+    for a formula that asks about more than one card, or about a card that shares its value with others
+    (where claims are by rank the hands do not say which of a rank's cards a seat holds)."""
+    rules = game.rules
+    probe = _deal_probe(game)
+    asked: set[int] = set()
+    for holder in (None, *range(game.players)):
+        facts = probe(state, dealer)
+        facts.answer, facts.asked = holder, asked
+        seat = rules.first_player.code(facts)
+        out[0 if holder is None else holder + 1] = -1 if seat is None else seat % game.players
+    if not asked:
+        return -1
+    (card, *others) = asked
+    value = rules.card_value(card)
+    if others or rules.deck_counts[value] != 1:
+        raise SeatFormulaReadsDeal("a first player named by more than one card of the deal, or by a card the "
+                                   "hands do not tell apart from others of its rank")
+    return value
+
+
+def _deal_probe(game: Game) -> type:
+    """The game's formula context answering `holder` (and so `dealt`) with a chosen seat, and noting the
+    cards asked about in `asked`."""
+    base = game.facts_type
+
+    class _DealProbe(base):  # type: ignore[misc, valid-type]
+        answer: int | None = None
+        asked: set[int]
+
+        def holder(self, card: int) -> int | None:
+            self.asked.add(card)
+            return self.answer
+
+    return _DealProbe
 
 
 def _next_players(game: Game, state: State, dealer: int, out: np.ndarray) -> None:
