@@ -152,7 +152,9 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
                           ("verish-ne-verish", 4, "counter", 500), ("verish-ne-verish-52", 3, "greedy", 500),
                           ("verish-ne-verish", 3, "random", 100), ("one-rank-a-round", 3, "honest", 500),
                           ("one-rank-a-round", 4, "counter", 400), ("one-rank-a-round", 3, "random", 100),
-                          ("verish-ne-verish-skip", 4, "honest", 400), ("mogeln", 4, "honest", 300)])
+                          ("verish-ne-verish-skip", 4, "honest", 400), ("mogeln", 4, "honest", 300),
+                          ("canadian-bluff", 3, "honest", 1000), ("canadian-bluff", 3, "greedy", 1000),
+                          ("canadian-bluff-one-pack", 4, "counter", 600), ("canadian-bluff-one-pack", 3, "random", 200)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same
@@ -202,7 +204,7 @@ def test_the_kernels_honest_bluff_card_is_one_the_python_bot_could_give_up() -> 
     from cheatdsl.bots.table import card_to_give_up as python_card, tables_for
     from cheatdsl.compiled.kernel import card_to_give_up
 
-    for name, n in (("english-ascending", 3), ("standard", 4)):
+    for name, n in (("english-ascending", 3), ("standard", 4), ("canadian-bluff-one-pack", 3)):
         game = Game(load_rulebook(str(ROOT / "rulebooks" / f"{name}.yaml")), n)
         tables = CompiledTable(game, ["honest"] * n, 0, 0.15).tables
         bot_tables = tables_for(game)
@@ -219,7 +221,7 @@ def test_the_kernels_honest_bluff_card_is_one_the_python_bot_could_give_up() -> 
                     continue
                 order = bot_tables.give_up_order(claim, n)
                 could = {python_card(order, hand, lambda k, i=i: i % k) for i in range(13)}
-                hands = np.array([hand[:game.rules.values]] * n, dtype=np.int64)
+                hands = np.array([hand[:tables.faces]] * n, dtype=np.int64)
                 for draw in range(5):
                     rng_state = np.array([draw * 7919], dtype=np.uint64)
                     card = card_to_give_up(hands, seat, tables.give_up[n, claim], tables.give_up_group[n, claim],

@@ -237,6 +237,21 @@ def complete_set(hands, seat, set_size, set_ranks):
     return -1
 
 
+@njit(cache=True)
+def put_out_sets(hands, seat, set_size, set_ranks, gone):
+    """Every complete set of `seat`'s hand leaves the game, nobody choosing (`challenge.discard_forced_sets`),
+    counted in `gone` (by value, the last column all); returns the cards put out."""
+    out = 0
+    while True:
+        rank = complete_set(hands, seat, set_size, set_ranks)
+        if rank < 0:
+            return out
+        hands[seat, rank] -= set_size
+        gone[rank] += set_size
+        gone[gone.size - 1] += set_size
+        out += set_size
+
+
 # `play_on`'s situation at a turn's start, beyond the hands and the pile (`State` keeps the same facts):
 LEADING, PASSES, LAST_PLAYER, OPEN, CLAIMANT, CLAIM, COUNT, CALLED, LIE = range(9)
 SITUATION = 9
@@ -247,15 +262,15 @@ def workspace(t, policies, room):
     """The arrays a run of games reuses game after game, as `game` and `play_on` read them (WORK_...):
     allocating them for each game cost about as much as playing it. `room`: challenges `counter`'s
     record keeps (none without a `counter`)."""
-    n, values = t.players, t.values
+    n, faces = t.players, t.faces
     k = n if has_counter(policies) else 0
-    return (t.deck.copy(), np.zeros((n, values), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(values, dtype=np.int64), np.ones(n, dtype=np.bool_), np.zeros(SITUATION, dtype=np.int64),
-            np.zeros(values, dtype=np.int64), np.zeros((k, n, values + 1), dtype=np.int64),
-            np.zeros((k, values + 1), dtype=np.int64), np.zeros((k, n), dtype=np.int64),
+    return (t.deck.copy(), np.zeros((n, faces), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(faces, dtype=np.int64), np.ones(n, dtype=np.bool_), np.zeros(SITUATION, dtype=np.int64),
+            np.zeros(faces, dtype=np.int64), np.zeros((k, n, faces + 1), dtype=np.int64),
+            np.zeros((k, faces + 1), dtype=np.int64), np.zeros((k, n), dtype=np.int64),
             np.zeros((k, n), dtype=np.int64), np.full(n, -1, dtype=np.int64),
-            np.zeros((room if k else 0, SEEN + values + 1), dtype=np.int64), np.zeros(values + 1, dtype=np.int64),
-            np.zeros(values, dtype=np.int64))
+            np.zeros((room if k else 0, SEEN + faces + 1), dtype=np.int64), np.zeros(faces + 1, dtype=np.int64),
+            np.zeros(faces, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -277,12 +292,27 @@ def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, 
         hands[seat, cards[aside + k]] += 1
         sizes[seat] += 1
     pile[:] = 0
+    gone = work[13]
+    gone[:] = 0
+    if t.sets_forced:  # complete sets dealt leave at once (`deal.deal`)
+        for seat in range(n):
+            sizes[seat] -= put_out_sets(hands, seat, t.set_size, t.set_ranks, gone)
     if logging:
         hands0[:n, :] = hands
+        hands0[n, :] = gone[:t.faces]  # the sets put out at the deal, with the cards dealt to nobody
         for k in range(cards.size):
             if k < aside or k >= aside + dealt:
                 hands0[n, cards[k]] += 1
     seated[:] = True
+    for seat in range(n):
+        if sizes[seat] == 0:  # a hand dealt only sets goes out at once
+            if not t.last_holder:
+                record[:] = 0
+                record[FIRST] = record[LOSER] = -1
+                record[WINNER] = seat
+                record[DEALER] = dealer
+                return npick
+            seated[seat] = False
     situation[:] = 0
     play_cards[:] = 0
     situation[LEADING] = 1  # the first play leads
@@ -294,6 +324,8 @@ def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, 
             if hands[s, t.first_card] > 0:
                 holder = s
     first = t.first_seat[dealer, holder + 1]
+    if first >= 0 and not seated[first]:
+        first = next_in(seated, first, step)
     if first < 0:  # the rules name nobody to play first after this deal
         record[:] = 0
         record[FIRST] = record[WINNER] = record[LOSER] = -1
@@ -306,11 +338,14 @@ def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, 
 
 
 @njit(cache=True)
-def holds_of(hands, seat, claims, row, allowed):
-    """Cards of `seat`'s hand that pass as one of the claims of row `row` (`TableRules.count_matching`)."""
+def holds_of(hands, seat, claims, row, allowed, wild):
+    """Cards of `seat`'s hand that pass as one of the claims of row `row` (`TableRules.count_matching`), with
+    the wild jokers (`wild`: their value, or -1)."""
     k = 0
     for i in range(allowed):
         k += hands[seat, claims[row, i]]
+    if wild >= 0 and allowed > 0:
+        k += hands[seat, wild]
     return k
 
 
@@ -327,7 +362,8 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     (deck, aside, dealt, n, step, by_lot, first_seat, first_card, claims, choices, choice_slot, max_cards, count_rule,
      count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
      lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
-     pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start) = t
+     pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start,
+     faces, wild, sets_forced) = t
     first = seat
     players_in = 0
     mask = 0  # the seats in, as bits: which row of `next_seat` applies where seats leave
@@ -349,7 +385,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
     keeps = has_counter(policies)
     known, known_pile, last, received, seen, heard = work[7], work[8], work[9], work[10], work[11], work[12]
-    gone = work[13]  # cards put out in sets, by value (the last column: all)
+    gone = work[13]  # cards put out in sets, by value (the last column: all), since the deal
     shown = work[14]  # the cards a challenge turns over, by value
     if keeps:
         known[:] = 0
@@ -357,7 +393,6 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
         last[:] = 0
         received[:] = 0
         seen[:] = -1
-    gone[:] = 0
     reveals = 0
     last_doubt = LAST_DOUBT_OUT if last_holder else LAST_DOUBT
     turns = actions = plays = forced = challenges = caught_n = picks = 0
@@ -372,7 +407,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
         allowed = choices[row]
         may = False  # whether the seat may pass
         if turn_win or may_pass:  # the turn's formulas, read from their tables
-            holding = holds_of(hands, seat, claims, row, allowed)
+            holding = holds_of(hands, seat, claims, row, allowed, wild)
             lead = 1 if leading else 0
             if turn_win and wins_at_start[row_set[row], lead, sizes[seat], holding]:
                 winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
@@ -387,13 +422,15 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             if hands[seat, claims[row, i]] > held:
                 best = claims[row, i]
                 held = hands[seat, best]
+        jokers = hands[seat, wild] if wild >= 0 else 0  # wild jokers pass as any claim: the same for each
+        held += jokers
         if policies[seat] == RANDOM:
             # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand;
             # each play of k cards is as many plays as there are counts it may call, times the claims.
             cap = min(max_cards, sizes[seat])
-            ways = np.zeros((values + 1, cap + 1), dtype=np.float64)
-            ways[values, 0] = 1.0
-            for i in range(values - 1, -1, -1):
+            ways = np.zeros((faces + 1, cap + 1), dtype=np.float64)
+            ways[faces, 0] = 1.0
+            for i in range(faces - 1, -1, -1):
                 for k in range(cap + 1):
                     total = 0.0
                     for c in range(min(hands[seat, i], k) + 1):
@@ -442,7 +479,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             claim = best
             if allowed > 1 and (held == 0 or policies[seat] == RANDOM):
                 claim = claims[row, int(draw(rng) * allowed)]
-                held = hands[seat, claim]
+                held = hands[seat, claim] + jokers
             lie = False
             top = claim  # the highest card put down: the one a challenge of the top card turns over
             if keeps:
@@ -465,14 +502,14 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                 pick = chosen
                 left = count
                 at = 4
-                for i in range(values):
+                for i in range(faces):
                     for c in range(min(hands[seat, i], left) + 1):
                         if pick < ways[i + 1, left - c]:
                             if c > 0:
                                 hands[seat, i] -= c
                                 pile[i] += c
                                 top = i
-                                if i != claim and reveal_all:
+                                if i != claim and i != wild and reveal_all:
                                     lie = True
                                 if keeps:
                                     play_cards[i] += c
@@ -485,18 +522,25 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                         pick -= ways[i + 1, left - c]
                     if left == 0:
                         break
-                if top != claim:
+                if top != claim and top != wild:
                     lie = True
             elif held > 0:
-                # Every card of the claim up to the cap.
+                # Every card that passes as the claim up to the cap, its own cards first, then wild jokers.
                 count = min(held, max_cards)
-                hands[seat, claim] -= count
-                pile[claim] += count
+                own = min(hands[seat, claim], count)
+                hands[seat, claim] -= own
+                pile[claim] += own
                 if keeps:
-                    play_cards[claim] += count
+                    play_cards[claim] += own
+                if own < count:
+                    hands[seat, wild] -= count - own
+                    pile[wild] += count - own
+                    top = wild
+                    if keeps:
+                        play_cards[wild] += count - own
                 if logging:
                     for c in range(count):
-                        log[line, 4 + c] = claim
+                        log[line, 4 + c] = claim if c < own else wild
             else:
                 # One card: `honest` and `counter` give up the one they will miss least, `greedy` one at random.
                 if policies[seat] == HONEST or policies[seat] == COUNTER:
@@ -526,8 +570,8 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             sizes[seat] -= count
             pile_n += count
             if policies[seat] == COUNTER:  # `Memory.played`: its own cards went onto the pile
-                known_pile[seat, :values] += play_cards
-                known_pile[seat, values] += count
+                known_pile[seat, :faces] += play_cards
+                known_pile[seat, faces] += count
             claimant = seat
             last_player = seat
             leading = False
@@ -555,9 +599,13 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             elif judges:
                 pool = deck.size - sizes[responder]
                 matching = copies[claim] - hands[responder, claim]
+                if wild >= 0:
+                    matching -= hands[responder, wild]
                 if policies[responder] == COUNTER:
-                    pool -= elsewhere(responder, claimant, values, known, known_pile) + gone[values]
+                    pool -= elsewhere(responder, claimant, faces, known, known_pile) + gone[faces]
                     matching -= elsewhere(responder, claimant, claim, known, known_pile) + gone[claim]
+                    if wild >= 0:
+                        matching -= elsewhere(responder, claimant, wild, known, known_pile) + gone[wild]
                 doubt = lie_of(lies, pool, matching, sizes[claimant] + count, count, count if reveal_all else 1,
                                max_cards, allowed, choice_slot[row])
                 if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > last_doubt):
@@ -598,7 +646,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                     shown[:] = 0
                     shown[top] = 1
                 reveals = hear(heard, reveals, claimant, loser, pile_n, pile if show_pile else shown)
-            for v in range(values):
+            for v in range(faces):
                 hands[loser, v] += pile[v]
                 pile[v] = 0
             sizes[loser] += pile_n
@@ -611,7 +659,13 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
             # The loser's complete sets: its bot chooses, one set at a time (every bot but `random` puts out
             # the first it holds, as `discard_or_keep`).
             by_sets = False
-            if set_size > 0:
+            if sets_forced:  # every complete set leaves with the challenge, no decision taken
+                put = put_out_sets(hands, loser, set_size, set_ranks, gone)
+                sizes[loser] -= put
+                by_sets = put > 0
+                if logging:
+                    states[rows - 1, 1:] = sizes
+            elif set_size > 0:
                 while True:
                     rank = complete_set(hands, loser, set_size, set_ranks)
                     if rank < 0:
@@ -638,7 +692,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                     hands[loser, rank] -= set_size
                     sizes[loser] -= set_size
                     gone[rank] += set_size
-                    gone[values] += set_size
+                    gone[faces] += set_size
                     by_sets = True
                     if logging:
                         note(log, states, rows, DISCARD, loser, rank, pile_n, sizes)

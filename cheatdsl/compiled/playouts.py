@@ -72,13 +72,13 @@ class CompiledPlayouts:
             return standing(state, seat)
         from .kernel import LOSER, RECORD_WIDTH, WINNER, playout
         t = table.tables
-        values = t.values
-        hands = np.array([state.hand(s)[:values] for s in range(players)], dtype=np.int64)
-        pile = np.zeros(values, dtype=np.int64)
+        values, faces = t.values, t.faces
+        hands = np.array([state.hand(s)[:faces] for s in range(players)], dtype=np.int64)
+        pile = np.zeros(faces, dtype=np.int64)
         for card in state.pile_cards():
             pile[card] += 1
         seated = np.array(state.seating, dtype=np.bool_)
-        situation, play_cards = _situation(state, values)
+        situation, play_cards = _situation(state, faces)
         record = np.zeros(RECORD_WIDTH, dtype=np.int64)
         turns = max(1, min(game.turn_limit - state.turns, left))  # a turn is one decision or more
         playout(t, state.dealer or 0, hands, pile, seated, state.to_act, _row(state, values), situation, play_cards,
@@ -103,11 +103,12 @@ def _row(state: State, values: int) -> int:
     return values + 1 + previous if state.leading else previous
 
 
-def _situation(state: State, values: int) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's `situation` at `state`'s turn (kernel.LEADING ... LIE) and the last play's cards by value."""
+def _situation(state: State, faces: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's `situation` at `state`'s turn (kernel.LEADING ... LIE) and the last play's cards by value
+    (`faces` of them: the claims' values, then the joker where the deck has jokers)."""
     from .kernel import CALLED, CLAIM, CLAIMANT, COUNT, LAST_PLAYER, LEADING, LIE, OPEN, PASSES, SITUATION
     situation = np.zeros(SITUATION, dtype=np.int64)
-    play_cards = np.zeros(values, dtype=np.int64)
+    play_cards = np.zeros(faces, dtype=np.int64)
     situation[LEADING] = state.leading
     situation[PASSES] = state.passes
     situation[LAST_PLAYER] = -1 if state.last_player is None else state.last_player

@@ -15,7 +15,7 @@ class LoggedGame(NamedTuple):
     """One kernel game: its deal, its actions and the state after each, and its record."""
 
     dealer: int
-    hands: np.ndarray    # counts by seat, then the cards dealt to nobody
+    hands: np.ndarray    # counts by seat, then the cards dealt to nobody or put out as sets at the deal
     log: np.ndarray      # [kind, seat, claim, count, card...] per action
     states: np.ndarray   # [pile size, hand sizes...] after each action
     record: np.ndarray
@@ -29,7 +29,7 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     rows = t.turn_cap * (t.players + 2 + (t.values if t.set_size else 0)) + 1  # a turn: play, answers, caller, sets
     record = np.zeros(RECORD_WIDTH, dtype=np.int64)
     pickups = np.zeros(t.turn_cap + 1, dtype=np.int64)
-    hands = np.zeros((t.players + 1, t.values), dtype=np.int64)
+    hands = np.zeros((t.players + 1, t.faces), dtype=np.int64)
     log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
     states = np.zeros((rows, 1 + t.players), dtype=np.int64)
     kernel_game(t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
@@ -51,6 +51,11 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
     n = game.players
     cards = [tuple(int(v) for v in range(logged.hands.shape[1]) for _ in range(int(logged.hands[s, v])))
              for s in range(n + 1)]
+    emptied = tuple(s for s in range(n) if not cards[s])  # dealt only sets, which left at once
+    if emptied and game.rules.first_out:
+        if len(logged.log) or int(logged.record[WINNER]) != emptied[0]:
+            raise Disagreement(f"seat {emptied[0]} was dealt only sets and wins, but the kernel's game went on")
+        return emptied[0], "WON", 0
     first = _first_named(game, logged)
     if first != int(logged.record[FIRST]):
         raise Disagreement(f"the deal names seat {first} to play first, the kernel seat {int(logged.record[FIRST])}")
@@ -59,7 +64,8 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
             raise Disagreement("the deal names nobody to play first, but the kernel's game went on")
         return None, "NO_FIRST_PLAYER", 0
     state = game.new_initial_state()
-    enter_position(state, Position(hands=tuple(cards[:n]), to_play=first, dealer=logged.dealer, aside=cards[n]))
+    enter_position(state, Position(hands=tuple(cards[:n]), to_play=first, dealer=logged.dealer, aside=cards[n],
+                                   out=emptied))
     kind = Challenge(challenge)
     for i, row in enumerate(logged.log.tolist()):
         if row[0] == CALLER:
@@ -102,6 +108,9 @@ def _first_named(game: Game, logged: LoggedGame) -> int:
     holders = {} if rules.by_rank else {v: s for s in range(n) for v in range(rules.values) if hands[s][v]}
     state = game.new_initial_state()
     state.lay_out(logged.dealer, hands, holders=holders)
+    for s in range(n):
+        if not sum(hands[s]):  # dealt only sets, which left at once
+            state.leave(s, False)
     seat = rules.first_player.code(game.facts(state, logged.dealer))
     if seat is None:
         return -1

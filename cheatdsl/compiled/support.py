@@ -25,9 +25,8 @@ def refusal(rules: TableRules, bots: Sequence[str]) -> str | None:
 def _rule_refusal(r: TableRules) -> str | None:
     rb = r.rulebook
     checks: tuple[tuple[bool, str], ...] = (
-        (rb.deck.jokers > 0, "jokers"),
+        (r.set_size is not None and not r.sets_naturals_only, "sets that jokers may complete"),
         (r.min_cards > 1, "a minimum play above one card"),
-        (r.set_size is not None and r.sets_forced, "sets put out without a choice"),
         (r.emptied_stays_in, "a hand emptied by its sets that stays in"),
         (_dead_end(r), "a claim after which no claim is allowed"),
         (len(r.kinds) != 1 or r.kinds[0].test is not ChallengeTest.PLAYED,

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..bots.base import copies_of
 from ..derived import TableRules
 from ..engine import ChanceDealer, ChanceShuffle, Game, State
 from ..model import CountRule, Priority
@@ -55,8 +56,9 @@ class KernelTables(NamedTuple):
                                # challenge; `seats in` a bit a seat where seats leave (`last_holder`), else 0
     turn_cap: int
     values: int                # card values (ranks) the hands count
-    copies: np.ndarray         # int64[value]: the deck's cards of each value (what `honest` counts unseen)
-    give_up: np.ndarray        # int64[seats in, claim, position]: `honest`'s order to give values up to bluff
+    copies: np.ndarray         # int64[claim]: the deck's cards that pass as each claim, wild jokers too (what
+                               # `honest` counts unseen)
+    give_up: np.ndarray        # int64[seats in, claim, position]: `honest`'s order to give card values up to bluff
     give_up_group: np.ndarray  # int64[seats in, claim, position]: values asked for at one turn share a number
     lies: np.ndarray           # float64[pool, unseen, hand, played, choice slot]: `honest`'s chances of a lie,
                                # NaN until the kernel first works one out (a memo of this table, never shared)
@@ -79,6 +81,9 @@ class KernelTables(NamedTuple):
                                # after each pass)
     turn_win: bool             # `ending.turn_start_win` is set
     wins_at_start: np.ndarray  # bool[set, leading, hand, holds]: `turn_start_win`, indexed as `pass_ok`
+    faces: int                 # card values the hands count: `values`, then the joker where the deck has jokers
+    wild: int                  # the joker's value where it passes as any claim, else -1
+    sets_forced: bool          # a loser's complete sets (and those dealt) leave at once, nobody choosing
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -107,6 +112,8 @@ def build(rules: TableRules, game: Game) -> KernelTables:
     wins_at_start = _turn_table(game, rules.turn_start_win, claim_sets, len(deck), "a win at the start of a turn",
                                 False)
     give_up, groups = _give_up(game, n)
+    copies = np.array([copies_of(game, c) for c in range(rules.values)], dtype=np.int64)
+    faces = rules.values + (1 if rules.deck_counts[rules.joker] else 0)
     set_ranks = np.array(list(rules.ranks_in_play) if rules.set_size else [], dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,
                         sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, first_card, claims, choices,
@@ -116,13 +123,13 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         rules.count_judged, rules.show_pile,
                         _PRIORITY[rules.rulebook.challenge.priority],
                         nxt, int(game.turn_limit), rules.values,
-                        np.array(rules.deck_counts[:rules.values], dtype=np.int64), give_up, groups,
-                        _lie_memo(len(deck), max(rules.deck_counts[:rules.values], default=0), int(slots.max()) + 1),
+                        copies, give_up, groups, _lie_memo(len(deck), int(copies.max(initial=0)), int(slots.max()) + 1),
                         rules.round_ends_on_challenge, not rules.first_out, int(rules.set_size or 0),
                         set_ranks, not rules.emptied_stays_in, rules.reveal_all, rules.may_pass,
                         rules.leader_may_pass, row_set, pass_ok, rules.all_pass_discards,
                         rules.round_ends_on_all_pass and rules.all_pass_leader is not None, leaders,
-                        rules.window_through_passes, rules.turn_start_win is not None, wins_at_start)
+                        rules.window_through_passes, rules.turn_start_win is not None, wins_at_start, faces,
+                        rules.joker if rules.wild else -1, rules.set_size is not None and rules.sets_forced)
 
 
 def _seatings(game: Game) -> Iterator[tuple[int, int, State]]:
@@ -233,16 +240,19 @@ def _lie_memo(deck: int, copies: int, slots: int) -> np.ndarray:
 def _give_up(game: Game, seats: int) -> tuple[np.ndarray, np.ndarray]:
     """For each number of seats in (two to `seats`; fewer read as two) and each claim, the `honest` bot's
     order to give card values up (`bots.table.Tables.give_up_order`, the same rule read from the same place)
-    and the group of each position; the joker, which no deck the kernel plays holds, left out."""
+    and the group of each position, over the card values the hands count (the joker last, where the deck has
+    jokers)."""
     from ..bots.table import tables_for
-    values = game.rules.values
-    order = np.zeros((seats + 1, values, values), dtype=np.int64)
-    group = np.zeros((seats + 1, values, values), dtype=np.int64)
+    rules = game.rules
+    values = rules.values
+    faces = values + (1 if rules.deck_counts[rules.joker] else 0)
+    order = np.zeros((seats + 1, values, faces), dtype=np.int64)
+    group = np.zeros((seats + 1, values, faces), dtype=np.int64)
     tables = tables_for(game)
     for seated in range(2, seats + 1):
         for claim in range(values):
             given = tables.give_up_order(claim, seated)
-            kept = [(v, g) for v, (g, _) in zip(given.values, given.groups) if v < values]
+            kept = [(v, g) for v, (g, _) in zip(given.values, given.groups) if v < faces]
             number, previous = -1, None
             for p, (v, g) in enumerate(kept):
                 if g != previous:
@@ -279,6 +289,8 @@ def _turn_table(game: Game, formula: object, sets: list[frozenset[int]], deck: i
     code = formula.code  # type: ignore[attr-defined]
     for i, required in enumerate(sets):
         most = sum(game.rules.deck_counts[c] for c in required if c < game.rules.values)
+        if game.rules.wild:
+            most += game.rules.deck_counts[game.rules.joker]
         for leading in (0, 1):
             for hand in range(deck + 1):
                 for holds in range(min(hand, most) + 1):
