@@ -73,6 +73,19 @@ def test_every_rulebook_plays_compiled_and_replays_exactly_or_is_refused(path: P
             assert (record.winner if record.winner >= 0 else None, record.turns) == (winner, turns)
 
 
+def test_every_shipped_rulebook_plays_compiled() -> None:
+    """Issue 22 'done when': every shipped rulebook plays compiled, at three seats or its fewest, whichever is
+    more (one-rank-a-round's two-seat table adds a Force challenge, which shows a card from the hand and which
+    the kernel refuses)."""
+    refused = {}
+    for path in sorted(ROOT.glob("rulebooks/*.yaml")):
+        rb = load_rulebook(str(path))
+        why = unsupported(Game(rb, max(3, rb.players.min), turn_cap=300), ["honest"])
+        if why is not None:
+            refused[path.stem] = why
+    assert not refused
+
+
 def test_the_shipped_standard_and_english_tables_play_compiled() -> None:
     """Issue 22 'done when': english-ascending and standard play compiled (the test above cannot pass by
     refusing everything)."""
@@ -154,7 +167,9 @@ def _summary(records: list[GameRecord], players: int) -> dict[str, tuple[float, 
                           ("one-rank-a-round", 4, "counter", 400), ("one-rank-a-round", 3, "random", 100),
                           ("verish-ne-verish-skip", 4, "honest", 400), ("mogeln", 4, "honest", 300),
                           ("canadian-bluff", 3, "honest", 1000), ("canadian-bluff", 3, "greedy", 1000),
-                          ("canadian-bluff-one-pack", 4, "counter", 600), ("canadian-bluff-one-pack", 3, "random", 200)])
+                          ("canadian-bluff-one-pack", 4, "counter", 600), ("canadian-bluff-one-pack", 3, "random", 200),
+                          ("bluffstopp", 3, "honest", 1000), ("bluffstopp", 4, "counter", 600),
+                          ("bluffstopp", 2, "greedy", 1000)])
 def test_statistics_agree_within_their_99_percent_intervals(name: str, players: int, bot: str, games: int) -> None:
     """Issue 22: win shares, turns and challenge rates of the two engines agree within 99% intervals
     (a sample each; the full table is benchmarks/compiled_agreement.py). The bots decide by the same

@@ -96,17 +96,19 @@ def lie_of(lies, pool, matching, hand, played, need, cap, allowed, slot):
 #   pile[me, value]         the cards of the pile it knows (the last column: their total);
 #   last[me, seat]          hand sizes at its last look; received[me, seat]: cards taken since;
 #   seen[me]                challenges caught up with, -1 before its first look.
-# The table's record of challenges: heard[r] = [claimant, loser, cards taken, cards seen by value..., total].
-BY, TO, TAKEN, SEEN = 0, 1, 2, 3  # columns of `heard`: claimant, loser, cards taken, cards seen
+# The table's record of challenges: heard[r] = [claimant, loser, cards taken, pile taken (1 or 0),
+# cards seen by value..., total].
+BY, TO, TAKEN, PILE_TAKEN, SEEN = 0, 1, 2, 3, 4  # columns of `heard`
 
 
 @njit(cache=True)
-def hear(heard, reveals, claimant, loser, taken, cards):
-    """A challenge goes on the record: the cards it turned over (or the whole pile, where shown) and who
-    took the pile. Returns the challenges recorded."""
+def hear(heard, reveals, claimant, loser, taken, took_pile, cards):
+    """A challenge goes on the record: the cards it turned over (or the whole pile, where shown), how many
+    cards the loser took and whether the pile was among them. Returns the challenges recorded."""
     heard[reveals, BY] = claimant
     heard[reveals, TO] = loser
     heard[reveals, TAKEN] = taken
+    heard[reveals, PILE_TAKEN] = 1 if took_pile else 0
     heard[reveals, SEEN:SEEN + cards.size] = cards
     heard[reveals, SEEN + cards.size] = cards.sum()
     return reveals + 1
@@ -114,8 +116,8 @@ def hear(heard, reveals, claimant, loser, taken, cards):
 
 @njit(cache=True)
 def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, reveals):
-    """`Memory.catch_up`: every challenge since `me`'s last look, then seats that put cards down forget as
-    many of each value. A memory catches up only when its seat acts, as the Python bot's does."""
+    """`Memory.catch_up`: every challenge since `me`'s last look (cards drawn from a stock are unseen), then
+    seats that put cards down forget as many of each value. A memory catches up only when its seat acts, as the Python bot's does."""
     width = pile.shape[1]  # the values and their total
     if seen[me] < 0:
         seen[me] = 0
@@ -128,9 +130,10 @@ def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, rev
             pile[me, :] += heard[r, SEEN:SEEN + width]
         loser = heard[r, TO]
         received[me, loser] += heard[r, TAKEN]
-        if loser != me:  # the loser takes the pile: what was known of it is known of that hand
-            known[me, loser, :] += pile[me]
-        pile[me, :] = 0
+        if heard[r, PILE_TAKEN]:
+            if loser != me:  # the loser took the pile: what was known of it is known of that hand
+                known[me, loser, :] += pile[me]
+            pile[me, :] = 0
         seen[me] = r + 1
     for s in range(sizes.size):
         out = last[me, s] + received[me, s] - sizes[s]
@@ -274,9 +277,10 @@ def workspace(t, policies, room):
 
 
 @njit(cache=True)
-def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, states, work):
+def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, stock0, log, states, work):
     """Deal and play one game of the table `t` (`tables.KernelTables`) in the arrays of `work` (`workspace`);
-    fills `record` and appends pickups at pickups[npick:]; returns the new npick."""
+    fills `record` and appends pickups at pickups[npick:]; returns the new npick. Logging, `hands0` gets the
+    deal and `stock0` the stock, top card first."""
     deck, aside, dealt, n, step, values = t.deck, t.aside, t.dealt, t.players, t.step, t.values
     dealer = int(draw(rng) * n) if t.by_lot else 0
     cards, hands, sizes, pile, seated, situation, play_cards = work[0], work[1], work[2], work[3], work[4], \
@@ -301,8 +305,9 @@ def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, 
         hands0[:n, :] = hands
         hands0[n, :] = gone[:t.faces]  # the sets put out at the deal, with the cards dealt to nobody
         for k in range(cards.size):
-            if k < aside or k >= aside + dealt:
+            if k < aside or k >= aside + dealt + t.stock_size:
                 hands0[n, cards[k]] += 1
+        stock0[:t.stock_size] = cards[aside + dealt:aside + dealt + t.stock_size]
     seated[:] = True
     for seat in range(n):
         if sizes[seat] == 0:  # a hand dealt only sets goes out at once
@@ -332,7 +337,8 @@ def game(t, rng, rates, policies, record, pickups, npick, logging, hands0, log, 
         record[DEALER] = dealer
         record[STUCK] = 1
         return npick
-    return play_on(t, dealer, hands, sizes, pile, 0, seated, first, values, situation,
+    return play_on(t, dealer, hands, sizes, pile, 0, cards[aside + dealt:aside + dealt + t.stock_size], seated,
+                   first, values, situation,
                    play_cards, t.turn_cap, NO_LIMIT, rng, rates, policies, record, pickups, npick, logging, log,
                    states, work)
 
@@ -350,8 +356,8 @@ def holds_of(hands, seat, claims, row, allowed, wild):
 
 
 @njit(cache=True)
-def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation, play_cards, turns_left, actions_left,
-            rng, rates, policies, record, pickups, npick, logging, log, states, work):
+def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, situation, play_cards, turns_left,
+            actions_left, rng, rates, policies, record, pickups, npick, logging, log, states, work):
     """Play on from a turn's start: `seat` to play, the claims allowed read from row `row` of `claims`
     (`values`: the first play; a claim's value: its follow; `values + 1 + claim`: a round's lead after it;
     `2 * values + 1`: a lead with nothing claimed), `seated` the seats still in, `situation` the rest of the
@@ -363,7 +369,8 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
      count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
      lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
      pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start,
-     faces, wild, sets_forced) = t
+     faces, wild, sets_forced, stock_size, take_pile, draw_count, short_takes_pile) = t
+    drawn = 0  # cards drawn from `stock` (the stock's cards, top first)
     first = seat
     players_in = 0
     mask = 0  # the seats in, as bits: which row of `next_seat` applies where seats leave
@@ -398,7 +405,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     turns = actions = plays = forced = challenges = caught_n = picks = 0
     rows = 0  # log rows: the actions and the chance events among them
     winner = loser_end = -1
-    capped = False
+    capped = stuck = False
     while True:
         # A turn begins (`State.begin_turn`): the turn cap, a win at the turn's start, then a play or a pass.
         if turns >= turns_left or actions >= actions_left:
@@ -413,6 +420,10 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                 winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
                 break
             may = may_pass and (leader_may_pass or not leading) and pass_ok[row_set[row], lead, sizes[seat], holding]
+        no_play = allowed == 0 or sizes[seat] == 0  # no claim may be made, or no card is left to make it
+        if no_play and not may:  # nor a pass: the seat has no legal action (`State.begin_turn`)
+            stuck = True
+            break
         if policies[seat] == COUNTER:
             catch_up(seat, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
         # The claim: the one allowed that the hand holds most of (the first on a tie), else one drawn.
@@ -424,7 +435,9 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                 held = hands[seat, best]
         jokers = hands[seat, wild] if wild >= 0 else 0  # wild jokers pass as any claim: the same for each
         held += jokers
-        if policies[seat] == RANDOM:
+        if no_play:
+            passing = True
+        elif policies[seat] == RANDOM:
             # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand;
             # each play of k cards is as many plays as there are counts it may call, times the claims.
             cap = min(max_cards, sizes[seat])
@@ -645,16 +658,32 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                 if not reveal_all:
                     shown[:] = 0
                     shown[top] = 1
-                reveals = hear(heard, reveals, claimant, loser, pile_n, pile if show_pile else shown)
-            for v in range(faces):
-                hands[loser, v] += pile[v]
-                pile[v] = 0
-            sizes[loser] += pile_n
-            pickups[npick + picks] = pile_n
+                reveals = hear(heard, reveals, claimant, loser, 0, False, pile if show_pile else shown)
+            # The penalty: the loser takes the pile, or draws from the stock (and takes the pile where the
+            # stock runs short and the rules say so).
+            taken = 0
+            took_pile = take_pile
+            if not take_pile:
+                taken = min(draw_count, stock.size - drawn)
+                for i in range(taken):
+                    hands[loser, stock[drawn + i]] += 1
+                drawn += taken
+                sizes[loser] += taken
+                took_pile = taken < draw_count and short_takes_pile
+            if took_pile:
+                for v in range(faces):
+                    hands[loser, v] += pile[v]
+                    pile[v] = 0
+                sizes[loser] += pile_n
+                taken += pile_n
+                pile_n = 0
+            if keeps:  # what the loser took, on the record just made
+                heard[reveals - 1, TAKEN] = taken
+                heard[reveals - 1, PILE_TAKEN] = 1 if took_pile else 0
+            pickups[npick + picks] = taken
             picks += 1
-            pile_n = 0
             if logging:
-                states[rows - 1, 0] = 0
+                states[rows - 1, 0] = pile_n
                 states[rows - 1, 1:] = sizes
             # The loser's complete sets: its bot chooses, one set at a time (every bot but `random` puts out
             # the first it holds, as `discard_or_keep`).
@@ -697,12 +726,13 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
                     if logging:
                         note(log, states, rows, DISCARD, loser, rank, pile_n, sizes)
                     rows += 1
-            # Empty hands go out (`challenge.settle`), the claimant's first: a claimant whose play survived, and
-            # a loser whose hand its sets emptied where the rules put such a hand out.
+            # Empty hands go out (`challenge.settle`), the claimant's first: a claimant whose play survived, a
+            # loser whose hand its sets emptied where the rules put such a hand out, and a losing challenger
+            # who held nothing and drew nothing.
             if seated[claimant] and sizes[claimant] == 0 and (not lie or (by_sets and emptied_out)):
                 going = claimant
-            if loser != claimant and sizes[loser] == 0 and by_sets and emptied_out:
-                also = loser
+            if loser != claimant and sizes[loser] == 0 and seated[loser] and (emptied_out or not by_sets):
+                also = loser  # a losing challenger left with nothing: the stock had no card to give
         elif after < 0 and sizes[claimant] == 0:
             going = claimant  # the play stood (`State._stands`)
         ended = False
@@ -746,7 +776,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, seated, seat, row, situation,
     record[LOSER] = loser_end
     record[DEALER] = dealer
     record[CAPPED] = 1 if capped else 0
-    record[STUCK] = 0
+    record[STUCK] = 1 if stuck else 0
     record[LOG_ROWS] = rows
     record[TURNS] = turns
     record[ACTIONS] = actions
@@ -773,29 +803,33 @@ def play_games(t, seed, start, count, rates, policies, records, pickups):
     npick = 0
     dummy_h = np.zeros((1, 1), dtype=np.int64)
     dummy_l = np.zeros((1, 1), dtype=np.int64)
+    dummy_s = np.zeros(1, dtype=np.int64)
     work = workspace(t, policies, t.turn_cap)
     for g in range(count):
         if npick + t.turn_cap > pickups.size:
             return g
         rng = seed_of(seed, start + g)
-        npick = game(t, rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_l, dummy_l, work)
+        npick = game(t, rng, rates, policies, records[g], pickups, npick, False, dummy_h, dummy_s, dummy_l, dummy_l,
+                     work)
     return count
 
 
 @njit(cache=True)
-def play_logged(t, seed, index, rates, policies, record, pickups, hands0, log, states):
-    """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody), its
-    action log and the state after every action (record[LOG_ROWS] is the log's length)."""
+def play_logged(t, seed, index, rates, policies, record, pickups, hands0, stock0, log, states):
+    """Game `index` with its deal (`hands0`: a row of counts a seat, then the cards dealt to nobody; `stock0`:
+    the stock, top card first), its action log and the state after every action (record[LOG_ROWS] is the
+    log's length)."""
     rng = seed_of(seed, index)
-    return game(t, rng, rates, policies, record, pickups, 0, True, hands0, log, states,
+    return game(t, rng, rates, policies, record, pickups, 0, True, hands0, stock0, log, states,
                 workspace(t, policies, t.turn_cap))
 
 
 @njit(cache=True)
-def playout(t, dealer, hands, pile, seated, seat, row, situation, play_cards, turns_left, actions_left, seed, rates,
-            policies, record):
+def playout(t, dealer, hands, pile, stock, seated, seat, row, situation, play_cards, turns_left, actions_left, seed,
+            rates, policies, record):
     """A search bot's playout: a table the Python engine holds at a turn's start (`hands` by seat and value,
-    the `pile`'s cards by value, `seated` the seats in, `seat` to play from row `row` of `claims`, the turn's
+    the `pile`'s cards by value, the `stock`'s cards top first, `seated` the seats in, `seat` to play from row
+    `row` of `claims`, the turn's
     other facts in `situation` and the last play's cards in `play_cards`) played on by `policies` for at most
     `actions_left` decisions. `hands` and `seated` end as at the end; `record` says the winner and the loser
     (-1: none yet)."""
@@ -807,6 +841,6 @@ def playout(t, dealer, hands, pile, seated, seat, row, situation, play_cards, tu
         sizes[s] = hands[s].sum()
     pickups = np.zeros(turns_left + 1, dtype=np.int64)
     none = np.zeros((1, 1), dtype=np.int64)
-    play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), seated, seat, row, situation.copy(), play_cards.copy(),
+    play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), stock, seated, seat, row, situation.copy(), play_cards.copy(),
             turns_left, actions_left, rng, rates, policies, record, pickups, 0, False, none, none,
             workspace(t, policies, turns_left))

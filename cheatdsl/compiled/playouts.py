@@ -81,7 +81,8 @@ class CompiledPlayouts:
         situation, play_cards = _situation(state, faces)
         record = np.zeros(RECORD_WIDTH, dtype=np.int64)
         turns = max(1, min(game.turn_limit - state.turns, left))  # a turn is one decision or more
-        playout(t, state.dealer or 0, hands, pile, seated, state.to_act, _row(state, values), situation, play_cards,
+        stock = np.array(state.stock(), dtype=np.int64)
+        playout(t, state.dealer or 0, hands, pile, stock, seated, state.to_act, _row(state, values), situation, play_cards,
                 turns, left, rng.getrandbits(63), table.rates, table.policies, record)
         self.compiled += 1
         winner, loser = int(record[WINNER]), int(record[LOSER])

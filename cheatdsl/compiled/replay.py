@@ -16,6 +16,7 @@ class LoggedGame(NamedTuple):
 
     dealer: int
     hands: np.ndarray    # counts by seat, then the cards dealt to nobody or put out as sets at the deal
+    stock: tuple[int, ...]  # the stock after the deal, top card first
     log: np.ndarray      # [kind, seat, claim, count, card...] per action
     states: np.ndarray   # [pile size, hand sizes...] after each action
     record: np.ndarray
@@ -30,12 +31,13 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     record = np.zeros(RECORD_WIDTH, dtype=np.int64)
     pickups = np.zeros(t.turn_cap + 1, dtype=np.int64)
     hands = np.zeros((t.players + 1, t.faces), dtype=np.int64)
+    stock = np.zeros(max(1, t.stock_size), dtype=np.int64)
     log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
     states = np.zeros((rows, 1 + t.players), dtype=np.int64)
     kernel_game(t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
-                log, states)
+                stock, log, states)
     n = int(record[LOG_ROWS])
-    return LoggedGame(int(record[DEALER]), hands, log[:n], states[:n], record,
+    return LoggedGame(int(record[DEALER]), hands, tuple(stock[:t.stock_size].tolist()), log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))
 
 
@@ -65,7 +67,7 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
         return None, "NO_FIRST_PLAYER", 0
     state = game.new_initial_state()
     enter_position(state, Position(hands=tuple(cards[:n]), to_play=first, dealer=logged.dealer, aside=cards[n],
-                                   out=emptied))
+                                   stock=logged.stock, out=emptied))
     kind = Challenge(challenge)
     for i, row in enumerate(logged.log.tolist()):
         if row[0] == CALLER:
@@ -93,7 +95,8 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
     winner = result.winner if not result.capped and result.winner is not None else -1
     loser = result.loser if not result.capped and result.loser is not None else -1
     kernel = (int(logged.record[WINNER]), int(logged.record[LOSER]), int(logged.record[TURNS]))
-    if (winner, loser, state.turns) != kernel or bool(logged.record[CAPPED]) != result.capped:
+    unfinished = bool(logged.record[CAPPED] or logged.record[STUCK])  # the engine's `capped`: stopped unfinished
+    if (winner, loser, state.turns) != kernel or unfinished != result.capped:
         raise Disagreement(f"the engine ends with winner {winner}, loser {loser} after {state.turns} turns, "
                            f"the kernel with winner {kernel[0]}, loser {kernel[1]} after {kernel[2]}")
     return (winner if winner >= 0 else None), result.ending.name, state.turns

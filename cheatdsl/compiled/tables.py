@@ -84,6 +84,10 @@ class KernelTables(NamedTuple):
     faces: int                 # card values the hands count: `values`, then the joker where the deck has jokers
     wild: int                  # the joker's value where it passes as any claim, else -1
     sets_forced: bool          # a loser's complete sets (and those dealt) leave at once, nobody choosing
+    stock_size: int            # cards left after the deal as a stock to draw from (0: none)
+    take_pile: bool            # the loser of a challenge takes the pile (else draws `draw_count` from the stock)
+    draw_count: int
+    short_takes_pile: bool     # a loser the stock cannot give the whole draw takes the pile as well
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -129,7 +133,8 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         rules.leader_may_pass, row_set, pass_ok, rules.all_pass_discards,
                         rules.round_ends_on_all_pass and rules.all_pass_leader is not None, leaders,
                         rules.window_through_passes, rules.turn_start_win is not None, wins_at_start, faces,
-                        rules.joker if rules.wild else -1, rules.set_size is not None and rules.sets_forced)
+                        rules.joker if rules.wild else -1, rules.set_size is not None and rules.sets_forced,
+                        rules.stock_count, rules.take_pile, int(rules.draw or 0), rules.short_stock_takes_pile)
 
 
 def _seatings(game: Game) -> Iterator[tuple[int, int, State]]:
