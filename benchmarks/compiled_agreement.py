@@ -61,7 +61,6 @@ def replays(games: int, seed: int) -> dict[str, Any]:
     started = time.perf_counter()
     for name, game in cases:
         n = game.players
-        kind = sorted(k.name for k in game.rulebook.challenge.kinds)[0]
         # A fifth of each table's games greedy, a fifth random, honest, counter, and a fifth the four bots
         # taking the seats in turn.
         mixes = (["greedy"] * n, ["random"] * n, ["honest"] * n, ["counter"] * n,
@@ -70,7 +69,7 @@ def replays(games: int, seed: int) -> dict[str, Any]:
             table = CompiledTable(game, bots, seed, RATE)
             for i in range(part * per // 5, (part + 1) * per // 5):
                 try:
-                    replay(game, play_logged(table, i), kind)
+                    replay(game, play_logged(table, i))
                 except Disagreement as exc:
                     wrong.append(f"{name} {','.join(bots)} game {i}: {exc}")
                 played += 1

@@ -96,19 +96,24 @@ def lie_of(lies, pool, matching, hand, played, need, cap, allowed, slot):
 #   pile[me, value]         the cards of the pile it knows (the last column: their total);
 #   last[me, seat]          hand sizes at its last look; received[me, seat]: cards taken since;
 #   seen[me]                challenges caught up with, -1 before its first look.
-# The table's record of challenges: heard[r] = [claimant, loser, cards taken, pile taken (1 or 0),
-# cards seen by value..., total].
-BY, TO, TAKEN, PILE_TAKEN, SEEN = 0, 1, 2, 3, 4  # columns of `heard`
+# The table's record of challenges: heard[r] = [claimant, loser, cards taken, pile taken (1 or 0), card shown
+# from the hand, cards seen by value..., total]. The card shown from the hand is the one a challenge of the
+# hand (Force) made the claimant show, -1 where it showed none, or PLAYED_TEST for a challenge of the play.
+BY, TO, TAKEN, PILE_TAKEN, FROM_HAND, SEEN = 0, 1, 2, 3, 4, 5  # columns of `heard`
+PLAYED_TEST, HAND_TEST = 0, 1  # a challenge kind's test (`model.ChallengeTest`): `kind_tests[kind]`
+FROM_PILE = -2
 
 
 @njit(cache=True)
-def hear(heard, reveals, claimant, loser, taken, took_pile, cards):
-    """A challenge goes on the record: the cards it turned over (or the whole pile, where shown), how many
-    cards the loser took and whether the pile was among them. Returns the challenges recorded."""
+def hear(heard, reveals, claimant, loser, from_hand, cards):
+    """A challenge goes on the record: the card shown from the claimant's hand (`FROM_PILE` for a challenge of
+    the play) or the cards it turned over (or the whole pile, where shown); the caller adds how many cards
+    the loser took and whether the pile was among them. Returns the challenges recorded."""
     heard[reveals, BY] = claimant
     heard[reveals, TO] = loser
-    heard[reveals, TAKEN] = taken
-    heard[reveals, PILE_TAKEN] = 1 if took_pile else 0
+    heard[reveals, TAKEN] = 0
+    heard[reveals, PILE_TAKEN] = 0
+    heard[reveals, FROM_HAND] = from_hand
     heard[reveals, SEEN:SEEN + cards.size] = cards
     heard[reveals, SEEN + cards.size] = cards.sum()
     return reveals + 1
@@ -124,11 +129,18 @@ def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, rev
         last[me, :] = sizes
     while seen[me] < reveals:
         r = seen[me]
-        if show_pile:
+        loser = heard[r, TO]
+        card = heard[r, FROM_HAND]
+        if card != FROM_PILE:  # a challenge of the hand: the card shown goes to the wrong challenger
+            if card >= 0:
+                received[me, loser] += 1
+                if loser != me:
+                    known[me, loser, card] += 1
+                    known[me, loser, width - 1] += 1
+        elif show_pile:
             pile[me, :] = heard[r, SEEN:SEEN + width]
         elif heard[r, BY] != me:  # its own cards went on with `played`
             pile[me, :] += heard[r, SEEN:SEEN + width]
-        loser = heard[r, TO]
         received[me, loser] += heard[r, TAKEN]
         if heard[r, PILE_TAKEN]:
             if loser != me:  # the loser took the pile: what was known of it is known of that hand
@@ -369,7 +381,9 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
      count_top, count_judged, show_pile, priority, next_seat, turn_cap, values, copies, give_up, give_up_group,
      lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
      pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start,
-     faces, wild, sets_forced, stock_size, take_pile, draw_count, short_takes_pile) = t
+     faces, wild, sets_forced, stock_size, take_pile, draw_count, short_takes_pile, kind_tests, preferred,
+     force) = t
+    kinds = kind_tests.size
     drawn = 0  # cards drawn from `stock` (the stock's cards, top first)
     first = seat
     players_in = 0
@@ -597,59 +611,81 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             if logging:
                 states[line, 0] = pile_n
                 states[line, 1:] = sizes
-        # The answers to `claimant`'s last play, from its neighbour round the table (the seats still in).
-        challenger = -1
+        # The answers to `claimant`'s last play, from its neighbour round the table (the seats still in): each
+        # responder accepts (-1) or calls a kind; `honest` and `counter` call the first kind that turns the play
+        # over (`preferred`), or the Force (`force`) where the claimant has no card left, or (`counter`) none
+        # that could pass.
+        challenger = heard_kind = -1
         callers = 0
         for k in range(1, n):
             responder = (claimant + step * k) % n
             if not seated[responder]:
                 continue
-            judges = policies[responder] == HONEST or policies[responder] == COUNTER
-            if policies[responder] == COUNTER:
+            policy = policies[responder]
+            kind = -1
+            if policy == COUNTER:
                 catch_up(responder, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
-            if judges and count_judged and called != count:
-                calls = True  # a count that differs from the cards put down is caught for sure
-            elif judges:
+            if policy == RANDOM:
+                kind = int(draw(rng) * (kinds + 1)) - 1  # accept or each kind alike
+            elif policy == GREEDY:
+                if draw(rng) < rates[responder]:
+                    kind = preferred
+            elif preferred >= 0:
                 pool = deck.size - sizes[responder]
                 matching = copies[claim] - hands[responder, claim]
                 if wild >= 0:
                     matching -= hands[responder, wild]
-                if policies[responder] == COUNTER:
+                if policy == COUNTER:
                     pool -= elsewhere(responder, claimant, faces, known, known_pile) + gone[faces]
                     matching -= elsewhere(responder, claimant, claim, known, known_pile) + gone[claim]
                     if wild >= 0:
                         matching -= elsewhere(responder, claimant, wild, known, known_pile) + gone[wild]
-                doubt = lie_of(lies, pool, matching, sizes[claimant] + count, count, count if reveal_all else 1,
-                               max_cards, allowed, choice_slot[row])
-                if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > last_doubt):
-                    calls = True
+                if force >= 0 and (sizes[claimant] == 0 or (policy == COUNTER and matching <= 0)):
+                    kind = force  # nothing left that the claimant could show
+                elif count_judged and called != count:
+                    kind = preferred  # a count that differs from the cards put down is caught for sure
                 else:
-                    calls = draw(rng) < rates[responder] * doubt / DOUBT
-            else:
-                calls = draw(rng) < rates[responder]
+                    doubt = lie_of(lies, pool, matching, sizes[claimant] + count, count, count if reveal_all else 1,
+                                   max_cards, allowed, choice_slot[row])
+                    if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > last_doubt) or \
+                            draw(rng) < rates[responder] * doubt / DOUBT:
+                        kind = preferred
             if logging:
-                note(log, states, rows, CHALLENGE if calls else ACCEPT, responder, -1, pile_n, sizes)
+                note(log, states, rows, CHALLENGE if kind >= 0 else ACCEPT, responder, kind, pile_n, sizes)
             actions += 1
             rows += 1
-            if calls:
+            if kind >= 0:
                 callers += 1
                 if challenger < 0:
-                    challenger = responder
+                    challenger, heard_kind = responder, kind
                     if priority == IN_TURN:
                         break
                 elif priority == BY_LOT and draw(rng) * callers < 1.0:
-                    challenger = responder  # each of the callers so far equally likely to have called first
+                    challenger, heard_kind = responder, kind  # each caller so far equally likely to be first
         if priority == BY_LOT and callers > 1:
             if logging:
                 note(log, states, rows, CALLER, challenger, -1, pile_n, sizes)
             rows += 1
         going = also = -1  # the seats whose empty hands put them out now, in the order the engine settles
+        caught = lie
         if challenger >= 0:
             challenges += 1
             is_open = False
             passes = 0
-            loser = claimant if lie else challenger
-            if lie:
+            from_hand = FROM_PILE
+            if kind_tests[heard_kind] == HAND_TEST:
+                # The claimant shows a card of the claim from the hand (its own first, then a wild joker);
+                # showing none, it is caught. A card shown goes to the challenger, who lost.
+                from_hand = claim if hands[claimant, claim] > 0 else wild if wild >= 0 and hands[claimant, wild] > 0 \
+                    else -1
+                caught = from_hand < 0
+                if not caught:
+                    hands[claimant, from_hand] -= 1
+                    sizes[claimant] -= 1
+                    hands[challenger, from_hand] += 1
+                    sizes[challenger] += 1
+            loser = claimant if caught else challenger
+            if caught:
                 caught_n += 1
             if keeps:
                 # What the challenge turned over: the whole play, or its top card (the highest, as the log
@@ -658,7 +694,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 if not reveal_all:
                     shown[:] = 0
                     shown[top] = 1
-                reveals = hear(heard, reveals, claimant, loser, 0, False, pile if show_pile else shown)
+                reveals = hear(heard, reveals, claimant, loser, from_hand, pile if show_pile else shown)
             # The penalty: the loser takes the pile, or draws from the stock (and takes the pile where the
             # stock runs short and the rules say so).
             taken = 0
@@ -729,7 +765,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             # Empty hands go out (`challenge.settle`), the claimant's first: a claimant whose play survived, a
             # loser whose hand its sets emptied where the rules put such a hand out, and a losing challenger
             # who held nothing and drew nothing.
-            if seated[claimant] and sizes[claimant] == 0 and (not lie or (by_sets and emptied_out)):
+            if seated[claimant] and sizes[claimant] == 0 and (not caught or (by_sets and emptied_out)):
                 going = claimant
             if loser != claimant and sizes[loser] == 0 and seated[loser] and (emptied_out or not by_sets):
                 also = loser  # a losing challenger left with nothing: the stock had no card to give
@@ -759,7 +795,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
         if ended:
             break
         if challenger >= 0:
-            seat = next_seat[dealer, mask if last_holder else 0, claimant, challenger, 1 if lie else 0]
+            seat = next_seat[dealer, mask if last_holder else 0, claimant, challenger, 1 if caught else 0]
             if leads:
                 row = values + 1 + claim
                 leading = True

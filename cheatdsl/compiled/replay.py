@@ -45,9 +45,9 @@ class Disagreement(AssertionError):
     """The Python engine reached another state than the kernel; the message says where."""
 
 
-def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, str, int]:
+def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
     """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
-    and the end; returns the Python engine's (winner, ending name, turns). `challenge` is the kind's name."""
+    and the end; returns the Python engine's (winner, ending name, turns)."""
     from .kernel import (CALLER, CAPPED, CHALLENGE, DISCARD, FIRST, KEEP, LOSER, PASS as PASS_ROW, PLAY, STUCK, TURNS,
                          WINNER)
     n = game.players
@@ -68,7 +68,6 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
     state = game.new_initial_state()
     enter_position(state, Position(hands=tuple(cards[:n]), to_play=first, dealer=logged.dealer, aside=cards[n],
                                    stock=logged.stock, out=emptied))
-    kind = Challenge(challenge)
     for i, row in enumerate(logged.log.tolist()):
         if row[0] == CALLER:
             action: object = ChanceCaller(row[1])
@@ -81,7 +80,7 @@ def replay(game: Game, logged: LoggedGame, challenge: str) -> tuple[int | None, 
         elif row[0] == PASS_ROW:
             action = PASS
         else:
-            action = kind if row[0] == CHALLENGE else ACCEPT
+            action = Challenge(game.rules.kind_names[row[2]]) if row[0] == CHALLENGE else ACCEPT
         if row[0] != CALLER and state.current_player() != row[1]:
             raise Disagreement(f"action {i}: the kernel's seat {row[1]} acts, the engine's {state.current_player()}")
         state.apply_action(action)

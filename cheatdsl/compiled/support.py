@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..derived import TableRules
-from ..model import ChallengeTest
 
 KERNEL_BOTS = ("counter", "greedy", "honest", "random")  # the bots the kernel plays, deciding by the Python bots' rules
 LEAVING_SEATS = 8  # where seats leave, the next player is worked out for every seating: 2**8 of them at most
@@ -27,8 +26,6 @@ def _rule_refusal(r: TableRules) -> str | None:
         (r.set_size is not None and not r.sets_naturals_only, "sets that jokers may complete"),
         (r.min_cards > 1, "a minimum play above one card"),
         (r.emptied_stays_in, "a hand emptied by its sets that stays in"),
-        (len(r.kinds) != 1 or r.kinds[0].test is not ChallengeTest.PLAYED,
-         "challenge kinds other than one that turns the play over"),
         (not r.take_pile and r.pile_after_discarded, "a pile that leaves the game after a challenge"),
         (r.at_once, "an empty hand that counts before the challenge window closes"),
         (not r.first_out and r.players > LEAVING_SEATS, f"seats that leave at a table of more than {LEAVING_SEATS}"),

@@ -10,7 +10,7 @@ import numpy as np
 from ..bots.base import copies_of
 from ..derived import TableRules
 from ..engine import ChanceDealer, ChanceShuffle, Game, State
-from ..model import CountRule, Priority
+from ..model import ChallengeTest, CountRule, Priority
 
 
 _COUNT_RULE = {CountRule.EXACT: 0, CountRule.EXTRA_ALLOWED: 1, CountRule.ANY: 2}  # kernel codes
@@ -88,6 +88,10 @@ class KernelTables(NamedTuple):
     take_pile: bool            # the loser of a challenge takes the pile (else draws `draw_count` from the stock)
     draw_count: int
     short_takes_pile: bool     # a loser the stock cannot give the whole draw takes the pile as well
+    kind_tests: np.ndarray     # int64[kind]: the test of each challenge kind allowed at the table, in the rules'
+                               # order (kernel.PLAYED_TEST or HAND_TEST)
+    preferred: int             # the kind bots call: the first that turns the play over, else the first (-1: none)
+    force: int                 # the first kind that makes the claimant show a card from the hand, or -1
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -134,7 +138,17 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         rules.round_ends_on_all_pass and rules.all_pass_leader is not None, leaders,
                         rules.window_through_passes, rules.turn_start_win is not None, wins_at_start, faces,
                         rules.joker if rules.wild else -1, rules.set_size is not None and rules.sets_forced,
-                        rules.stock_count, rules.take_pile, int(rules.draw or 0), rules.short_stock_takes_pile)
+                        rules.stock_count, rules.take_pile, int(rules.draw or 0), rules.short_stock_takes_pile,
+                        *_kinds(rules))
+
+
+def _kinds(rules: TableRules) -> tuple[np.ndarray, int, int]:
+    """Each challenge kind's test in the rules' order, the kind the bots call (`bots.base.preferred_challenge`)
+    and the Force (`force_challenge`)."""
+    tests = [1 if k.test is ChallengeTest.HAND else 0 for k in rules.kinds]
+    preferred = tests.index(0) if 0 in tests else (0 if tests else -1)
+    force = tests.index(1) if 1 in tests else -1
+    return np.array(tests, dtype=np.int64), preferred, force
 
 
 def _seatings(game: Game) -> Iterator[tuple[int, int, State]]:
