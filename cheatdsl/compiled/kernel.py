@@ -31,9 +31,6 @@ RECORD_WIDTH = 14  # STUCK: the rules named no first player for the deal; LOG_RO
 EXACT, UP_TO_CARDS, ANY_COUNT = 0, 1, 2  # the count a play may call (`count_rule`): model.CountRule
 NO_LIMIT = 1 << 62  # no cap on decisions (`play_on`'s `actions_left`), as for whole games
 GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # the bots (`policies[seat]`); each challenges at `rates[seat]`
-DOUBT = 0.5       # `honest`: a claim this likely a lie is doubted at its rate (bots/honest.py)
-LAST_DOUBT = 0.1  # `honest`: a claim that would let the claimant win is challenged past this doubt
-LAST_DOUBT_OUT = 0.3  # ... or put the claimant out of a game the last holder loses
 
 
 @njit(cache=True)
@@ -382,7 +379,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
      lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
      pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start,
      faces, wild, sets_forced, stock_size, take_pile, draw_count, short_takes_pile, kind_tests, preferred,
-     force) = t
+     force, doubt_scale, last_doubt) = t
     kinds = kind_tests.size
     drawn = 0  # cards drawn from `stock` (the stock's cards, top first)
     first = seat
@@ -415,7 +412,6 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
         received[:] = 0
         seen[:] = -1
     reveals = 0
-    last_doubt = LAST_DOUBT_OUT if last_holder else LAST_DOUBT
     turns = actions = plays = forced = challenges = caught_n = picks = 0
     rows = 0  # log rows: the actions and the chance events among them
     winner = loser_end = -1
@@ -648,7 +644,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     doubt = lie_of(lies, pool, matching, sizes[claimant] + count, count, count if reveal_all else 1,
                                    max_cards, allowed, choice_slot[row])
                     if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > last_doubt) or \
-                            draw(rng) < rates[responder] * doubt / DOUBT:
+                            draw(rng) < rates[responder] * doubt / doubt_scale:
                         kind = preferred
             if logging:
                 note(log, states, rows, CHALLENGE if kind >= 0 else ACCEPT, responder, kind, pile_n, sizes)

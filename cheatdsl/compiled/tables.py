@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..bots.base import copies_of
+from ..bots.honest import DOUBT, LAST_DOUBT, LAST_DOUBT_OUT
 from ..derived import TableRules
 from ..engine import ChanceDealer, ChanceShuffle, Game, State
 from ..model import ChallengeTest, CountRule, Priority
@@ -92,6 +93,10 @@ class KernelTables(NamedTuple):
                                # order (kernel.PLAYED_TEST or HAND_TEST)
     preferred: int             # the kind bots call: the first that turns the play over, else the first (-1: none)
     force: int                 # the first kind that makes the claimant show a card from the hand, or -1
+    doubt_scale: float         # `honest`'s doubt at which it challenges at its rate (bots/honest.py DOUBT)
+    last_doubt: float          # ... and past which it challenges a claimant's last cards (LAST_DOUBT, or
+                               # LAST_DOUBT_OUT where the last holder loses): read here, so the kernel's disk
+                               # cache never keeps an old value
 
 
 def build(rules: TableRules, game: Game) -> KernelTables:
@@ -139,7 +144,7 @@ def build(rules: TableRules, game: Game) -> KernelTables:
                         rules.window_through_passes, rules.turn_start_win is not None, wins_at_start, faces,
                         rules.joker if rules.wild else -1, rules.set_size is not None and rules.sets_forced,
                         rules.stock_count, rules.take_pile, int(rules.draw or 0), rules.short_stock_takes_pile,
-                        *_kinds(rules))
+                        *_kinds(rules), DOUBT, LAST_DOUBT if rules.first_out else LAST_DOUBT_OUT)
 
 
 def _kinds(rules: TableRules) -> tuple[np.ndarray, int, int]:
