@@ -50,8 +50,8 @@ def test_a_tables_value_agrees_with_the_python_playouts() -> None:
     up-or-down variant (a choice of claims), of Verish' Ne Verish' (rounds, sets, seats that leave, the
     last holder losing; passing in the skip variant), of one-rank-a-round (passing, the top card shown, a
     win at a turn's start; at two seats a Force challenge too), of Canadian bluff (wild jokers, forced sets)
-    and of Bluffstopp (exact cards, a stock to draw from, a claim nothing may follow), at a turn's start and awaiting answers to a play, the mean value of 300 playouts
-    of 80 decisions agrees with the Python engine's within four standard errors."""
+    and of Bluffstopp (exact cards, a stock to draw from, a claim nothing may follow), at a turn's start and
+    awaiting answers to a play, the mean value of 300 playouts of 80 decisions agrees with the Python engine's within four standard errors."""
     for name, players in (("english-ascending", 3), ("standard-up-or-down", 4), ("verish-ne-verish", 4),
                           ("verish-ne-verish-skip", 4), ("one-rank-a-round", 3), ("canadian-bluff-one-pack", 4),
                           ("bluffstopp", 3), ("one-rank-a-round", 2)):

@@ -95,10 +95,10 @@ def lie_of(lies, pool, matching, hand, played, need, cap, allowed, slot):
 #   seen[me]                challenges caught up with, -1 before its first look.
 # The table's record of challenges: heard[r] = [claimant, loser, cards taken, pile taken (1 or 0), card shown
 # from the hand, cards seen by value..., total]. The card shown from the hand is the one a challenge of the
-# hand (Force) made the claimant show, -1 where it showed none, or PLAYED_TEST for a challenge of the play.
+# hand (Force) made the claimant show, -1 where it showed none, or FROM_PILE for a challenge of the play.
 BY, TO, TAKEN, PILE_TAKEN, FROM_HAND, SEEN = 0, 1, 2, 3, 4, 5  # columns of `heard`
-PLAYED_TEST, HAND_TEST = 0, 1  # a challenge kind's test (`model.ChallengeTest`): `kind_tests[kind]`
 FROM_PILE = -2
+PLAYED_TEST, HAND_TEST = 0, 1  # a challenge kind's test (`model.ChallengeTest`): `kind_tests[kind]`
 
 
 @njit(cache=True)
@@ -119,7 +119,8 @@ def hear(heard, reveals, claimant, loser, from_hand, cards):
 @njit(cache=True)
 def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, reveals):
     """`Memory.catch_up`: every challenge since `me`'s last look (cards drawn from a stock are unseen), then
-    seats that put cards down forget as many of each value. A memory catches up only when its seat acts, as the Python bot's does."""
+    seats that put cards down forget as many of each value. A memory catches up only when its seat acts, as
+    the Python bot's does."""
     width = pile.shape[1]  # the values and their total
     if seen[me] < 0:
         seen[me] = 0
@@ -873,6 +874,6 @@ def playout(t, dealer, hands, pile, stock, seated, seat, row, situation, play_ca
         sizes[s] = hands[s].sum()
     pickups = np.zeros(turns_left + 1, dtype=np.int64)
     none = np.zeros((1, 1), dtype=np.int64)
-    play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), stock, seated, seat, row, situation.copy(), play_cards.copy(),
-            turns_left, actions_left, rng, rates, policies, record, pickups, 0, False, none, none,
+    play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), stock, seated, seat, row, situation.copy(),
+            play_cards.copy(), turns_left, actions_left, rng, rates, policies, record, pickups, 0, False, none, none,
             workspace(t, policies, turns_left))

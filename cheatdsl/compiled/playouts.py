@@ -82,8 +82,8 @@ class CompiledPlayouts:
         record = np.zeros(RECORD_WIDTH, dtype=np.int64)
         turns = max(1, min(game.turn_limit - state.turns, left))  # a turn is one decision or more
         stock = np.array(state.stock(), dtype=np.int64)
-        playout(t, state.dealer or 0, hands, pile, stock, seated, state.to_act, _row(state, values), situation, play_cards,
-                turns, left, rng.getrandbits(63), table.rates, table.policies, record)
+        playout(t, state.dealer or 0, hands, pile, stock, seated, state.to_act, _row(state, values), situation,
+                play_cards, turns, left, rng.getrandbits(63), table.rates, table.policies, record)
         self.compiled += 1
         winner, loser = int(record[WINNER]), int(record[LOSER])
         if game.rules.first_out and winner >= 0:
