@@ -4,8 +4,9 @@ Importing this module imports numba through `cache.load_numba` (so its disk cach
 cache folder) and raises `cache.NumbaMissing` without it; the functions compile on first call, or load
 from numba's disk cache. Randomness is a splitmix64 stream per game, seeded from (run seed, game index):
 no generator is shared between games or threads. Action log rows: [kind, seat, claim, count, card...]
-with kind PLAY, ACCEPT, CHALLENGE, CALLER (chance: who of several callers is heard), DISCARD (a set put
-out, its rank in the claim column) or KEEP (the sets left kept); state rows: [pile size, hand size of
+with kind PLAY, ACCEPT, CHALLENGE (the kind called, by its index among the table's kinds, in the claim
+column), CALLER (chance: who of several callers is heard), DISCARD (a set put out, its rank in the claim
+column) or KEEP (the sets left kept); state rows: [pile size, hand size of
 each seat] after the action. `game` deals and plays a whole game; `play_on` plays on from a turn's start,
 for a whole game or a search bot's playout (`playout`).
 """
