@@ -9,6 +9,9 @@ column), CALLER (chance: who of several callers is heard), DISCARD (a set put ou
 column) or KEEP (the sets left kept); state rows: [pile size, hand size of
 each seat] after the action. `game` deals and plays a whole game; `play_on` plays on from a turn's start,
 for a whole game or a search bot's playout (`playout`).
+
+The kernel stays in this one file on purpose: numba's disk cache checks only the file of the function it
+compiled, so a kernel split across files could go on running a stale copy of a helper edited elsewhere.
 """
 
 from __future__ import annotations
