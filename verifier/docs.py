@@ -64,7 +64,8 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "A seat with no cards that must lead, or a claim nobody may make, leaves the game stuck.",
         "Induction with lemmas (every seat still in holds a card); when the step fails, plays from a deal are "
         "searched (bounded model checking, then seeded games played by bots, `random` among them, to their "
-        "end) and what is found is replayed by the interpreter."),
+        "end; where those show none, 5,000 more a line-up on the compiled engine) and what is found is replayed "
+        "by the interpreter."),
     "turn-order": (
         "The next seat is always defined, is still in the game, and another seat is there to answer.",
         "After a challenge or when everyone passes the rules must name who plays, skipping seats that are out.",
@@ -93,7 +94,9 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "greedy play from the deal of seed 0: the seat plays as many cards as it may, the others pass (or play "
         "the fewest cards); where the rules treat every seat alike and the dealer is drawn by lot, one such "
         "play turned round the table serves every seat. A seat no such play wins takes a game won by it among "
-        "the seeded games played by bots. Only for a seat no game has won does Z3 search: bounded model "
+        "the seeded games played by bots (where those show none, among 5,000 games a line-up the same bots play "
+        "on the compiled engine, replayed by the interpreter from the kernel's deal). Only for a seat no game "
+        "has won does Z3 search: bounded model "
         "checking of up to 24 turns (plays and passes) from the deal of seed 0, replayed by the interpreter. "
         "The summary says which way each seat's win was shown; the details name each game (seed, dealer, "
         "what each seat's player did, turns)."),
@@ -187,7 +190,10 @@ def markdown(report: Report) -> str:
         "no legal action refutes no-deadlock, a position met twice refutes termination, a true claim of a",
         "discarded rank refutes discards, and a game won by a seat (these, or a scripted greedy play) proves",
         "that seat can win, so Z3 searches only for seats no game has won; the game is the witness. Seeds",
-        "and line-ups are fixed, so verdicts do not depend on the machine.",
+        "and line-ups are fixed, so verdicts do not depend on the machine. Where those games show no stuck",
+        "game, or no win for some seat, the same line-ups play 5,000 games each on the compiled engine (where",
+        "numba is installed and the kernel plays the rules; `--engine python` turns this off), and a game",
+        "that shows one is replayed by the interpreter from the kernel's deal: that replay is the witness.",
         "",
         "## The properties",
         "",

@@ -109,6 +109,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=f"the wall-clock seconds a rulebook's heavy checks may take together, from 1 to 86400 "
                         f"(default {TIME_LIMIT_DEFAULT:g}); a property still running then is cut short and "
                         "reported unknown, saying so")
+    p.add_argument("--engine", choices=("auto", "python"), default="auto",
+                   help="auto (default): where the verifier's games played by bots on the interpreter show no "
+                        "stuck game or no win for some seat, play more on the compiled engine when it plays the "
+                        "rules (each game it shows is replayed by the interpreter); python: the interpreter's only")
 
 
 def dropped_note(shown: str, rulebook: Rulebook) -> str:
@@ -124,8 +128,11 @@ def run(args: argparse.Namespace) -> int:
     from verifier.api import Caches, Request, Settings, dead_rules, verify_many
     from verifier.report import Report, RulebookReport, save_witnesses
 
+    from ..simulate.engine import Engine
+
     given = {"searches": args.searches, "effort": args.search_effort, "time_limit": args.time_limit}
-    settings = Settings(**{name: value for name, value in given.items() if value is not None})
+    settings = Settings(**{name: value for name, value in given.items() if value is not None},
+                        engine=Engine(args.engine))
 
     from ..load import compile_rulebook
     from .progress import Progress

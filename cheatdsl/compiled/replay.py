@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import ACCEPT, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position
+from ..engine import ACCEPT, CHANCE, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position
 from ..engine.deal import enter_position
 from .run import CompiledTable
 
@@ -45,34 +46,30 @@ class Disagreement(AssertionError):
     """The Python engine reached another state than the kernel; the message says where."""
 
 
-def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
-    """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
-    and the end; returns the Python engine's (winner, ending name, turns)."""
-    from .kernel import (CALLER, CAPPED, CHALLENGE, DISCARD, FIRST, KEEP, LOSER, PASS as PASS_ROW, PLAY, STUCK, TURNS,
-                         WINNER)
+def start_of(game: Game, logged: LoggedGame) -> Position | None:
+    """The position `logged` starts from, as the Python engine enters it (the hands dealt, the first player the
+    deal names, the stock and the cards dealt to nobody); None where the deal names nobody to play first."""
     n = game.players
     cards = [tuple(int(v) for v in range(logged.hands.shape[1]) for _ in range(int(logged.hands[s, v])))
              for s in range(n + 1)]
-    emptied = tuple(s for s in range(n) if not cards[s])  # dealt only sets, which left at once
-    if emptied and game.rules.first_out:
-        if len(logged.log) or int(logged.record[WINNER]) != emptied[0]:
-            raise Disagreement(f"seat {emptied[0]} was dealt only sets and wins, but the kernel's game went on")
-        return emptied[0], "WON", 0
     first = _first_named(game, logged)
-    if first != int(logged.record[FIRST]):
-        raise Disagreement(f"the deal names seat {first} to play first, the kernel seat {int(logged.record[FIRST])}")
     if first < 0:
-        if not logged.record[STUCK] or len(logged.log):
-            raise Disagreement("the deal names nobody to play first, but the kernel's game went on")
-        return None, "NO_FIRST_PLAYER", 0
-    state = game.new_initial_state()
-    enter_position(state, Position(hands=tuple(cards[:n]), to_play=first, dealer=logged.dealer, aside=cards[n],
-                                   stock=logged.stock, out=emptied))
-    for i, row in enumerate(logged.log.tolist()):
+        return None
+    return Position(hands=tuple(cards[:n]), to_play=first, dealer=logged.dealer, aside=cards[n], stock=logged.stock,
+                    out=tuple(s for s in range(n) if not cards[s]))
+
+
+def actions_of(game: Game, logged: LoggedGame) -> Iterator[tuple[int, object]]:
+    """The logged actions in the Python engine's terms, each with the seat that acts (CHANCE: who of several
+    callers called first)."""
+    from .kernel import CALLER, CHALLENGE, DISCARD, KEEP, PASS as PASS_ROW, PLAY
+    kinds = game.rules.kind_names
+    for row in logged.log.tolist():
         if row[0] == CALLER:
-            action: object = ChanceCaller(row[1])
-        elif row[0] == PLAY:
-            action = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])
+            yield CHANCE, ChanceCaller(row[1])
+            continue
+        if row[0] == PLAY:
+            action: object = Play(tuple(sorted(c for c in row[4:] if c >= 0)), row[2], row[3])
         elif row[0] == DISCARD:
             action = DiscardSet(row[2])
         elif row[0] == KEEP:
@@ -80,9 +77,33 @@ def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
         elif row[0] == PASS_ROW:
             action = PASS
         else:
-            action = Challenge(game.rules.kind_names[row[2]]) if row[0] == CHALLENGE else ACCEPT
-        if row[0] != CALLER and state.current_player() != row[1]:
-            raise Disagreement(f"action {i}: the kernel's seat {row[1]} acts, the engine's {state.current_player()}")
+            action = Challenge(kinds[row[2]]) if row[0] == CHALLENGE else ACCEPT
+        yield row[1], action
+
+
+def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
+    """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
+    and the end; returns the Python engine's (winner, ending name, turns)."""
+    from .kernel import CAPPED, FIRST, LOSER, STUCK, TURNS, WINNER
+    n = game.players
+    emptied = tuple(s for s in range(n) if not logged.hands[s].any())  # dealt only sets, which left at once
+    if emptied and game.rules.first_out:
+        if len(logged.log) or int(logged.record[WINNER]) != emptied[0]:
+            raise Disagreement(f"seat {emptied[0]} was dealt only sets and wins, but the kernel's game went on")
+        return emptied[0], "WON", 0
+    position = start_of(game, logged)
+    first = -1 if position is None else position.to_play
+    if first != int(logged.record[FIRST]):
+        raise Disagreement(f"the deal names seat {first} to play first, the kernel seat {int(logged.record[FIRST])}")
+    if position is None:
+        if not logged.record[STUCK] or len(logged.log):
+            raise Disagreement("the deal names nobody to play first, but the kernel's game went on")
+        return None, "NO_FIRST_PLAYER", 0
+    state = game.new_initial_state()
+    enter_position(state, position)
+    for i, (seat, action) in enumerate(actions_of(game, logged)):
+        if seat != CHANCE and state.current_player() != seat:
+            raise Disagreement(f"action {i}: the kernel's seat {seat} acts, the engine's {state.current_player()}")
         state.apply_action(action)
         got = [state.pile_size(), *state.hand_sizes()]
         if got != logged.states[i].tolist():

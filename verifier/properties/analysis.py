@@ -165,7 +165,8 @@ class Analysis:
 
 def games(a: Analysis, look: str) -> Found:
     """Seeded games at this table played by bots until they show `look` (see `games.py`), cached."""
-    return a.cached(f"games:{look}", lambda: play_games(a.game, (look,)))  # type: ignore[no-any-return]
+    return a.cached(f"games:{look}",  # type: ignore[no-any-return]
+                    lambda: play_games(a.game, (look,), engine=a.settings.engine))
 
 
 def replays(a: Analysis, w: Witness) -> bool:

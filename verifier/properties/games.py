@@ -20,6 +20,7 @@ from cheatdsl.engine import (
     ACCEPT, CHANCE, PASS, Action, DiscardSet, Ending, Game, IllegalAction, Pass, Phase, Play, State,
 )
 from cheatdsl.engine.game import NO_CAP
+from cheatdsl.simulate.engine import Engine
 from cheatdsl.words.notation import card_text, claim_text, rank_words
 
 from .witness import ACCEPTED, Said, Witness, choose, dealt, steps_text, win_expected, words_text
@@ -87,10 +88,11 @@ class _Run:
     out as scenario steps and sentences only for a witness (`steps`, `words`)."""
 
     def __init__(self, game: Game, seed: int, dealer: int, names: tuple[str, ...], rate: float,
-                 steer: int | None = None) -> None:
+                 steer: int | None = None, start: tuple[dict[str, Any], State] | None = None) -> None:
         self.game = game
-        self.start = {"seed": seed, "dealer": dealer}
-        self.state = dealt(game, seed, dealer)
+        # A seeded deal, or (with `start`) a position already entered and its description for a witness.
+        self.start, self.state = ({"seed": seed, "dealer": dealer}, dealt(game, seed, dealer)) if start is None \
+            else start
         n = game.players
         self.names = [names[s % len(names)] for s in range(n)]
         self.rate = rate
@@ -123,7 +125,11 @@ class _Run:
         applied and written down; `heard` tells whether it settled a challenge."""
         st = self.state
         seat = st.to_act
-        action: Any = st.chance_outcome(self.chance) if seat == CHANCE else self.bots[seat].act(self.views[seat])
+        return self.apply(seat, st.chance_outcome(self.chance) if seat == CHANCE else self.bots[seat].act(self.views[seat]))
+
+    def apply(self, seat: int, action: Any) -> Any:
+        """`action` of `seat` (CHANCE: who of several callers called first) applied and written down."""
+        st = self.state
         self.moves.append((seat, action))
         records = self.records
         reveals = len(records)
@@ -172,9 +178,11 @@ def _winner(st: State) -> int | None:
 
 
 def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns: int = TURNS,
-               actions: int = ACTIONS) -> Found:
+               actions: int = ACTIONS, engine: Engine = Engine.AUTO) -> Found:
     """Seeded games at one table, stopped once every kind of witness in `look` is found (each seat's win
-    for "wins"), or the games, turns or actions allowed are spent."""
+    for "wins"), or the games, turns or actions allowed are spent. Unless `engine` is PYTHON, a stuck game
+    or a seat's win these games did not show is then looked for in games on the compiled kernel
+    (`compiled_games`)."""
     wanted = set(look)
     found = Found()
     n = game.players
@@ -198,6 +206,9 @@ def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns
             before = set(found.witnesses)
             _play(run, wanted, found, turns, cap)
             found.drained |= set(found.witnesses) - before
+    if engine is not Engine.PYTHON and _wanting(wanted, found, n):
+        from .compiled_games import kernel_games
+        kernel_games(game, wanted, found)
     return found
 
 
@@ -247,6 +258,12 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                     "discards", expect, f"{st.turns} turns from a deal, {run.by}", last=1)
                 dead_claim = False
     found.actions = done
+    ended(run, wanted, found)
+
+
+def ended(run: _Run, wanted: set[str], found: Found) -> None:
+    """What `run`'s game shows once over, kept in `found`: a stuck game, a seat's win (the first of each)."""
+    st, g = run.state, run.game
     if st.phase is not Phase.TERMINAL:
         return
     found.ended += 1
@@ -259,11 +276,13 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
                 f"{st.turns} turns from a deal, {run.by}: {reason}", last=2)
     seat = _winner(st)
     if seat is not None and "wins" in wanted and seat not in found.wins:
-        found.wins[seat] = run.witness("winnability", win_expected(st, seat), f"seat {seat} {'wins' if g.rules.first_out else 'goes out first'} "
-                                       f"after {st.turns} turns, played by bots ({', '.join(run.names)}; "
-                                       f"seed {run.start['seed']})")
-        found.played[seat] = {**run.start, "bots": list(run.names), "challenge_rate": run.rate, "turns": st.turns,
-                              "actions": len(run.moves)}
+        how = (f"played by bots ({', '.join(run.names)}; seed {run.start['seed']})" if "seed" in run.start
+               else run.by)
+        found.wins[seat] = run.witness("winnability", win_expected(st, seat),
+                                       f"seat {seat} {'wins' if g.rules.first_out else 'goes out first'} after "
+                                       f"{st.turns} turns, {how}")
+        found.played[seat] = {**{k: v for k, v in run.start.items() if k != "position"}, "bots": list(run.names),
+                              "challenge_rate": run.rate, "turns": st.turns, "actions": len(run.moves)}
 
 
 class _Steered:

@@ -11,6 +11,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from cheatdsl.simulate.engine import Engine
+
 HEAVY_SECONDS = 320.0  # the kill timer of a rulebook's heavy checks: a safety net past their own limits
 SEARCHES = 1  # counterexample searches per property and rulebook, at the smallest counts that need one
 EFFORT = 1.0  # scales every counterexample search's resource limit (`--search-effort`)
@@ -20,13 +22,16 @@ EFFORT = 1.0  # scales every counterexample search's resource limit (`--search-e
 class Settings:
     """A run's settings: `searches` per property and rulebook (`--searches`), the search `effort` that scales
     each search's resource limit (`--search-effort`), and the wall-clock `time_limit` of a rulebook's heavy
-    checks together (`--time-limit`). `helper`: whether the heavy checks of a rulebook may fork a second process
-    for its larger player counts (the runner allows it where a core is free; the results are the same)."""
+    checks together (`--time-limit`). `engine` (`--engine`): PYTHON keeps the verifier's games played by bots
+    on the interpreter; AUTO adds games on the compiled kernel where those show nothing (`compiled_games`).
+    `helper`: whether the heavy checks of a rulebook may fork a second process for its larger player counts
+    (the runner allows it where a core is free; the results are the same)."""
 
     searches: int = SEARCHES
     effort: float = EFFORT
     time_limit: float = HEAVY_SECONDS
     helper: bool = False
+    engine: Engine = Engine.AUTO
 
     def __post_init__(self) -> None:
         # The command line's bounds, kept for callers that build settings themselves.

@@ -112,7 +112,9 @@ def _how(wins: dict[int, Win]) -> list[str]:
                    f"turn{'s' if turns != 1 else ''}, replayed by the interpreter")
     for s in sorted(s for s, w in wins.items() if w.by == "games"):
         g = wins[s].game
-        out.append(f"seat {s} won a game played by bots ({', '.join(g['bots'])}; seed {g['seed']}), "
+        dealt = (f"seed {g['seed']}" if "seed" in g else
+                 f"the compiled engine's run {g['compiled_run']}, game {g['game']}, replayed from its deal")
+        out.append(f"seat {s} won a game played by bots ({', '.join(g['bots'])}; {dealt}), "
                    f"{g['turns']} turns, replayed")
     for s in sorted(s for s, w in wins.items() if w.by == "steered"):
         g = wins[s].game

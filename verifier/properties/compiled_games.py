@@ -1,0 +1,71 @@
+"""More games where the interpreter's showed nothing: the same line-ups of bots on the compiled kernel.
+
+The seeded games of `games.py` are few (48 a table), as each costs the interpreter's time. Where they have
+shown no stuck game, or no win for some seat, the kernel plays `KERNEL_GAMES` more a line-up (the same
+bots deciding by the same rules, its own random draws), and each game it shows is replayed by the
+interpreter from the kernel's deal, action by action: the witness is the interpreter's game, starting from
+the position the kernel dealt. The kernel's run seeds are fixed, so the same rulebook plays the same games
+on every machine. Nothing is played where numba is missing or the kernel does not play the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cheatdsl.engine import Game
+from cheatdsl.scenario.runner import position_notation
+
+from .games import LINEUPS, TURNS, Found, _Run, ended
+
+KERNEL_GAMES = 5000  # games a line-up on the kernel: a few tenths of a second a table, once numba is loaded
+KERNEL_LOOK = frozenset({"stuck", "wins"})  # what a kernel game's record shows: no legal action, the winner
+
+
+def kernel_games(game: Game, wanted: set[str], found: Found, games: int = KERNEL_GAMES) -> None:
+    """Kernel games at this table, line-up by line-up, until each of `wanted` (a stuck game, every seat's
+    win) that `found` still lacks is found or the games are spent; what they show is added to `found`."""
+    from cheatdsl.compiled.cache import numba_available
+    look = wanted & KERNEL_LOOK
+    if not look or not numba_available():
+        return
+    from cheatdsl.compiled.run import CompiledTable, Refused
+    n = game.players
+    capped = Game(game.rulebook, n, turn_cap=TURNS, rules=game.rules)  # the kernel keeps room for so many turns
+    for index, (names, rate) in enumerate(LINEUPS):
+        if not _lacking(look, found, n):
+            return
+        bots = [names[s % len(names)] for s in range(n)]
+        try:
+            table = CompiledTable(capped, bots, index, rate)
+        except Refused:
+            return
+        for i, record in enumerate(table.records(0, games)):
+            found.games += 1
+            if ("stuck" in look and "stuck" not in found.witnesses and record.stuck and record.first >= 0) or (
+                    "wins" in look and record.winner >= 0 and record.winner not in found.wins):
+                _replayed(game, table, i, names, rate, look, found)
+                if not _lacking(look, found, n):
+                    return
+
+
+def _lacking(look: set[str], found: Found, n: int) -> bool:
+    return ("stuck" in look and "stuck" not in found.witnesses) or ("wins" in look and len(found.wins) < n)
+
+
+def _replayed(game: Game, table: Any, index: int, names: tuple[str, ...], rate: float, look: set[str],
+              found: Found) -> None:
+    """Game `index` of the kernel's `table` played again by the interpreter at `game`'s table, from the
+    kernel's deal: what it shows goes into `found` (the interpreter judges, not the kernel's record)."""
+    from cheatdsl.compiled.replay import actions_of, play_logged, start_of
+    logged = play_logged(table, index)
+    position = start_of(game, logged)
+    if position is None or not len(logged.log):
+        return  # nobody is named to play first, or the deal alone ended the game: no play to show
+    start = {"position": position_notation(game, position), "compiled_run": table.seed, "game": index}
+    run = _Run(game, 0, 0, names, rate, start=(start, game.state_from_position(position)))
+    run.by = (f"played by bots ({', '.join(run.names)}) on the compiled engine (its run {table.seed}, game "
+              f"{index}), replayed by the interpreter from that deal")
+    for seat, action in actions_of(game, logged):
+        run.apply(seat, action)
+    found.actions += len(run.moves)
+    ended(run, look, found)
