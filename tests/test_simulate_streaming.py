@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from cheatdsl.cli import main
-from cheatdsl.simulate.runner import MAX_GAMES, _chunks
+from cheatdsl.simulate.runner import MAX_GAMES, TALLIED_CHUNK, _chunks
 
 
 def test_chunks_of_a_trillion_games_are_made_one_at_a_time() -> None:
@@ -17,6 +17,9 @@ def test_chunks_of_a_trillion_games_are_made_one_at_a_time() -> None:
     assert not isinstance(chunks, (list, tuple))
     first = list(itertools.islice(chunks, 3))
     assert first == [(0, 500), (500, 1000), (1000, 1500)]
+    # The compiled engine tallies its chunks itself: they may be larger, made one at a time all the same.
+    tallied = _chunks(MAX_GAMES, 2, TALLIED_CHUNK)
+    assert list(itertools.islice(tallied, 2)) == [(0, TALLIED_CHUNK), (TALLIED_CHUNK, 2 * TALLIED_CHUNK)]
 
 
 def test_chunks_cover_every_game_once_in_order() -> None:

@@ -21,6 +21,10 @@ Recorder = Callable[[int, GameRecord], None]
 DEFAULT_BOTS = ("honest",)
 MAX_GAMES = 10**12  # the most games one run may ask for (`--games`); chunks are made as they are played
 _IN_FLIGHT = 4      # chunks queued per worker: enough to keep it busy, few enough to keep memory flat
+CHUNK = 500         # games a chunk at most, a record each (or games on the Python engine)
+# Games a chunk at most where the engine tallies them itself (the compiled one): a chunk's tally is a few arrays
+# whatever its size, and at 500 games the tallies, not the games, took the time (docs/engine.md, "--jobs").
+TALLIED_CHUNK = 20_000
 
 _table: Player | None = None  # a worker's table, set once when the worker starts
 
@@ -69,14 +73,14 @@ def simulate(rulebook: Rulebook, players: int, games: int, seed: int, bots: Sequ
     return summarise(tally, settings, rulebook.ending.style is EndStyle.FIRST_OUT)
 
 
-def _chunk_size(games: int, jobs: int) -> int:
-    """Games per chunk: about eight chunks a worker, at most 500 games each."""
-    return max(1, min(500, -(-games // (jobs * 8)) if games else 1))
+def _chunk_size(games: int, jobs: int, most: int = CHUNK) -> int:
+    """Games per chunk: about eight chunks a worker, at most `most` games each."""
+    return max(1, min(most, -(-games // (jobs * 8)) if games else 1))
 
 
-def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
+def _chunks(games: int, jobs: int, most: int = CHUNK) -> Iterator[tuple[int, int]]:
     """The game ranges a run plays, made one at a time as they are asked for."""
-    size = _chunk_size(games, jobs)
+    size = _chunk_size(games, jobs, most)
     return ((i, min(games, i + size)) for i in range(0, games, size))
 
 
@@ -98,7 +102,8 @@ def _run(table: Player, rulebook: Rulebook, games: int, jobs: int, progress: Pro
         if progress:
             progress(tally.games, games)
 
-    chunks = _chunks(games, jobs)
+    most = TALLIED_CHUNK if summing else CHUNK
+    chunks = _chunks(games, jobs, most)
     if jobs == 1 or games <= 1:
         for span in chunks:
             count(span[0], _play(table, span, summing))
@@ -115,7 +120,7 @@ def _run(table: Player, rulebook: Rulebook, games: int, jobs: int, progress: Pro
         compiled = table.__class__ is not Table
         init = (rulebook.path, rulebook.active_variations, table.game.players, table.bots, table.seed,
                 table.game.turn_limit, table.challenge_rate, compiled)
-    workers = min(jobs, -(-games // _chunk_size(games, jobs)))
+    workers = min(jobs, -(-games // _chunk_size(games, jobs, most)))
     try:
         with context.Pool(workers, initializer=_start_worker, initargs=init) as pool:
             # Pool.imap would read every chunk range up front; a bounded queue of results keeps memory flat.
