@@ -15,7 +15,7 @@ from typing import Any
 from cheatdsl.engine import Game
 from cheatdsl.scenario.runner import position_notation
 
-from .games import LINEUPS, TURNS, Found, _Run, ended
+from .games import LINEUPS, TURNS, Found, Run, ended
 
 KERNEL_GAMES = 5000  # games a line-up on the kernel: a few tenths of a second a table, once numba is loaded
 KERNEL_LOOK = frozenset({"stuck", "wins"})  # what a kernel game's record shows: no legal action, the winner
@@ -62,7 +62,7 @@ def _replayed(game: Game, table: Any, index: int, names: tuple[str, ...], rate: 
     if position is None or not len(logged.log):
         return  # nobody is named to play first, or the deal alone ended the game: no play to show
     start = {"position": position_notation(game, position), "compiled_run": table.seed, "game": index}
-    run = _Run(game, 0, 0, names, rate, start=(start, game.state_from_position(position)))
+    run = Run(game, 0, 0, names, rate, start=(start, game.state_from_position(position)))
     run.by = (f"played by bots ({', '.join(run.names)}) on the compiled engine (its run {table.seed}, game "
               f"{index}), replayed by the interpreter from that deal")
     for seat, action in actions_of(game, logged):

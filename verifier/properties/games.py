@@ -83,7 +83,7 @@ def _now(st: State) -> dict[str, Any]:
             "stock": len(st.stock())}
 
 
-class _Run:
+class Run:
     """One game being played: the actions (seat by seat) and the play in words, kept as it goes and written
     out as scenario steps and sentences only for a witness (`steps`, `words`)."""
 
@@ -125,7 +125,8 @@ class _Run:
         applied and written down; `heard` tells whether it settled a challenge."""
         st = self.state
         seat = st.to_act
-        return self.apply(seat, st.chance_outcome(self.chance) if seat == CHANCE else self.bots[seat].act(self.views[seat]))
+        action = st.chance_outcome(self.chance) if seat == CHANCE else self.bots[seat].act(self.views[seat])
+        return self.apply(seat, action)
 
     def apply(self, seat: int, action: Any) -> Any:
         """`action` of `seat` (CHANCE: who of several callers called first) applied and written down."""
@@ -192,7 +193,7 @@ def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns
             break
         names, rate = lineups[i % len(lineups)]
         seed = i // len(lineups)
-        run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, names, rate)
+        run = Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, names, rate)
         found.games += 1
         _play(run, wanted, found, turns, actions)
     if wanted & DRAINED:
@@ -200,7 +201,7 @@ def play_games(game: Game, look: Iterable[str] = LOOK, games: int = GAMES, turns
         for seed in range(DRAIN_GAMES):
             if not _wanting(wanted, found, n) or found.actions >= cap:
                 break
-            run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("drain",),
+            run = Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("drain",),
                        STEERED_RATES[seed % len(STEERED_RATES)], steer=DRAIN)
             found.games += 1
             before = set(found.witnesses)
@@ -216,7 +217,7 @@ def _wanting(wanted: set[str], found: Found, n: int) -> bool:
     return any(w not in found.witnesses for w in wanted - {"wins"}) or ("wins" in wanted and len(found.wins) < n)
 
 
-def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -> None:
+def _play(run: Run, wanted: set[str], found: Found, turns: int, actions: int) -> None:
     st, g = run.state, run.game
     seen: dict[tuple[Any, ...], tuple[int, int]] = {}
     # With a turn cap the count of turns is part of the position: nothing comes back.
@@ -261,7 +262,7 @@ def _play(run: _Run, wanted: set[str], found: Found, turns: int, actions: int) -
     ended(run, wanted, found)
 
 
-def ended(run: _Run, wanted: set[str], found: Found) -> None:
+def ended(run: Run, wanted: set[str], found: Found) -> None:
     """What `run`'s game shows once over, kept in `found`: a stuck game, a seat's win (the first of each)."""
     st, g = run.state, run.game
     if st.phase is not Phase.TERMINAL:
@@ -379,7 +380,7 @@ def steered_wins(game: Game, seats: Iterable[int], games: int = STEERED_GAMES, t
                 break
             rate = STEERED_RATES[i % len(STEERED_RATES)]
             seed = i // len(STEERED_RATES)
-            run = _Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("steered",), rate, steer=target)
+            run = Run(game, seed, seed % n if game.rules.dealer_by_lot else 0, ("steered",), rate, steer=target)
             st = run.state
             act = run.act
             first_out = game.rules.first_out
@@ -399,7 +400,7 @@ def steered_wins(game: Game, seats: Iterable[int], games: int = STEERED_GAMES, t
     return out
 
 
-def _looped(run: _Run, found: Found, mark: int, said: int) -> None:
+def _looped(run: Run, found: Found, mark: int, said: int) -> None:
     """The position now was met before, `mark` steps in: a checkpoint there and here makes the witness."""
     st = run.state
     now = _now(st)
@@ -416,7 +417,7 @@ def fairness_game(game: Game, offset: int, never: list[str], turns: int, seed: i
     """A dealt game played with no challenge (greedy bots that never call) for `turns` turns: at each turn of
     the seat `offset` places after the first player, a checkpoint names the claim it is asked for. None when
     the game cannot be played so (a challenge or a pass moves the turn, or it ends before that seat plays)."""
-    run = _Run(game, seed, 0, ("greedy",), 0.0)
+    run = Run(game, seed, 0, ("greedy",), 0.0)
     st, g = run.state, game
     asked: list[str] = []
     seat = None
@@ -452,7 +453,7 @@ def pass_met(game: Game, games: int = 8, turns: int = 400) -> bool:
     for i in range(games):
         names, rate = LINEUPS[i % len(LINEUPS)]
         seed = i // len(LINEUPS)
-        run = _Run(game, seed, seed % game.players if game.rules.dealer_by_lot else 0, names, rate)
+        run = Run(game, seed, seed % game.players if game.rules.dealer_by_lot else 0, names, rate)
         st = run.state
         while st.phase is not _TERMINAL and st.turns < turns:
             if st.phase is _PLAY and st.can_pass():
