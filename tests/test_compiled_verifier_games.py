@@ -105,3 +105,27 @@ def test_verify_takes_the_engine_option() -> None:
     assert ok.returncode == 0 and "no-deadlock" in ok.stdout and "refuted" in ok.stdout
     bad = subprocess.run([*cmd, "--engine", "compiled"], capture_output=True, text=True, env=env, timeout=120)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_position_that_is_not_a_deal_is_never_a_witness_start() -> None:
+    """"A game from a legal deal": a kernel deal is taken only as the interpreter would deal it. The standard
+    game's deal as the kernel made it passes; with a card moved from one hand to another, or one card gone,
+    or a card on the pile, it does not."""
+    from dataclasses import replace
+
+    from cheatdsl.compiled.replay import play_logged, start_of
+    from cheatdsl.compiled.run import CompiledTable
+    from verifier.properties.compiled_games import dealt_like_the_interpreter
+    game = _game("rulebooks/standard.yaml", 4)
+    table = CompiledTable(Game(game.rulebook, 4, turn_cap=500, rules=game.rules), ["greedy"] * 4, 0, 0.15)
+    position = start_of(game, play_logged(table, 0))
+    assert position is not None and dealt_like_the_interpreter(game, position)
+    hands = [list(h) for h in position.hands]
+    hands[1].append(hands[0].pop())
+    assert not dealt_like_the_interpreter(game, replace(position, hands=tuple(map(tuple, hands))))
+    assert not dealt_like_the_interpreter(game, replace(position, hands=(position.hands[0][1:], *position.hands[1:])))
+    assert not dealt_like_the_interpreter(game, replace(position, hands=(position.hands[0][1:], *position.hands[1:]),
+                                                       pile=position.hands[0][:1]))
+    # Four cards of seat 0 laid aside, as where a set leaves at the deal: a position cannot show it put out.
+    assert not dealt_like_the_interpreter(game, replace(position, hands=(position.hands[0][4:], *position.hands[1:]),
+                                                       aside=position.aside + position.hands[0][:4]))

@@ -10,12 +10,14 @@ on every machine. Nothing is played where numba is missing or the kernel does no
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from cheatdsl.engine import Game
+from cheatdsl.engine import Game, Position
 from cheatdsl.scenario.runner import position_notation
 
 from .games import LINEUPS, TURNS, Found, Run, ended
+from .witness import dealt
 
 KERNEL_GAMES = 5000  # games a line-up on the kernel: a few tenths of a second a table, once numba is loaded
 KERNEL_LOOK = frozenset({"stuck", "wins"})  # what a kernel game's record shows: no legal action, the winner
@@ -61,6 +63,8 @@ def _replayed(game: Game, table: Any, index: int, names: tuple[str, ...], rate: 
     position = start_of(game, logged)
     if position is None or not len(logged.log):
         return  # nobody is named to play first, or the deal alone ended the game: no play to show
+    if not dealt_like_the_interpreter(game, position):
+        return  # never the case while the kernel deals as the interpreter does; a witness must start from a deal
     start = {"position": position_notation(game, position), "compiled_run": table.seed, "game": index}
     run = Run(game, 0, 0, names, rate, start=(start, game.state_from_position(position)))
     run.by = (f"played by bots ({', '.join(run.names)}) on the compiled engine (its run {table.seed}, game "
@@ -69,3 +73,22 @@ def _replayed(game: Game, table: Any, index: int, names: tuple[str, ...], rate: 
         run.apply(seat, action)
     found.actions += len(run.moves)
     ended(run, look, found)
+
+
+def dealt_like_the_interpreter(game: Game, position: Position) -> bool:
+    """Whether `position` is a deal the interpreter's own deal could have made: the whole deck in the hands, the
+    stock and the cards dealt to nobody, nothing on the pile, and as many cards in each hand, the stock and
+    aside as the interpreter deals with the same dealer. A deal at which sets left the game is not taken: a
+    position cannot show those sets as put out, only as cards aside."""
+    if position.pile or position.previous is not None:
+        return False
+    deck = Counter(v for v, k in enumerate(game.rules.deck_counts) for _ in range(k))
+    held = Counter(c for hand in position.hands for c in hand)
+    held.update(position.stock)
+    held.update(position.aside)
+    ref = dealt(game, 0, position.dealer)
+    dealt_to = [ref.hand_size(s) + sum(len(c) for seat, _, c in ref.discarded_sets() if seat == s)
+                for s in range(game.players)]
+    return (held == deck and [len(h) for h in position.hands] == dealt_to
+            and len(position.stock) == len(ref.stock())
+            and len(position.aside) == len(ref.aside()))
