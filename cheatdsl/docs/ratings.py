@@ -68,6 +68,7 @@ def rate_profile(name: str, path: str, players: int, unfinished: float, games: i
     the gallery's games between honest bots that did not end)."""
     from ..load import load_rulebook
     from ..rate import rate
+    from ..simulate.engine import Engine, search_playouts
     rb = load_rulebook(path)
     entry: dict[str, Any] = {"profile": name, "files": files_digest(rb), "players": players, "games": games,
                              "seed": seed, "turn_cap": turn_cap}
@@ -75,7 +76,9 @@ def rate_profile(name: str, path: str, players: int, unfinished: float, games: i
         entry["not_rated"] = (f"{unfinished:.0%} of the games between honest bots do not end, so a ladder's games "
                               "would mostly be stopped by the turn cap")
         return entry
-    report = rate(rb, players, games=games, seed=seed, turn_cap=turn_cap).as_json()
+    # The search bots play out on the kernel where numba is installed, as `cheatdsl rate` does by default.
+    playouts = search_playouts(Engine.AUTO)
+    report = rate(rb, players, games=games, seed=seed, turn_cap=turn_cap, playouts=playouts).as_json()
     for key in ("skill_index", "first_player_advantage", "completion"):
         entry[key] = report[key]
     return entry
