@@ -11,13 +11,16 @@ on every machine. Nothing is played where numba is missing or the kernel does no
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cheatdsl.engine import Game, Position
 from cheatdsl.scenario.runner import position_notation
 
 from .games import LINEUPS, TURNS, Found, Run, ended
 from .witness import dealt
+
+if TYPE_CHECKING:
+    from cheatdsl.compiled.run import CompiledTable
 
 KERNEL_GAMES = 5000  # games a line-up on the kernel: a few tenths of a second a table, once numba is loaded
 KERNEL_LOOK = frozenset({"stuck", "wins"})  # what a kernel game's record shows: no legal action, the winner
@@ -54,7 +57,7 @@ def _lacking(look: set[str], found: Found, n: int) -> bool:
     return ("stuck" in look and "stuck" not in found.witnesses) or ("wins" in look and len(found.wins) < n)
 
 
-def _replayed(game: Game, table: Any, index: int, names: tuple[str, ...], rate: float, look: set[str],
+def _replayed(game: Game, table: CompiledTable, index: int, names: tuple[str, ...], rate: float, look: set[str],
               found: Found) -> None:
     """Game `index` of the kernel's `table` played again by the interpreter at `game`'s table, from the
     kernel's deal: what it shows goes into `found` (the interpreter judges, not the kernel's record)."""
@@ -64,7 +67,7 @@ def _replayed(game: Game, table: Any, index: int, names: tuple[str, ...], rate: 
     if position is None or not len(logged.log):
         return  # nobody is named to play first, or the deal alone ended the game: no play to show
     if not dealt_like_the_interpreter(game, position):
-        return  # never the case while the kernel deals as the interpreter does; a witness must start from a deal
+        return  # sets left at the deal, which a position cannot show (or a deal the interpreter would not make)
     start = {"position": position_notation(game, position), "compiled_run": table.seed, "game": index}
     run = Run(game, 0, 0, names, rate, start=(start, game.state_from_position(position)))
     run.by = (f"played by bots ({', '.join(run.names)}) on the compiled engine (its run {table.seed}, game "
