@@ -14,7 +14,10 @@ With --playouts compiled the search bot's playouts run on the compiled kernel (c
 wherever it plays the profile, on the Python engine elsewhere; it needs numba.
 
 Run: python benchmarks/search_bot.py [--effort low|default|high] [--games G] [--profiles a,b,...]
-                                     [--speed-games S] [--playouts python|compiled] [--json]
+                                     [--speed-games S] [--playouts python|compiled] [--first-game F] [--json]
+Games are numbered from 1 and seeded by their numbers: `--first-game 501 --games 500` plays the second
+half of `--games 1000`, so a long run can be split between processes and its counts ("good" of
+"decided") added up.
 The figures go to standard output; nothing is written.
 """
 
@@ -93,13 +96,16 @@ def speed(effort: str, games: int, options: dict[str, Any] | None = None) -> dic
             "searched_per_second": round(searched / clock[0], 1) if searched else None}
 
 
-def strength(name: str, effort: str, games: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def strength(name: str, effort: str, games: int, options: dict[str, Any] | None = None,
+             first: int = 1) -> dict[str, Any]:
+    """Games `first`..`first`+`games`-1 of `name` (each seeded by its number, so runs of consecutive
+    ranges add up to one run of their union), the search bot's seat rotated by the game's number."""
     rb = load_rulebook(str(shipped_path(name)))
     n = table_size(list(rb.players.counts()))
     game = Game(rb, n, turn_cap=CAP)
     good = decided = 0
     start = time.process_time()
-    for i in range(games):
+    for i in range(first - 1, first - 1 + games):
         outcome, *_ = play(game, 1 + i, i % n, effort, options=options)
         if outcome >= 0:
             decided += 1
@@ -107,8 +113,9 @@ def strength(name: str, effort: str, games: int, options: dict[str, Any] | None 
     low, high = wilson(good, decided) if decided else (float("nan"), float("nan"))
     # In last-holder-loses games "good" is not losing: its fair share is (n-1)/n, not 1/n.
     fair = 1 / n if game.rules.first_out else (n - 1) / n
-    return {"profile": name, "players": n, "games": games, "decided": decided,
-            "result": "won" if game.rules.first_out else "not lost", "share": round(good / decided, 3) if decided else None,
+    return {"profile": name, "players": n, "games": games, "first_game": first, "decided": decided,
+            "good": good, "result": "won" if game.rules.first_out else "not lost",
+            "share": round(good / decided, 3) if decided else None,
             "low": round(low, 4), "high": round(high, 4), "fair": round(fair, 3),
             "cpu_seconds": round(time.process_time() - start, 1)}
 
@@ -125,8 +132,12 @@ def main() -> int:
                    "(default: the effort's)")
     p.add_argument("--determinizations", type=int, default=None, help="tables drawn per decision "
                    "(default: the effort's)")
+    p.add_argument("--first-game", type=int, default=1, help="the number of the first game played (default 1): "
+                   "games are seeded by their numbers, so two runs of consecutive ranges add up to one")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.first_game < 1:
+        p.error("--first-game is a game number from 1")
     names = [n for n in args.profiles.split(",") if n] or shipped_names()
     options: dict[str, Any] = {name: value for name, value in (("horizon", args.horizon),
                                                                 ("determinizations", args.determinizations))
@@ -139,7 +150,7 @@ def main() -> int:
     if not args.json and out["speed"]:
         print(json.dumps(out["speed"]))
     for name in names if args.games else []:
-        row = strength(name, args.effort, args.games, options)
+        row = strength(name, args.effort, args.games, options, args.first_game)
         out["strength"].append(row)
         if not args.json:
             print(json.dumps(row), flush=True)
