@@ -77,19 +77,18 @@ def chance_of_lie(pool, matching, hand, played, cap, allowed):
 
 
 @njit(cache=True)
-def lie_of(lies, pool, matching, hand, played, need, cap, allowed, slot):
-    """`chance_of_lie`, kept in `lies[pool, matching, hand, played, slot]` once worked out (NaN: not yet), `slot`
-    standing for the number of claims allowed. A play needing more cards that pass (`need`: all those played
-    where a challenge turns them all over, else one) than are unseen, or than the hand held, is a certain lie
-    and never kept."""
+def lie_cell(pool, matching, hand, need):
+    """Where `honest`'s chance of a lie is kept (`lies[pool, matching, hand, played, slot]`, NaN until worked
+    out by `chance_of_lie`, `slot` standing for the number of claims allowed): the hand and the cards that
+    pass, each within the pool; hand -1 for a play needing more cards that pass (`need`: all those played
+    where a challenge turns them all over, else one) than are unseen, or than the hand held: a certain lie,
+    never kept. The caller reads and fills the memo itself: a helper given the array would count a
+    reference to it at every call, which cost more than the rest of a response."""
     hand = max(0, min(hand, pool))
     matching = max(0, min(matching, pool))
     if need > min(matching, hand):
-        return 1.0
-    kept = lies[pool, matching, hand, played, slot]
-    if kept != kept:
-        kept = lies[pool, matching, hand, played, slot] = chance_of_lie(pool, matching, hand, played, cap, allowed)
-    return kept
+        return -1, matching
+    return hand, matching
 
 
 # `counter`'s memories (bots/counter.py `Memory`, the same rules), as arrays, one memory a seat `me`:
@@ -646,8 +645,11 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 elif count_judged and called != count:
                     kind = preferred  # a count that differs from the cards put down is caught for sure
                 else:
-                    doubt = lie_of(lies, pool, matching, sizes[claimant] + count, count, count if reveal_all else 1,
-                                   max_cards, allowed, choice_slot[row])
+                    hand, matching = lie_cell(pool, matching, sizes[claimant] + count, count if reveal_all else 1)
+                    doubt = 1.0 if hand < 0 else lies[pool, matching, hand, count, choice_slot[row]]
+                    if doubt != doubt:
+                        doubt = lies[pool, matching, hand, count, choice_slot[row]] = \
+                            chance_of_lie(pool, matching, hand, count, max_cards, allowed)
                     if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > last_doubt) or \
                             draw(rng) < rates[responder] * doubt / doubt_scale:
                         kind = preferred
