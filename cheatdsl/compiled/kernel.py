@@ -305,8 +305,14 @@ def deal(t, rng, record, work):
         cards[i], cards[j] = cards[j], cards[i]
     hands[:] = 0
     sizes[:] = 0
+    seat = dealer
     for k in range(dealt):
-        seat = (dealer + step * (k % n + 1)) % n
+        # Round the table from the dealer's left, (dealer + step * (k % n + 1)) % n without two divisions a card.
+        seat += step
+        if seat == n:
+            seat = 0
+        elif seat < 0:
+            seat = n - 1
         hands[seat, cards[aside + k]] += 1
         sizes[seat] += 1
     pile[:] = 0
