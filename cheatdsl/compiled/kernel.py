@@ -635,8 +635,14 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             # that could pass.
             challenger = heard_kind = -1
             callers = 0
+            responder = claimant
             for k in range(1, n):
-                responder = (claimant + step * k) % n
+                # (claimant + step * k) % n, without a division a response
+                responder += step
+                if responder == n:
+                    responder = 0
+                elif responder < 0:
+                    responder = n - 1
                 if not seated[responder]:
                     continue
                 policy = policies[responder]
