@@ -290,15 +290,15 @@ def workspace(t, policies, room):
 
 
 @njit(cache=True)
-def deal(t, rng, record, work):
-    """Deal a game of the table `t` (`tables.KernelTables`) into the arrays of `work` (`workspace`; work[0]
-    the deck as shuffled: the cards set aside, those dealt, then the stock, top card first). Returns the
-    dealer and the first player, or -1 where the game ends at its deal (a hand dealt only sets where the
-    first out wins, or nobody named to play first): `record` then says how."""
-    deck, aside, dealt, n, step = t.deck, t.aside, t.dealt, t.players, t.step
-    dealer = int(draw(rng) * n) if t.by_lot else 0
-    cards, hands, sizes, pile, seated, situation, play_cards = work[0], work[1], work[2], work[3], work[4], \
-        work[5], work[6]
+def deal(deck, aside, dealt, n, step, by_lot, first_seat, first_card, set_size, set_ranks, sets_forced, last_holder,
+         rng, record, cards, hands, sizes, pile, seated, situation, play_cards, gone):
+    """Deal a game of a table (`tables.KernelTables`, the fields it reads by name) into `cards` (the deck as
+    shuffled: the cards set aside, those dealt, then the stock, top card first) and the arrays of a turn's
+    start, as `workspace` lends them. Returns the dealer and the first player, or -1 where the game ends at
+    its deal (a hand dealt only sets where the first out wins, or nobody named to play first): `record`
+    then says how. It takes the fields it reads rather than the table and the workspace: a call counts a
+    reference to each array it is given."""
+    dealer = int(draw(rng) * n) if by_lot else 0
     cards[:] = deck
     for i in range(cards.size - 1, 0, -1):
         j = int(draw(rng) * (i + 1))
@@ -316,15 +316,14 @@ def deal(t, rng, record, work):
         hands[seat, cards[aside + k]] += 1
         sizes[seat] += 1
     pile[:] = 0
-    gone = work[13]
     gone[:] = 0
-    if t.sets_forced:  # complete sets dealt leave at once (`deal.deal`)
+    if sets_forced:  # complete sets dealt leave at once (`deal.deal`)
         for seat in range(n):
-            sizes[seat] -= put_out_sets(hands, seat, t.set_size, t.set_ranks, gone)
+            sizes[seat] -= put_out_sets(hands, seat, set_size, set_ranks, gone)
     seated[:] = True
     for seat in range(n):
         if sizes[seat] == 0:  # a hand dealt only sets goes out at once
-            if not t.last_holder:
+            if not last_holder:
                 record[:] = 0
                 record[FIRST] = record[LOSER] = -1
                 record[WINNER] = seat
@@ -337,11 +336,11 @@ def deal(t, rng, record, work):
     situation[LAST_PLAYER] = -1
     situation[CLAIMANT] = -1
     holder = -1  # who was dealt the card the first player's formula asks about
-    if t.first_card >= 0:
+    if first_card >= 0:
         for s in range(n):
-            if hands[s, t.first_card] > 0:
+            if hands[s, first_card] > 0:
                 holder = s
-    first = t.first_seat[dealer, holder + 1]
+    first = first_seat[dealer, holder + 1]
     if first >= 0 and not seated[first]:
         first = next_in(seated, first, step)
     if first < 0:  # the rules name nobody to play first after this deal
@@ -401,7 +400,9 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             if played == games or npick + turn_cap > pickups.size:
                 break
             seed_into(rng, seed, start + played)
-            dealer, seat = deal(t, rng, records[played], work)
+            dealer, seat = deal(deck, aside, dealt, n, step, by_lot, first_seat, first_card, set_size, set_ranks,
+                                sets_forced, last_holder, rng, records[played], work[0], hands, sizes, pile, seated,
+                                situation, play_cards, gone)
             if seat < 0:  # the game ended at its deal
                 played += 1
                 continue
@@ -890,8 +891,10 @@ def play_logged(t, seed, index, rates, policies, record, pickups, hands0, stock0
     log's length)."""
     rng = seed_of(seed, index)
     work = workspace(t, policies, t.turn_cap)
-    dealer, first = deal(t, rng, record, work)
     n, aside, dealt, kept, cards, hands, gone = t.players, t.aside, t.dealt, t.stock_size, work[0], work[1], work[13]
+    dealer, first = deal(t.deck, aside, dealt, n, t.step, t.by_lot, t.first_seat, t.first_card, t.set_size,
+                         t.set_ranks, t.sets_forced, t.last_holder, rng, record, cards, hands, work[2], work[3],
+                         work[4], work[5], work[6], gone)
     hands0[:n, :] = hands
     hands0[n, :] = gone[:t.faces]  # the sets put out at the deal, with the cards dealt to nobody
     for k in range(cards.size):
