@@ -457,7 +457,8 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             if no_play and not may:  # nor a pass: the seat has no legal action (`State.begin_turn`)
                 stuck = True
                 break
-            if policies[seat] == COUNTER:
+            bot = policies[seat]  # read once: numba reads the array again after every store to a hand
+            if bot == COUNTER:
                 catch_up(seat, sizes, show_pile, known, known_pile, last, received, seen, heard, reveals)
             # The claim: the one allowed that the hand holds most of (the first on a tie), else one drawn.
             best = claims[row, 0]
@@ -470,7 +471,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             held += jokers
             if no_play:
                 passing = True
-            elif policies[seat] == RANDOM:
+            elif bot == RANDOM:
                 # Every legal play equally likely: ways[i, k] multisets of k cards from values i.. of the hand;
                 # each play of k cards is as many plays as there are counts it may call, times the claims.
                 cap = min(max_cards, sizes[seat])
@@ -488,7 +489,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 passing = may and draw(rng) * (total * allowed + 1.0) < 1.0
             else:
                 # `honest` and `counter` pass rather than bluff where they may; `greedy` passes only without a play.
-                passing = may and held == 0 and policies[seat] != GREEDY
+                passing = may and held == 0 and bot != GREEDY
             if passing:
                 if logging:
                     note(log, states, rows, PASS, seat, -1, pile_n, sizes)
@@ -523,7 +524,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 if held == 0:
                     forced += 1
                 claim = best
-                if allowed > 1 and (held == 0 or policies[seat] == RANDOM):
+                if allowed > 1 and (held == 0 or bot == RANDOM):
                     claim = claims[row, int(draw(rng) * allowed)]
                     held = hands[seat, claim] + jokers
                 lie = False
@@ -536,7 +537,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     log[line, 0] = PLAY
                     log[line, 1] = seat
                     log[line, 2] = claim
-                if policies[seat] == RANDOM:
+                if bot == RANDOM:
                     pick = np.floor(draw(rng) * total)
                     count = 1
                     while pick >= ways[0, count] * counts_for(count, count_rule, count_top):
@@ -589,7 +590,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                             log[line, 4 + c] = claim if c < own else wild
                 else:
                     # One card: `honest` and `counter` give up the one they will miss least, `greedy` one at random.
-                    if policies[seat] == HONEST or policies[seat] == COUNTER:
+                    if bot == HONEST or bot == COUNTER:
                         card = card_to_give_up(hands, seat, give_up[players_in, claim],
                                                give_up_group[players_in, claim], rng)
                     else:
@@ -607,7 +608,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                         play_cards[card] += 1
                     if logging:
                         log[line, 4] = card
-                if policies[seat] != RANDOM:
+                if bot != RANDOM:
                     called = count  # `greedy` and `honest` call the count they put down (bots/base.py `count_to_call`)
                 if count_judged and called != count:
                     lie = True
@@ -615,7 +616,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     log[line, 3] = called
                 sizes[seat] -= count
                 pile_n += count
-                if policies[seat] == COUNTER:  # `Memory.played`: its own cards went onto the pile
+                if bot == COUNTER:  # `Memory.played`: its own cards went onto the pile
                     known_pile[seat, :faces] += play_cards
                     known_pile[seat, faces] += count
                 claimant = seat
