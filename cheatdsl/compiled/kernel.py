@@ -352,18 +352,6 @@ def deal(deck, aside, dealt, n, step, by_lot, first_seat, first_card, set_size, 
 
 
 @njit(cache=True)
-def holds_of(hands, seat, claims, row, allowed, wild):
-    """Cards of `seat`'s hand that pass as one of the claims of row `row` (`TableRules.count_matching`), with
-    the wild jokers (`wild`: their value, or -1)."""
-    k = 0
-    for i in range(allowed):
-        k += hands[seat, claims[row, i]]
-    if wild >= 0 and allowed > 0:
-        k += hands[seat, wild]
-    return k
-
-
-@njit(cache=True)
 def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, situation, play_cards, turns_left,
             actions_left, rng, rates, policies, records, pickups, npick, logging, log, states, work, seed, start,
             games):
@@ -446,7 +434,14 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             allowed = choices[row]
             may = False  # whether the seat may pass
             if turn_win or may_pass:  # the turn's formulas, read from their tables
-                holding = holds_of(hands, seat, claims, row, allowed, wild)
+                # Cards of the hand that pass as one of the claims allowed (`TableRules.count_matching`), with
+                # the wild jokers; counted here, not in a helper given `hands`, which would count a reference
+                # to it every turn.
+                holding = 0
+                for i in range(allowed):
+                    holding += hands[seat, claims[row, i]]
+                if wild >= 0 and allowed > 0:
+                    holding += hands[seat, wild]
                 lead = 1 if leading else 0
                 if turn_win and wins_at_start[row_set[row], lead, sizes[seat], holding]:
                     winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
