@@ -275,7 +275,7 @@ SITUATION = 9
 
 @njit(cache=True)
 def workspace(t, policies, room):
-    """The arrays a run of games reuses game after game, as `game` and `play_on` read them (WORK_...):
+    """The arrays a run of games reuses game after game, as `deal` and `play_on` read them (WORK_...):
     allocating them for each game cost about as much as playing it. `room`: challenges `counter`'s
     record keeps (none without a `counter`)."""
     n, faces = t.players, t.faces
