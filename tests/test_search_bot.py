@@ -170,8 +170,9 @@ def test_playouts_are_a_seam_any_engine_can_fill(likes_challenges: bool) -> None
 def test_a_claim_that_steers_the_turns_after_it_is_searched_on_more_tables(name: str, given: int | None,
                                                                            tables: int) -> None:
     """Issue 23, "options for its effort": at the default effort a decision is tried on 48 tables, and on
-    96 where a claim may be followed by a choice of claims (up or down: "the next call a rank up or a rank
-    down"), as the claim made steers the turns after it; `determinizations` given holds in every game."""
+    96 where a claim may be followed by a choice of claims (seed 001's up or down: each call a rank above or
+    below the last), as the claim made steers the turns after it; `determinizations` given holds in every
+    game."""
     class Draws:
         def __init__(self) -> None:
             self.seeds: set[int] = set()
