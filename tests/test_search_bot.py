@@ -38,6 +38,7 @@ def test_search_is_a_named_bot_with_effort_options() -> None:
     practice table name bots from this registry."""
     assert BOTS["search"] is SearchBot
     assert budget_of("low").determinizations < budget_of("default").determinizations < budget_of("high").determinizations
+    assert budget_of("low").steering < budget_of("default").steering <= budget_of("high").steering
     assert make_bot("search", 0, random.Random(0), effort="high", horizon=5).budget.horizon == 5
     with pytest.raises(ValueError, match="effort is one of low, default, high"):
         make_bot("search", 0, random.Random(0), effort="huge")
@@ -161,6 +162,38 @@ def test_playouts_are_a_seam_any_engine_can_fill(likes_challenges: bool) -> None
     action = bot.act(state.view(1))
     assert (action != ACCEPT) == likes_challenges
     assert scorer.calls == 3 * len(state.game.responses)
+
+
+@pytest.mark.parametrize(("name", "given", "tables"), [("english-ascending", None, 48),
+                                                       ("standard-up-or-down", None, 96),
+                                                       ("standard-up-or-down", 10, 10)])
+def test_a_claim_that_steers_the_turns_after_it_is_searched_on_more_tables(name: str, given: int | None,
+                                                                           tables: int) -> None:
+    """Issue 23, "options for its effort": at the default effort a decision is tried on 48 tables, and on
+    96 where a claim may be followed by a choice of claims (seed 001's up or down: each call a rank above or
+    below the last), as the claim made steers the turns after it; `determinizations` given holds in every
+    game."""
+    class Draws:
+        def __init__(self) -> None:
+            self.seeds: set[int] = set()
+
+        def value(self, state: State, seat: int, horizon: int, rng: random.Random) -> float:
+            self.seeds.add(rng.getrandbits(64))  # one seed a table: every candidate meets the same numbers
+            return 0.0
+
+    game = Game(load_rulebook(str(RULEBOOKS / f"{name}.yaml")), 4)
+    state = _deal(game, 5)
+    draws = Draws()
+    options = {} if given is None else {"determinizations": given}
+    bots = [make_bot("search", s, random.Random(s), playouts=draws, **options) if s == 0
+            else make_bot("honest", s, random.Random(s)) for s in range(4)]
+    while not draws.seeds:  # on to the search bot's first decision with more than one sensible choice
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply_action(state.chance_outcome(random.Random(state.turns)))
+            continue
+        state.apply_action(bots[seat].act(state.view(seat)))
+    assert len(draws.seeds) == tables
 
 
 def test_standing_is_the_returns_at_the_end_and_the_hand_counts_before() -> None:

@@ -1,7 +1,8 @@
 """`search`: a bot that plays any rulebook by trying its choices on tables drawn to fit its own view.
 
-At each decision with more than one sensible choice it lists a few candidates (see `candidates`),
-draws `determinizations` tables whose hidden cards fit what its seat knows (`search_belief`), and on
+At each decision with more than one sensible choice it lists a few candidates (see `_plays`),
+draws `determinizations` tables (`steering` tables where a claim may be followed by a choice of claims,
+see `Budget`) whose hidden cards fit what its seat knows (`search_belief`), and on
 each table tries every candidate, then lets `honest` bots play on for `horizon` decisions
 (`search_playout`), scoring the result for its seat; it takes the candidate with the best total.
 Every candidate meets the same tables and the same playout random numbers, so the comparison is
@@ -42,28 +43,37 @@ class Effort(Enum):
 
 @dataclass(frozen=True)
 class Budget:
-    """Tables drawn per decision and decisions played on after each candidate."""
+    """Tables drawn per decision and decisions played on after each candidate; `steering` tables instead
+    in a game where a claim may be followed by a choice of claims, so that the claim made steers the turns
+    after it and each claim allowed brings a candidate of its own (docs/ratings.md, "Effort")."""
 
     determinizations: int
     horizon: int
+    steering: int
+
+    def tables(self, follow_choice: bool) -> int:
+        """Tables drawn per decision in a game whose claims may (or may not) be followed by a choice."""
+        return self.steering if follow_choice else self.determinizations
 
 
 # More tables drawn, not longer playouts, is what made the bot stronger (docs/ratings.md, "Effort").
-BUDGETS = {Effort.LOW: Budget(4, 30), Effort.DEFAULT: Budget(48, 80), Effort.HIGH: Budget(128, 80)}
+BUDGETS = {Effort.LOW: Budget(4, 30, 4), Effort.DEFAULT: Budget(48, 80, 96), Effort.HIGH: Budget(128, 80, 128)}
 
 
 def budget_of(effort: str | Effort, determinizations: int | None = None, horizon: int | None = None) -> Budget:
-    """The budget of a named effort, with either number given instead; ValueError for a bad value."""
+    """The budget of a named effort, with either number given instead (`determinizations` given holds in
+    every game, steering or not); ValueError for a bad value."""
     try:
         named = BUDGETS[effort if isinstance(effort, Effort) else Effort(effort)]
     except ValueError:
         raise ValueError(f"effort is one of {', '.join(e.value for e in Effort)}, not {effort!r}") from None
-    d = named.determinizations if determinizations is None else determinizations
     h = named.horizon if horizon is None else horizon
-    for name, n in (("determinizations", d), ("horizon", h)):
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 10_000:
+    for name, n in (("determinizations", determinizations), ("horizon", h)):
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 10_000):
             raise ValueError(f"{name} is a whole number from 1 to 10000, not {n!r}")
-    return Budget(d, h)
+    if determinizations is None:
+        return Budget(named.determinizations, h, named.steering)
+    return Budget(determinizations, h, determinizations)
 
 
 class SearchBot(CounterBot):
@@ -169,7 +179,7 @@ class SearchBot(CounterBot):
         self.searched += 1
         seat, rng, budget, value = self.seat, self.rng, self.budget, self.playouts.value
         totals = [0.0] * len(choices)
-        for _ in range(budget.determinizations):
+        for _ in range(budget.tables(self._t.follow_choice)):
             world = determinize(view, self.memory, lie, rng, self._own_top)
             seed = rng.getrandbits(64)
             for i, action in enumerate(choices):

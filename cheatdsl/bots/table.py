@@ -51,6 +51,8 @@ class Tables:
         # Whether every play has a single claim to make (else a responder weighs the claimant's choice).
         self.one_choice = all(len(claims) <= 1 for claims in (rules.first, rules.lead_none, *rules.follow_sets,
                                                               *rules.lead_sets))
+        # Whether a claim made may be followed by a choice of claims (so that it steers the turns after it).
+        self.follow_choice = any(len(claims) > 1 for claims in rules.follow_claims)
         # With `simple`: naturals[claim][n] is n cards of `claim` claimed as they are.
         self.naturals = [[play_of((claim,) * n, claim, n) for n in range(rules.deck_counts[claim] + 1)]
                          for claim in range(rules.values)] if self.simple else []
