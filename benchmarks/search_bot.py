@@ -134,8 +134,8 @@ def main() -> int:
                    "(default: the effort's)")
     p.add_argument("--determinizations", type=int, default=None, help="tables drawn per decision "
                    "(default: the effort's)")
-    p.add_argument("--speed-profile", default="english-ascending", help="the shipped profile of the timed games "
-                   "(default english-ascending, the one the target is measured on)")
+    p.add_argument("--speed-profile", default="english-ascending", choices=shipped_names(),
+                   help="the shipped profile of the timed games (default english-ascending, the target's)")
     p.add_argument("--first-game", type=int, default=1, help="the number of the first game played (default 1): "
                    "games are seeded by their numbers, so two runs of consecutive ranges add up to one")
     p.add_argument("--json", action="store_true")
