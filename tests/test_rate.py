@@ -112,6 +112,33 @@ def test_rate_refuses_bad_input_plainly(capsys: pytest.CaptureFixture[str]) -> N
     assert exit_.value.code == 2
 
 
+def test_the_games_are_the_same_whatever_the_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23: `cheatdsl rate` "in minutes on two cores": `--jobs 2` plays the ladder's games in two
+    processes, each game seeded by its index, so the matches and the report are those of `--jobs 1`."""
+    from cheatdsl.engine import Game
+    from cheatdsl.load import load_rulebook
+    from cheatdsl.profiles import shipped_path
+    from cheatdsl.rate.matches import play_matches
+
+    game = Game(load_rulebook(str(shipped_path("english-ascending"))), 4, turn_cap=500)
+    cheap = LADDER[:4]  # random, greedy, honest, counter
+    seatings = schedule(len(cheap), 4, 12)
+    ticks: list[int] = []
+    one = play_matches(game, cheap, seatings, 3, jobs=1)
+    two = play_matches(game, cheap, seatings, 3, jobs=2, progress=ticks.append)
+    assert one == two and len(ticks) == 12
+    assert len({m.winner for m in one}) > 1  # games that differ, not one game twelve times
+    reports = []
+    for jobs in ("1", "2"):
+        assert main(["rate", "english-ascending", "--games", "8", "--samples", "10", "--format", "json",
+                     "--jobs", jobs]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    assert reports[0] == reports[1]
+    with pytest.raises(SystemExit) as exit_:
+        main(["rate", "standard", "--jobs", "0"])
+    assert exit_.value.code == 2
+
+
 def test_compare_rate_adds_the_ratings_rows(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 23, point 3: "`compare --rate` adds these rows side by side"."""
     assert main(["compare", "english-ascending", "standard", "--rate", "8", "--no-verify", "--format", "json"]) == 0

@@ -7,6 +7,7 @@ import json
 import sys
 
 from .arguments import (
+    JOBS,
     TURN_CAP,
     UsageError,
     add_format,
@@ -64,6 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="where the search bots' playouts run: auto (default), the compiled engine where numba is "
                         "installed and it plays the rules, else the Python engine; compiled: the compiled engine "
                         "where it plays the rules, an error without numba; python: the Python engine")
+    p.add_argument("--jobs", "-j", type=JOBS, default=1, metavar="J",
+                   help="worker processes for the games (default 1; where the platform forks); the figures do "
+                        "not depend on it")
     add_variation(p)
     add_format(p, ("text", "json"))
 
@@ -106,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Progress("rating", args.games) as bar:
             report = rate(rulebook, players, args.games, args.seed, samples=args.samples, turn_cap=args.turn_cap,
-                          progress=bar.update if bar.enabled else None, playouts=playouts)
+                          progress=bar.update if bar.enabled else None, playouts=playouts, jobs=args.jobs)
     except ValueError as exc:  # a table the rules cannot deal, for one
         return usage("rate", str(exc))
     print(json.dumps(report.as_json(), indent=2) if args.format == "json" else render(report))

@@ -21,7 +21,7 @@ from ..engine import Game
 from ..model import Rulebook
 from .entrants import LADDER, Entrant, strong_table
 from .fit import bootstrap, fit, interval, outcomes
-from .matches import Match, play_match
+from .matches import Match, play_matches
 from .metrics import TableFigures, figures
 
 DEFAULT_GAMES = 240
@@ -97,10 +97,10 @@ def schedule(entrants: int, players: int, games: int) -> list[tuple[int, ...]]:
 
 def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int = 0,
          ladder: Sequence[Entrant] = LADDER, samples: int = DEFAULT_SAMPLES, turn_cap: int | None = None,
-         progress: Callable[[int], None] | None = None, playouts: Playouts | None = None) -> Rating:
+         progress: Callable[[int], None] | None = None, playouts: Playouts | None = None, jobs: int = 1) -> Rating:
     """Play the ladder on `rulebook` at `players` seats (`games` games: two thirds round robin, one third
     strong table, in whole rotations) and fit it; the search bots play out on `playouts` (None: their own,
-    on the Python engine)."""
+    on the Python engine); the games are played in `jobs` processes (`play_matches`), the same games."""
     ladder = tuple(ladder)
     game = Game(rulebook, players, turn_cap=turn_cap if turn_cap is not None else DEFAULT_TURN_CAP)
     strong = strong_table(ladder, players)
@@ -108,11 +108,7 @@ def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int
     strong_games = max(players, games // 3 // players * players)
     seatings = schedule(len(ladder), players, max(1, games - strong_games))
     seatings += [strong_ids[r:] + strong_ids[:r] for r in range(players)] * (strong_games // players)
-    matches: list[Match] = []
-    for i, seats in enumerate(seatings):
-        matches.append(play_match(game, ladder, seats, seed, i, playouts))
-        if progress is not None:
-            progress(1)
+    matches = play_matches(game, ladder, seatings, seed, playouts, jobs, progress)
     table = matches[len(seatings) - strong_games:]
     return summarise(rulebook.name, players, ladder, strong, matches, table, samples, random.Random(seed))
 

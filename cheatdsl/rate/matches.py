@@ -3,8 +3,9 @@ and from which turn the hand counts showed the result for good (for decisiveness
 
 from __future__ import annotations
 
+import multiprocessing
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..bots.search_playout import Playouts
@@ -73,3 +74,50 @@ def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed
     loser = result.loser if result.loser is not None and ended else -1
     settled = not_fewest[winner] if winner >= 0 else not_most[loser] if loser >= 0 else state.turns
     return Match(tuple(seats), first if first >= 0 else -1, winner, loser, ended, state.turns, settled)
+
+
+class _Run(NamedTuple):
+    """What a worker needs to play any game of a ladder run (handed down by fork, never pickled)."""
+
+    game: Game
+    ladder: Sequence[Entrant]
+    seatings: Sequence[Sequence[int]]
+    seed: int
+    playouts: Playouts | None
+
+
+_run: _Run | None = None  # set in a forked worker only, by `_adopt`
+
+
+def play_matches(game: Game, ladder: Sequence[Entrant], seatings: Sequence[Sequence[int]], seed: int,
+                 playouts: Playouts | None = None, jobs: int = 1,
+                 progress: Callable[[int], None] | None = None) -> list[Match]:
+    """Game i of the run seeded `seed` with `seatings[i]`, for every i, in order; with `jobs` > 1 in that
+    many forked processes where the platform forks (else in this one). Each game is seeded by its index,
+    so the matches are the same whatever `jobs`. `progress(1)` is called as each game is done."""
+    if jobs <= 1 or len(seatings) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        out = []
+        for i, seats in enumerate(seatings):
+            out.append(play_match(game, ladder, seats, seed, i, playouts))
+            if progress is not None:
+                progress(1)
+        return out
+    run = _Run(game, ladder, seatings, seed, playouts)
+    context = multiprocessing.get_context("fork")  # a forked worker inherits the run: no game is pickled
+    with context.Pool(min(jobs, len(seatings)), initializer=_adopt, initargs=(run,)) as pool:
+        out = []
+        for match in pool.imap(_play_index, range(len(seatings))):
+            out.append(match)
+            if progress is not None:
+                progress(1)
+        return out
+
+
+def _adopt(run: _Run) -> None:
+    global _run
+    _run = run
+
+
+def _play_index(index: int) -> Match:
+    assert _run is not None
+    return play_match(_run.game, _run.ladder, _run.seatings[index], _run.seed, index, _run.playouts)
