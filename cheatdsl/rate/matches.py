@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from ..bots.search_playout import Playouts
@@ -96,21 +96,22 @@ def play_matches(game: Game, ladder: Sequence[Entrant], seatings: Sequence[Seque
     many forked processes where the platform forks (else in this one). Each game is seeded by its index,
     so the matches are the same whatever `jobs`. `progress(1)` is called as each game is done."""
     if jobs <= 1 or len(seatings) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        out = []
-        for i, seats in enumerate(seatings):
-            out.append(play_match(game, ladder, seats, seed, i, playouts))
-            if progress is not None:
-                progress(1)
-        return out
+        return _collect((play_match(game, ladder, seats, seed, i, playouts) for i, seats in enumerate(seatings)),
+                        progress)
     run = _Run(game, ladder, seatings, seed, playouts)
     context = multiprocessing.get_context("fork")  # a forked worker inherits the run: no game is pickled
     with context.Pool(min(jobs, len(seatings)), initializer=_adopt, initargs=(run,)) as pool:
-        out = []
-        for match in pool.imap(_play_index, range(len(seatings))):
-            out.append(match)
-            if progress is not None:
-                progress(1)
-        return out
+        return _collect(pool.imap(_play_index, range(len(seatings))), progress)
+
+
+def _collect(matches: Iterable[Match], progress: Callable[[int], None] | None) -> list[Match]:
+    """The matches in order, `progress(1)` called as each one comes."""
+    out = []
+    for match in matches:
+        out.append(match)
+        if progress is not None:
+            progress(1)
+    return out
 
 
 def _adopt(run: _Run) -> None:
