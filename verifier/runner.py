@@ -280,5 +280,36 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
         for prop in plan.heavy:
             result, seconds = heavy_results[id(plan)][prop.id]
             got[prop.id] = Timed(result, prop.implemented, seconds)
+        _judge(plan, got, settings, ctx)
         out.append([got[pid] for pid in plan.wanted])
     return out
+
+
+def _judge(plan: _Plan, got: dict[str, Timed], settings: Settings, ctx: Any) -> None:
+    """The exhaustive judge's verdicts in place of the symbolic ones, at each player count where it runs
+    (`verifier.exhaustive.eligible`), each count's search in a forked child with the run's time limit."""
+    from .exhaustive import JUDGED, eligible, judge_at
+    from .exhaustive.merge import merged
+    pids = tuple(pid for pid in plan.wanted if pid in JUDGED)
+    if not pids or settings.judging.mode.value == "never":
+        return
+    subject = plan.subject
+    judged: dict[str, dict[int, Result]] = {pid: {} for pid in pids}
+    spent = 0.0
+    for n in subject.counts:
+        if not eligible(subject, n, settings.judging):
+            continue
+        start = time.perf_counter()
+        run = (lambda n=n: judge_at(subject, n, pids, settings.judging, settings.time_limit))
+        data = run() if ctx is None else _Job(ctx, run, settings.time_limit + 5.0).wait()
+        spent += time.perf_counter() - start
+        if "results" not in data:
+            continue  # killed or crashed: the symbolic verdicts stand at this count
+        for pid, res in data["results"].items():
+            if res is not None:
+                judged[pid][n] = _from_json(res)
+    for pid in pids:
+        if judged[pid]:
+            t = got[pid]
+            got[pid] = Timed(merged(t.result, subject.counts, judged[pid]), t.implemented,
+                             t.seconds + spent / len(pids))

@@ -62,11 +62,17 @@ def _order(size: int, seed: int) -> list[int]:
 
 def deal(state: State, seed: int) -> None:
     """Shuffle with `random.Random(seed)`, set cards aside, deal from the dealer's left, then play."""
+    deal_in_order(state, _order(len(state.game.rules.table.deck), seed))
+
+
+def deal_in_order(state: State, order: list[int]) -> None:
+    """Deal the deck as if shuffled into `order` (the deck's places, top first: `order[i]` is the place of
+    `rules.table.deck` that comes i-th), then play: what `deal` does after its shuffle, and what the
+    verifier's exhaustive judge calls for each deal it enumerates."""
     g = state.game
     rules = g.rules
     n = g.players
     dealer = state.dealer or 0
-    order = _order(len(rules.table.deck), seed)
     deck = list(map(rules.table.deck.__getitem__, order))
     values = list(map(rules.deck_values.__getitem__, order))
     set_aside = rules.table.set_aside

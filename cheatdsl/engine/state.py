@@ -258,6 +258,32 @@ class State:
         other._history = list(self._history) if history else self._history
         return other
 
+    def bare_copy(self) -> State:
+        """An independent copy with no history and no record of challenges, for a search that reads neither
+        (the verifier's exhaustive judge): its `records` hold only the challenges made after the copy."""
+        other = self.clone(history=False)
+        other._history = []
+        other._reveals = []
+        return other
+
+    def position(self, turns: bool, holders: bool) -> tuple[Any, ...]:
+        """Everything about this state that the rules read from now on, as one hashable value: two states with
+        the same position play the same games from there. Left out: the history and the record of challenges
+        (no rule reads them), what is worked out from the rest (hand sizes, the pile's cards in one list, the
+        seats round the table), the turn count unless `turns` (a turn cap reads it), who was dealt each card
+        unless `holders` (a formula read in play asks it), and the order of the cards set aside or gone out of
+        play. A finished game is its ending, winner, loser and order out."""
+        if self._phase is _TERMINAL:
+            return ("over", self._ending, self._winner, self._loser, tuple(self._out_order))
+        return (
+            self._phase, self._seat, self._dealer, tuple(map(tuple, self._hands)), tuple(self._pile),
+            tuple(self._pile_by), tuple(self._stock), tuple(sorted(self._aside)), tuple(sorted(self._gone)),
+            tuple(self._sets), self._seating, tuple(self._out_order), self._previous, self._leading, self._required,
+            self._claimant, self._responders, self._ri, self._calls, self._open, self._after_pass, self._passes,
+            self._last_player, self._pending, self._turns if turns else -1,
+            tuple(sorted(self._holders.items())) if holders else (),
+        )
+
     def rearranged(self, hands: Mapping[int, Sequence[int]] | None = None,
                    pile: Sequence[Sequence[int]] | None = None, stock: Sequence[int] | None = None,
                    aside: Sequence[int] | None = None) -> State:

@@ -13,6 +13,8 @@ from typing import Any
 
 from cheatdsl.simulate.engine import Engine
 
+from .judging import Judging
+
 HEAVY_SECONDS = 320.0  # the kill timer of a rulebook's heavy checks: a safety net past their own limits
 SEARCHES = 1  # counterexample searches per property and rulebook, at the smallest counts that need one
 EFFORT = 1.0  # scales every counterexample search's resource limit (`--search-effort`)
@@ -25,13 +27,15 @@ class Settings:
     checks together (`--time-limit`). `engine` (`--engine`): PYTHON keeps the verifier's games played by bots
     on the interpreter; AUTO adds games on the compiled kernel where those show nothing (`compiled_games`).
     `helper`: whether the heavy checks of a rulebook may fork a second process for its larger player counts
-    (the runner allows it where a core is free; the results are the same)."""
+    (the runner allows it where a core is free; the results are the same). `judging`: where the exhaustive
+    judge decides the properties of play instead (`verifier.exhaustive`; `--exhaustive`, `--exhaustive-budget`)."""
 
     searches: int = SEARCHES
     effort: float = EFFORT
     time_limit: float = HEAVY_SECONDS
     helper: bool = False
     engine: Engine = Engine.AUTO
+    judging: Judging = Judging()
 
     def __post_init__(self) -> None:
         # The command line's bounds, kept for callers that build settings themselves.

@@ -1,0 +1,326 @@
+"""Every state reachable from every deal, under every legal action of every seat, stepped by the interpreter.
+
+A depth-first search from each deal (`deals.every_deal`): each state's legal actions (each choice of cards
+and claim and count, each answer to a claim, each call, pass, set discard and, where several seats called at
+once, each seat the lot can pick) are applied to a copy by the interpreter's `apply_action`, and a state
+whose position (`positions.py`) was met before is not explored again. A position met again while it is
+still on the search's path is a cycle: play that can go round for ever. The search counts states as it
+goes and stops past its budget (`Exploration.complete` is then false: what it met is still true of real
+games, but what it did not meet is not decided).
+
+As it goes it keeps the play facts the verdicts rest on (`Facts`), each with the step that first showed it
+(a path from a deal: `Exploration.path`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from cheatdsl.engine import Action, Ending, Game, Phase, State, TooManyActions
+
+from .deals import Deal, every_deal
+from .positions import Positions
+
+_PLAY, _CHANCE, _TERMINAL, _RESPOND = Phase.PLAY, Phase.CHANCE, Phase.TERMINAL, Phase.RESPOND
+ON_PATH, DONE = 1, 2
+
+# A step that showed a fact: the state it left (a node) and the action taken there; an action None is the
+# state itself.
+Step = tuple[int, Action | None]
+
+
+@dataclass
+class Facts:
+    """What the judge met in play, each with the first step that showed it."""
+
+    wins: dict[int, Step] = field(default_factory=dict)  # seat -> a finished game it won
+    stuck: Step | None = None  # a game ended because the seat to act had no legal action
+    no_first: Step | None = None  # a deal that names no first player
+    capped: Step | None = None  # a game stopped by the turn cap
+    lost_card: Step | None = None  # the cards everywhere differ from the deck
+    out_plays: Step | None = None  # a seat that is out is asked to play
+    out_regains: Step | None = None  # a seat out gets cards back
+    wrong_winner: Step | None = None  # a winner other than the first seat out, or a finished game with no loser
+    void: Step | None = None  # a challenge's loser picks up nothing
+    judged_true: dict[str, tuple[int, Step]] = field(default_factory=dict)  # kind -> largest count judged true
+    truly_played: tuple[int, Step] | None = None  # the largest play whose cards all pass as its claim
+    dead_rank_true: Step | None = None  # a claim of a rank whose set is out judged true
+    asked: set[tuple[int, int]] = field(default_factory=set)  # (seat counted from the first player, claim)
+    lot: Step | None = None  # several seats called at once and the lot picks whose call is heard
+    lot_callers: tuple[int, ...] = ()  # the seats that called at once there
+    win_order: tuple[int, ...] = ()  # the order out of the game the lowest seat won (`wins`)
+    calls_at_once: Step | None = None  # a play answered by two or more seats that may call
+    calls_offered: Step | None = None  # a call was open to some seat
+    passes: Step | None = None  # a seat may pass
+    caught: Step | None = None  # a lie was caught
+    survived: Step | None = None  # a call showed a claim true
+
+
+@dataclass
+class Exploration:
+    """The states explored at one table: how many, whether every one was, and the facts met."""
+
+    game: Game
+    budget: int
+    complete: bool = False
+    stopped: str = ""  # why the search stopped early ("" when complete)
+    states: int = 0
+    edges: int = 0
+    deals: int = 0
+    seconds: float = 0.0
+    facts: Facts = field(default_factory=Facts)
+    cycle: tuple[int, int, Action] | None = None  # (node on the path, node it leaves from, action back to it)
+    parent: list[int] = field(default_factory=list)
+    via: list[Action | None] = field(default_factory=list)
+    actor: list[int] = field(default_factory=list)  # the seat that took `via` (CHANCE for the lot)
+    roots: dict[int, Deal] = field(default_factory=dict)  # node -> the deal it is
+
+    def path(self, step: Step) -> tuple[Deal, list[tuple[int, Action]]]:
+        """The deal and the actions (seat, action) from it that reach `step`."""
+        node, last = step
+        moves: list[tuple[int, Action]] = []
+        if last is not None:
+            moves.append((self._seat_at[node], last))
+        while self.parent[node] >= 0:
+            via = self.via[node]
+            assert via is not None
+            moves.append((self.actor[node], via))
+            node = self.parent[node]
+        moves.reverse()
+        return self.roots[node], moves
+
+    _seat_at: dict[int, int] = field(default_factory=dict)  # node -> the seat to act there, for steps kept
+
+
+def _cards_everywhere(st: State) -> Counter[int]:
+    out: Counter[int] = Counter()
+    for seat in range(st.game.players):
+        for v, k in enumerate(st.hand(seat)):
+            if k:
+                out[v] += k
+    out.update(st.pile_cards())
+    out.update(st.stock())
+    out.update(st.aside())
+    out.update(st.gone())
+    for _, _, cards in st.discarded_sets():
+        out.update(cards)
+    return out
+
+
+class _Search:
+    """One table's depth-first search, keeping the facts as it meets them."""
+
+    def __init__(self, game: Game, budget: int, seconds: float | None, origin: bool) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.x = Exploration(game, budget)
+        self.positions = Positions(game, origin)
+        self.index: dict[tuple[Any, ...], int] = {}
+        self.colour = bytearray()
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        deck = Counter(self.rules.deck_values)
+        self.deck = +deck
+        self.step = self.rules.step
+        self.n = game.players
+
+    def keep(self, node: int, st: State) -> None:
+        self.x._seat_at.setdefault(node, st.current_player())
+
+    def add(self, st: State, parent: int, via: Action | None, actor: int, first: int) -> int:
+        x = self.x
+        node = len(x.parent)
+        x.parent.append(parent)
+        x.via.append(via)
+        x.actor.append(actor)
+        self.colour.append(0)
+        self.look(node, st, first)
+        return node
+
+    def look(self, node: int, st: State, first: int) -> None:
+        """The facts a state shows by itself."""
+        f = self.x.facts
+        phase = st.phase
+        here: Step = (node, None)
+        if f.lost_card is None and _cards_everywhere(st) != self.deck:
+            f.lost_card = here
+        if phase is _TERMINAL:
+            r = st.result()
+            assert r is not None
+            if r.ending is Ending.NO_LEGAL_ACTION and f.stuck is None:
+                f.stuck = here
+            elif r.ending is Ending.NO_FIRST_PLAYER and f.no_first is None:
+                f.no_first = here
+            elif r.ending is Ending.TURN_CAP and f.capped is None:
+                f.capped = here
+            if not r.capped and r.winner is not None and r.winner not in f.wins:
+                f.wins[r.winner] = here
+                if r.winner == min(f.wins):
+                    f.win_order = r.order_out
+            if f.wrong_winner is None and not r.capped:
+                if self.rules.first_out and r.winner is not None and r.order_out and r.winner != r.order_out[0]:
+                    f.wrong_winner = here
+                if r.ending is Ending.LAST_HOLDER and r.loser is None:
+                    f.wrong_winner = here
+            return
+        if phase is _PLAY:
+            seat = st.to_act
+            if f.out_plays is None and not st.is_in(seat):
+                f.out_plays = here
+            if f.passes is None and st.can_pass():
+                f.passes = here
+            required = st.required
+            if len(required) == 1 and st.players_in == self.n and first >= 0:
+                f.asked.add((((seat - first) * self.step) % self.n, required[0]))
+        elif phase is _CHANCE and len(st.callers()) > 1 and f.lot is None:
+            f.lot = here
+            f.lot_callers = tuple(sorted(st.callers()))
+        elif phase is _RESPOND and st.game.rules.kinds:
+            if f.calls_offered is None:
+                f.calls_offered = here
+            if f.calls_at_once is None and self.rules.calls_at_once and len(st.game.rules.kinds) and \
+                    len(self._responders(st)) > 1:
+                f.calls_at_once = here
+            self.truth(node, st)
+
+    def _responders(self, st: State) -> tuple[int, ...]:
+        claimant = st.claimant
+        return () if claimant is None else tuple(s for s in range(self.n) if s != claimant and st.is_in(s))
+
+    def truth(self, node: int, st: State) -> None:
+        """The largest play made whose cards all pass as its claim (what the cards allow, whatever a call sees)."""
+        f = self.x.facts
+        play = st.pending_play()
+        if play is None:
+            return
+        rules = self.rules
+        if len(play.cards) != play.count:
+            return
+        passes = rules.passes_as
+        if all(play.claim in passes(c) for c in play.cards):
+            if f.truly_played is None or play.count > f.truly_played[0]:
+                f.truly_played = (play.count, (node, None))
+
+    def edge(self, node: int, before: State, action: Action, after: State) -> None:
+        """The facts a step shows."""
+        f = self.x.facts
+        step: Step = (node, action)
+        records = after.records
+        if records:
+            rec = records[-1]
+            self.keep(node, before)
+            if rec.taken == 0 and f.void is None:
+                f.void = step
+            if rec.caught:
+                if f.caught is None:
+                    f.caught = step
+            else:
+                if f.survived is None:
+                    f.survived = step
+                best = f.judged_true.get(rec.kind)
+                if best is None or rec.count > best[0]:
+                    f.judged_true[rec.kind] = (rec.count, step)
+                if f.dead_rank_true is None and before.set_count():
+                    rank = rec.claim % self.rules.rank_count
+                    if any(r == rank for _, r, _ in before.discarded_sets()):
+                        f.dead_rank_true = step
+        if f.out_regains is None:
+            for seat in range(self.n):
+                if not before.is_in(seat) and after.hand_size(seat) > before.hand_size(seat):
+                    self.keep(node, before)
+                    f.out_regains = step
+                    break
+
+    def run(self) -> Exploration:
+        x = self.x
+        start = time.perf_counter()
+        try:
+            self._deals()
+            x.complete = not x.stopped
+        finally:
+            x.states = len(x.parent)
+            x.seconds = time.perf_counter() - start
+        return x
+
+    def _over(self) -> bool:
+        x = self.x
+        if len(x.parent) > x.budget:
+            x.stopped = f"more than {x.budget:,} states"
+            return True
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            x.stopped = "out of time"
+            return True
+        return False
+
+    def _deals(self) -> None:
+        x = self.x
+        for deal in every_deal(self.game):
+            x.deals += 1
+            st = deal.state.bare_copy()
+            first = st.to_act if st.phase is _PLAY else -1
+            key = self.positions.of(st, first)
+            if key in self.index:
+                continue
+            root = self.add(st, -1, None, -1, first)
+            self.index[key] = root
+            x.roots[root] = deal
+            if not self._from(root, st, first):
+                return
+
+    def _actions(self, st: State) -> list[Action] | None:
+        if st.phase is _TERMINAL:
+            return []
+        try:
+            return st.legal_actions()
+        except TooManyActions as exc:
+            self.x.stopped = f"a seat has {exc.count:,} legal plays"
+            return None
+
+    def _from(self, root: int, st: State, first: int) -> bool:
+        """Explore every state reachable from `root`; False when the search stopped early."""
+        x = self.x
+        index, colour, positions = self.index, self.colour, self.positions
+        acts = self._actions(st)
+        if acts is None:
+            return False
+        stack: list[tuple[int, State, list[Action], int]] = [(root, st, acts, 0)]
+        colour[root] = ON_PATH
+        while stack:
+            node, here, acts, i = stack[-1]
+            if i == len(acts):
+                colour[node] = DONE
+                stack.pop()
+                continue
+            stack[-1] = (node, here, acts, i + 1)
+            action = acts[i]
+            child = here.bare_copy()
+            child.apply_action(action)
+            x.edges += 1
+            self.edge(node, here, action, child)
+            key = positions.of(child, first)
+            j = index.get(key)
+            if j is None:
+                if self._over():
+                    return False
+                j = self.add(child, node, action, here.current_player(), first)
+                index[key] = j
+                more = self._actions(child)
+                if more is None:
+                    return False
+                if more:
+                    colour[j] = ON_PATH
+                    stack.append((j, child, more, 0))
+                else:
+                    colour[j] = DONE
+            elif colour[j] == ON_PATH and x.cycle is None:
+                self.keep(node, here)
+                x.cycle = (j, node, action)
+        return True
+
+
+def explore(game: Game, budget: int, seconds: float | None = None, origin: bool = False) -> Exploration:
+    """Every state reachable at `game`'s table, up to `budget` states (and `seconds`, where given); with
+    `origin`, positions count seats from each deal's first player (for seat fairness)."""
+    return _Search(game, budget, seconds, origin).run()

@@ -1,0 +1,25 @@
+"""A state's position for the judge: the interpreter's `State.position`, with what the rules read settled
+once per game (the turn count where a turn cap reads it, who was dealt each card where a formula read in
+play asks), and the deal's first player where the judge counts seats from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cheatdsl.derived import NO_CAP
+from cheatdsl.engine import Game, State
+
+from .deals import reads_deal_in_play
+
+
+class Positions:
+    """The position of each state of one game."""
+
+    def __init__(self, game: Game, origin: bool = False) -> None:
+        self.turns = game.turn_limit != NO_CAP
+        self.holders = reads_deal_in_play(game)
+        # With `origin`, two states of deals with different first players are different positions.
+        self.origin = origin
+
+    def of(self, st: State, first: int) -> tuple[Any, ...]:
+        return (st.position(self.turns, self.holders), first if self.origin else -1)
