@@ -135,6 +135,7 @@ JOBS = count("a number of jobs", 1, 1_024)
 SEARCHES = count("a number of searches", 0, 1_000)
 SEARCH_EFFORT = amount("a search effort", 0.01, 1_000)
 TIME_LIMIT = amount("a time limit in seconds", 1, 86_400)
+STATE_BUDGET = count("a number of states", 1, 100_000_000)
 
 
 def seed(text: str) -> int:

@@ -16,6 +16,7 @@ from .arguments import (
     PLAYERS,
     SEARCHES,
     SEARCH_EFFORT,
+    STATE_BUDGET,
     STDIN,
     TIME_LIMIT,
     UsageError,
@@ -81,6 +82,10 @@ Exit status:
 
 # verifier.properties.settings.HEAVY_SECONDS, named here so that --help does not load Z3 (a test keeps the two equal)
 TIME_LIMIT_DEFAULT = 320.0
+# verifier.properties.judging's budgets and verifier.exhaustive.AUTO_DECK, likewise (a test keeps them equal)
+AUTO_BUDGET = 100_000
+FORCED_BUDGET = 1_000_000
+AUTO_DECK = 40
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -109,6 +114,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=f"the wall-clock seconds a rulebook's heavy checks may take together, from 1 to 86400 "
                         f"(default {TIME_LIMIT_DEFAULT:g}); a property still running then is cut short and "
                         "reported unknown, saying so")
+    judge = p.add_mutually_exclusive_group()
+    judge.add_argument("--exhaustive", action="store_const", const="always", default="auto",
+                       help="decide the properties of play with the exhaustive judge at every player count: every "
+                            "state reachable from every deal, stepped by the interpreter (docs/soundness.md), "
+                            "within --exhaustive-budget states a count. Without it the judge runs where the deck "
+                            f"has at most {AUTO_DECK} cards and the deals are few, within {AUTO_BUDGET:,} states. "
+                            "Its verdicts say \"decided over all N states from M deals\"; a search stopped by its "
+                            "budget decides only what it met (a game that refutes)")
+    judge.add_argument("--no-exhaustive", action="store_const", const="never", dest="exhaustive",
+                       help="the symbolic verifier alone, even where the judge could decide")
+    p.add_argument("--exhaustive-budget", type=STATE_BUDGET, metavar="STATES",
+                   help=f"the most states the judge explores at one player count, from 1 to 100,000,000 (default "
+                        f"{AUTO_BUDGET:,} in auto, {FORCED_BUDGET:,} with --exhaustive); about 0.5 KB each")
     p.add_argument("--engine", choices=("auto", "python"), default="auto",
                    help="auto (default): where the verifier's games played by bots on the interpreter show no "
                         "stuck game or no win for some seat, play more on the compiled engine when it plays the "
@@ -131,8 +149,11 @@ def run(args: argparse.Namespace) -> int:
     from ..simulate.engine import Engine
 
     given = {"searches": args.searches, "effort": args.search_effort, "time_limit": args.time_limit}
+    from verifier.properties.judging import Judging, Mode
+    mode = Mode(args.exhaustive)
+    budget = args.exhaustive_budget or (FORCED_BUDGET if mode is Mode.ALWAYS else AUTO_BUDGET)
     settings = Settings(**{name: value for name, value in given.items() if value is not None},
-                        engine=Engine(args.engine))
+                        engine=Engine(args.engine), judging=Judging(mode, budget))
 
     from ..load import compile_rulebook
     from .progress import Progress

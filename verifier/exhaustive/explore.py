@@ -15,7 +15,6 @@ As it goes it keeps the play facts the verdicts rest on (`Facts`), each with the
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,18 +94,14 @@ class Exploration:
     _seat_at: dict[int, int] = field(default_factory=dict)  # node -> the seat to act there, for steps kept
 
 
-def _cards_everywhere(st: State) -> Counter[int]:
-    out: Counter[int] = Counter()
-    for seat in range(st.game.players):
-        for v, k in enumerate(st.hand(seat)):
-            if k:
-                out[v] += k
-    out.update(st.pile_cards())
-    out.update(st.stock())
-    out.update(st.aside())
-    out.update(st.gone())
+def _cards_everywhere(st: State) -> list[int]:
+    """How many cards of each value are anywhere at the table: hands, pile, stock, aside, gone and sets."""
+    out = list(map(sum, zip(*map(st.hand, range(st.game.players)))))
+    for c in st.pile_cards() + st.stock() + st.aside() + st.gone():
+        out[c] += 1
     for _, _, cards in st.discarded_sets():
-        out.update(cards)
+        for c in cards:
+            out[c] += 1
     return out
 
 
@@ -121,8 +116,7 @@ class _Search:
         self.index: dict[tuple[Any, ...], int] = {}
         self.colour = bytearray()
         self.deadline = None if seconds is None else time.perf_counter() + seconds
-        deck = Counter(self.rules.deck_values)
-        self.deck = +deck
+        self.deck = list(self.rules.deck_counts)
         self.step = self.rules.step
         self.n = game.players
 
