@@ -149,9 +149,14 @@ def run(args: argparse.Namespace) -> int:
     from ..simulate.engine import Engine
 
     given = {"searches": args.searches, "effort": args.search_effort, "time_limit": args.time_limit}
-    from verifier.properties.judging import Judging, Mode
+    from verifier.properties.judging import Judging, Mode, states_memory_holds
     mode = Mode(args.exhaustive)
     budget = args.exhaustive_budget or (FORCED_BUDGET if mode is Mode.ALWAYS else AUTO_BUDGET)
+    holds = states_memory_holds()
+    if holds is not None and budget > holds:
+        print(f"verify: --exhaustive-budget {budget:,} states is more than half the free memory holds; "
+              f"{holds:,} states it is", file=sys.stderr)
+        budget = holds
     settings = Settings(**{name: value for name, value in given.items() if value is not None},
                         engine=Engine(args.engine), judging=Judging(mode, budget))
 

@@ -23,3 +23,26 @@ class Judging:
 
     mode: Mode = Mode.AUTO
     budget: int = AUTO_BUDGET
+
+
+# What one explored state holds in memory at most, measured (docs/soundness.md): its position, its place in
+# the search tree and its share of the search's path.
+BYTES_PER_STATE = 2_048
+
+
+def available_memory() -> int | None:
+    """The bytes of memory this machine has free for new work (MemAvailable), or None where it does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def states_memory_holds(free: int | None = None) -> int | None:
+    """The most states a search may keep in half the memory free now (None where the machine does not say)."""
+    free = available_memory() if free is None else free
+    return None if free is None else max(1, free // 2 // BYTES_PER_STATE)
