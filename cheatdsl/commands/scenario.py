@@ -12,6 +12,12 @@ if TYPE_CHECKING:
 
 HELP = """Run scenario files: a position or a seeded deal, actions, and what must hold afterwards.
 
+A scenario starts from a deal by the rules, `seed: N` (the deck shuffled with that seed) or
+`deck: [AC, 7H, ..., JK]` (every card of the table's deck once, top first, each with its suit,
+dealt as a shuffled deck is: cards set aside, hands from the dealer's left, the surplus, forced sets,
+the first player and the turn-start rules all as the rulebook says), with `dealer: N` where the
+dealer is drawn by lot; or from a table set by hand, `position:` (no deal rule is applied to it).
+
 Each scenario prints one line,
   PASS path: name
 or

@@ -65,6 +65,25 @@ def deal(state: State, seed: int) -> None:
     deal_in_order(state, _order(len(state.game.rules.table.deck), seed))
 
 
+def deal_deck(state: State, cards: list[int]) -> None:
+    """Deal the deck laid in this order, top first (`cheatdsl.cards` numbering: every card of the table's deck
+    once), as `deal` deals a shuffled one; raises ValueError when `cards` is not the table's deck."""
+    deck = state.game.rules.table.deck
+    places: dict[int, list[int]] = {}
+    for place in reversed(range(len(deck))):
+        places.setdefault(deck[place], []).append(place)
+    order = []
+    for card in cards:
+        free = places.get(card)
+        if not free:
+            raise ValueError("the deck given holds a card more than the table's deck does"
+                             if card in places else "the deck given holds a card the table's deck does not")
+        order.append(free.pop())
+    if len(order) != len(deck):
+        raise ValueError(f"the deck given has {len(order)} cards, the table's deck {len(deck)}")
+    deal_in_order(state, order)
+
+
 def deal_in_order(state: State, order: list[int]) -> None:
     """Deal the deck as if shuffled into `order` (the deck's places, top first: `order[i]` is the place of
     `rules.table.deck` that comes i-th), then play: what `deal` does after its shuffle, and what the

@@ -13,7 +13,7 @@ from ..source import Span
 if TYPE_CHECKING:
     from .runner import ScenarioResult
 
-FIELDS = ("scenario", "source", "rulebook", "variations", "players", "seed", "dealer", "position", "actions",
+FIELDS = ("scenario", "source", "rulebook", "variations", "players", "seed", "deck", "dealer", "position", "actions",
           "expect")
 POSITION_FIELDS = ("dealer", "hands", "pile", "stock", "aside", "to_play", "previous", "leading", "out",
                    "last_player")
@@ -21,7 +21,8 @@ POSITION_FIELDS = ("dealer", "hands", "pile", "stock", "aside", "to_play", "prev
 
 @dataclass
 class Scenario:
-    """A position (or a seeded deal), the actions played from it, and what must hold afterwards.
+    """A deal by the rules (from a shuffle seed, or from the deck in a given order) or a position, the actions
+    played from it, and what must hold afterwards.
 
     Values stay in the notation of the file (cards as `7C`, claims as `2 sevens`, actions as
     `"0: play 7C KD as 2 sevens"`), so a scenario can be written out again unchanged. An entry of
@@ -36,6 +37,7 @@ class Scenario:
     source: str = ""
     variations: list[str] = field(default_factory=list)
     seed: int | None = None
+    deck: list[str] | None = None  # the deck in shuffled order, top first, dealt by the rules
     dealer: int | None = None
     position: dict[str, Any] | None = None
     path: str | None = None
@@ -68,6 +70,8 @@ class Scenario:
         else:
             if self.seed is not None:
                 out["seed"] = self.seed
+            if self.deck is not None:
+                out["deck"] = list(self.deck)
             if self.dealer is not None:
                 out["dealer"] = self.dealer
         out["actions"] = list(self.actions)

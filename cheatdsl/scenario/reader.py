@@ -118,11 +118,18 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
     for key in ("scenario", "rulebook", "players"):
         if key not in raw:
             d.error(tree.span, "S012", f"the scenario has no `{key}:`", _MISSING[key])
-    if "position" in raw and "seed" in raw:
-        d.error(where["seed"], "S013", "give either `seed:` (a deal by the rules) or `position:`, not both")
-    if "position" not in raw and "seed" not in raw:
-        d.error(tree.span, "S012", "the scenario has neither `seed:` nor `position:`",
-                "deal by the rules from `seed: N`, or set the table with `position:`")
+    starts = [key for key in ("seed", "deck", "position") if key in raw]
+    if len(starts) > 1:
+        d.error(where[starts[1]], "S013", "give one of `seed:` (a deal by the rules), `deck:` (the deck in "
+                f"shuffled order, dealt by the rules) or `position:`, not {' and '.join(f'`{k}:`' for k in starts)}")
+    if not starts:
+        d.error(tree.span, "S012", "the scenario has neither `seed:`, `deck:` nor `position:`",
+                "deal by the rules from `seed: N` or from `deck: [AC, 7H, ...]`, or set the table with `position:`")
+    deck = raw.get("deck")
+    if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, (str, int)) for c in deck)):
+        d.error(where["deck"], "S014", "`deck` lists the cards of the deck in shuffled order, top first, such as "
+                "[AC, 7H, JK]")
+        deck = None
     if "position" in raw and "dealer" in raw:
         d.error(where["dealer"], "S013", "with a `position:`, the dealer goes inside it (`position.dealer`)")
 
@@ -192,7 +199,8 @@ def _build(path: str, tree: MapNode, d: Diagnostics) -> Scenario | None:
         return None
     return Scenario(name=text("scenario"), rulebook=text("rulebook"), players=players or 0, actions=actions,
                     expect=expect, source=text("source"), variations=list(variations), seed=number("seed"),
-                    dealer=number("dealer"), position=position, path=path, where=where)
+                    deck=None if deck is None else [str(c) for c in deck], dealer=number("dealer"),
+                    position=position, path=path, where=where)
 
 
 def _check_expect(expect: dict[str, Any], where: dict[str, Span], key: str, unknown: _Unknown) -> None:

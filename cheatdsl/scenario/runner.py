@@ -11,6 +11,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostics, shown
 from ..engine import CHANCE, ChanceCaller, ChanceDealer, ChanceShuffle, Game, IllegalAction, Position, State
+from ..engine.deal import deal_deck
 from ..words.notation import (
     NotationError,
     action_text,
@@ -20,6 +21,7 @@ from ..words.notation import (
     parse_action,
     parse_cards,
     parse_claim,
+    parse_deck_card,
     refusal_text,
     seats_text,
 )
@@ -281,6 +283,8 @@ def _start(scenario: Scenario, game: Game, d: Diagnostics) -> State | None:
         elif scenario.dealer not in (None, 0):
             d.error(scenario.span("dealer"), "S030", "this rulebook always has seat 0 deal (`setup.dealer: seat_zero`)")
             return None
+        if scenario.deck is not None:
+            return _dealt_deck(scenario, game, state, d)
         state.apply_action(ChanceShuffle(seed))
         return state
     try:
@@ -291,6 +295,18 @@ def _start(scenario: Scenario, game: Game, d: Diagnostics) -> State | None:
     except (ValueError, NotationError) as exc:
         d.error(scenario.span("position"), "S031", f"the position cannot happen at this table: {exc}")
     return None
+
+
+def _dealt_deck(scenario: Scenario, game: Game, state: State, d: Diagnostics) -> State | None:
+    """`state` after the deal of the scenario's `deck:` (the deck in shuffled order, top first), by the rules."""
+    try:
+        cards = [parse_deck_card(game, text) for text in scenario.deck or []]
+        deal_deck(state, cards)
+    except (ValueError, NotationError) as exc:
+        d.error(scenario.span("deck"), "S031", f"the deck given is not this table's deck in some order: {exc}",
+                "list every card of the table's deck once, top first, each with its suit (`AC`, `10H`, `JK`)")
+        return None
+    return state
 
 
 class _PositionError(ValueError):

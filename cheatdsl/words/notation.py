@@ -30,6 +30,7 @@ from ..engine.actions import (
     Play,
 )
 from ..model import Surplus
+from ..cards import JOKER
 from ..engine.deal import JOKER_TEXT, card_symbol
 from ..engine.refusals import Doing, Refusal
 
@@ -129,6 +130,27 @@ def _parse_card(game: Game, text: str) -> int:
         return rank
     if suit is None:
         raise NotationError(f"`{text}`: name the suit too, such as {text}{suit_letter(game, 0)}")
+    return suit * game.rules.rank_count + rank
+
+
+def deck_card_text(game: Game, card: int) -> str:
+    """A card of the deck itself (`cheatdsl.cards` numbering), with its suit whatever the game claims: `7H`,
+    `10C`, or `JK`: how a deck in shuffled order is written (a scenario's `deck:`)."""
+    if card == JOKER:
+        return JOKER_TEXT
+    rank, suit = card % game.rules.rank_count, card // game.rules.rank_count
+    return game.rules.rank_symbols[rank] + suit_letter(game, suit)
+
+
+def parse_deck_card(game: Game, text: str) -> int:
+    """The card of the deck written `text` (`7H`, `10C`, `JK`): its rank and its suit, whatever the game claims."""
+    rank, suit = parse_suited(game, text)
+    if rank < 0:
+        if game.rulebook.deck.jokers == 0:
+            raise NotationError(f"`{text}`: this game has no jokers")
+        return JOKER
+    if suit is None:
+        raise NotationError(f"`{text}`: a card of the deck names its suit too, such as {text}{suit_letter(game, 0)}")
     return suit * game.rules.rank_count + rank
 
 

@@ -1,8 +1,9 @@
-"""The judge's witnesses: a path of the exploration, played again from a seeded deal.
+"""The judge's witnesses: a path of the exploration, played again from a deal by the rules.
 
-The judge reaches a state from a deal it enumerated (`deals.every_deal`); a witness must start from a deal
-anyone can make again, so the seed whose shuffle deals the same table is looked for (seeds from 0 up; a
-small deck has few distinct deals, so one comes soon). The path's actions are then applied to that seeded
+The judge reaches a state from a deal it enumerated (`deals.every_deal`, the deck in some order dealt by
+the interpreter). The witness starts from the seed whose shuffle deals the same table where one turns up
+among the first few thousand (a small deck has few distinct deals), else from that deck order itself (a
+scenario's `deck:`, dealt by the rules as a shuffled deck is). The path's actions are then applied to that
 deal by the interpreter, and the witness is kept only where they reach the same position: the scenario
 `verify --save-witnesses` writes replays the same game.
 """
@@ -11,14 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from cheatdsl.engine import Action, Game, IllegalAction, State
+from cheatdsl.engine import Action, ChanceDealer, Game, IllegalAction, State
+from cheatdsl.engine.deal import deal_deck
+from cheatdsl.words.notation import deck_card_text
 
 from ..properties.witness import Witness, dealt, steps_text
 from .deals import Deal
 from .positions import Positions
 
 # Seeds tried at most for one deal (a deck with fewer distinct deals than this almost always has one).
-SEEDS = 50_000
+SEEDS = 5_000
 
 
 def seed_of(game: Game, deal: Deal, seeds: int = SEEDS) -> int | None:
@@ -32,9 +35,20 @@ def seed_of(game: Game, deal: Deal, seeds: int = SEEDS) -> int | None:
     return None
 
 
-def replayed(game: Game, seed: int, dealer: int | None, moves: list[tuple[int, Action]]) -> State | None:
-    """The state the moves reach from the seeded deal, or None where the interpreter refuses one."""
-    st = dealt(game, seed, dealer)
+def _start(game: Game, seed: int | None, deal: Deal) -> State:
+    if seed is not None:
+        return dealt(game, seed, deal.dealer)
+    st = game.new_initial_state()
+    if deal.dealer is not None:
+        st.apply_action(ChanceDealer(deal.dealer))
+    deal_deck(st, [game.rules.table.deck[p] for p in deal.order])
+    return st
+
+
+def replayed(game: Game, seed: int | None, deal: Deal, moves: list[tuple[int, Action]]) -> State | None:
+    """The state the moves reach from the deal (by its seed, or else its deck order), or None where the
+    interpreter refuses one."""
+    st = _start(game, seed, deal)
     try:
         for _, action in moves:
             st.apply_action(action)
@@ -46,20 +60,19 @@ def replayed(game: Game, seed: int, dealer: int | None, moves: list[tuple[int, A
 def witness(pid: str, game: Game, deal: Deal, moves: list[tuple[int, Action]], expect: dict[str, Any],
             summary: str, checkpoints: dict[int, dict[str, Any]] | None = None,
             seeds: int = SEEDS) -> Witness | str:
-    """The witness of `pid`: the path `moves` from `deal`, started from a seed that deals it; or why there is
-    none (no seed found, or the replay did not reach the same position)."""
+    """The witness of `pid`: the path `moves` from `deal`, started from a seed that deals it (or its deck
+    order); or why there is none (the replay did not reach the same position)."""
     seed = seed_of(game, deal, seeds)
-    if seed is None:
-        return f"no shuffle seed below {seeds:,} deals the table this game starts from"
-    end = replayed(game, seed, deal.dealer, moves)
+    end = replayed(game, seed, deal, moves)
     if end is None:
-        return "the game did not replay from the seeded deal"
+        return "the game did not replay from its deal"
     steps: list[Any] = []
     for i, move in enumerate(moves):
         if checkpoints and i in checkpoints:
             steps.append({"expect": checkpoints[i]})
         steps.append(move)
-    start: dict[str, Any] = {"seed": seed}
+    start: dict[str, Any] = {"seed": seed} if seed is not None else {
+        "deck": [deck_card_text(game, game.rules.table.deck[p]) for p in deal.order]}
     if deal.dealer is not None:
         start["dealer"] = deal.dealer
     return Witness(pid, game.players, start, steps_text(game, steps), expect, [], summary)

@@ -80,7 +80,10 @@ def scenario_of(data: dict[str, Any], rulebook: str, variations: tuple[str, ...]
     if "position" in w.start:
         fields["position"] = w.start["position"]
     else:
-        fields["seed"] = w.start["seed"]
+        if "deck" in w.start:
+            fields["deck"] = w.start["deck"]
+        else:
+            fields["seed"] = w.start["seed"]
         if w.start.get("dealer") is not None:
             fields["dealer"] = w.start["dealer"]
     return Scenario(name=name or f"{w.property}: {w.summary}", rulebook=where, players=w.players,
