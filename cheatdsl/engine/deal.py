@@ -48,7 +48,7 @@ _STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # deck size -> (position, b
 _ORDERS: dict[tuple[int, int], list[int]] = {}  # (deck size, seed) -> where each place's card comes from
 
 
-def _order(size: int, seed: int) -> list[int]:
+def shuffle_order(size: int, seed: int) -> list[int]:
     """The places of a deck of `size` cards in the order `shuffled(deck, seed)` leaves them: a shuffle moves places,
     whatever cards are in them, and the verifier deals the same seed at many tables and dealers (kept for the last
     few hundred decks dealt)."""
@@ -62,7 +62,7 @@ def _order(size: int, seed: int) -> list[int]:
 
 def deal(state: State, seed: int) -> None:
     """Shuffle with `random.Random(seed)`, set cards aside, deal from the dealer's left, then play."""
-    deal_in_order(state, _order(len(state.game.rules.table.deck), seed))
+    deal_in_order(state, shuffle_order(len(state.game.rules.table.deck), seed))
 
 
 def deal_deck(state: State, cards: list[int]) -> None:

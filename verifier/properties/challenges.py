@@ -24,7 +24,7 @@ from ..solving.solver import Answer, ask, new_solver, num, truth
 from ..solving.terms import add, and_, bool_var, eq, ge, gt, implies, int_var, le, lt, ne, not_, one_if, or_
 from .calls import shown_places
 from .registry import register
-from .verdict import Result, combine, not_applicable, proved, refuted, unknown
+from .verdict import Result, Verdict, combine, not_applicable, proved, refuted, unknown
 
 PRIORITY = "challenge-priority"
 ROUND = "round-rank"
@@ -101,7 +101,11 @@ def challenge_priority(subject: Subject) -> Result:
                                                                                   default=None)))
         for n in active:
             if n in bad:
-                by[n] = _priority_witness(*bad[n], calls, n, priority, subject if n == shown else None)
+                # Two calls at once are a play fact: the refutation at `n` stands on a game from a deal there.
+                by[n] = _priority_witness(*bad[n], calls, n, priority, subject)
+                if by[n].verdict is Verdict.REFUTED and bad[n][0] == "two" and "witness" not in by[n].details:
+                    by[n] = unknown(PRIORITY, f"the rules let two seats call at once at {n} players, but no game "
+                                    "from a deal shows a play that two seats may call")
             else:
                 by[n] = proved(PRIORITY, _priority_text(priority),
                                **(_game(subject, n, shown_places(n)) if n == shown else {}))

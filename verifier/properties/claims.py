@@ -317,12 +317,29 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
     if a.unknown:
         return unknown(FAIR, a.reason)
     details = {"seats": n, "cycle": length, "gcd": step, "drifts": drifts}
+    pairs = {(o, g.order[cycle[i]]) for o in range(n) for i in range(length)}
     if a.unsat:
-        return proved(FAIR, f"the cycle of {length} claims and the seats share no factor: every seat meets every claim",
-                      **details)
+        # The closed form counts turns that games may never reach (a game over in a few turns): each pair is
+        # shown in play, or the verdict is unknown.
+        met = _asked(subject, n, pairs)
+        missing = sorted(pairs - met)
+        if missing:
+            o, c = missing[0]
+            return unknown(FAIR, f"the cycle of {length} claims and the seats share no factor, but no game from a "
+                           f"deal played shows {_seat_word(o)} asked for {subject.claim_name(c)} "
+                           f"({len(missing)} seat and claim pairs not met)", **details)
+        return proved(FAIR, f"the cycle of {length} claims and the seats share no factor: every seat meets every "
+                      "claim, each pair met in a game from a deal", **details)
     confirm = _never_meets(n, length, loop, drifts, sv, iv)
     if confirm is not None:
         return unknown(FAIR, confirm)
+    never_pairs = {(o, g.order[cycle[i]]) for o in range(n) for i in range(length) if (o - loop - i) % step != 0}
+    shown_asked = sorted(_asked(subject, n, None) & never_pairs)
+    if shown_asked:
+        o, c = shown_asked[0]
+        return unknown(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}, but a game from a "
+                       f"deal shows {_seat_word(o)} asked for {subject.claim_name(c)}: a shift of the turn the "
+                       "closed form does not count", **details)
     never = {_seat_word(o): [subject.claim_name(g.order[cycle[i]]) for i in range(length)
                              if (o - loop - i) % step != 0] for o in range(n)}
     first = never[_seat_word(sv)]
@@ -334,6 +351,12 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
     return refuted(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}: "
                    f"{_seat_word(sv)} is never asked for {', '.join(first[:12])}{' ...' if len(first) > 12 else ''}"
                    f"{while_in}", seat=_seat_word(sv), never_asked=never, **details, **shown)
+
+
+def _asked(subject: Subject, n: int, want: set[tuple[int, int]] | None) -> set[tuple[int, int]]:
+    """The seat and claim pairs met in seeded games from a deal at `n` players (`games.asked_pairs`)."""
+    from .games import asked_pairs
+    return asked_pairs(subject.game(n), want)
 
 
 def _fair_game(subject: Subject, n: int, offset: int, never: list[str], turns: int) -> dict[str, object]:

@@ -460,3 +460,27 @@ def pass_met(game: Game, games: int = 8, turns: int = 400) -> bool:
                 return True
             run.act()
     return False
+
+
+def asked_pairs(game: Game, want: set[tuple[int, int]] | None = None, games: int = 24,
+                turns: int = 400) -> set[tuple[int, int]]:
+    """The (seat counted from the first player in turn order, claim) pairs met in a few seeded games played by
+    bots: a seat to play asked for that one claim while every seat is still in (a play fact seat fairness
+    rests on); the games stop once every pair of `want` is met. A pair missing says only that no such turn
+    was met, not that none exists."""
+    rules = game.rules
+    n = game.players
+    out: set[tuple[int, int]] = set()
+    for i in range(games):
+        names, rate = LINEUPS[i % len(LINEUPS)]
+        seed = i // len(LINEUPS)
+        run = Run(game, seed, seed % n if rules.dealer_by_lot else 0, names, rate)
+        st = run.state
+        first = st.current_player() if st.phase is _PLAY else -1
+        while first >= 0 and st.phase is not _TERMINAL and st.turns < turns:
+            if st.phase is _PLAY and st.players_in == n and len(st.required) == 1:
+                out.add((((st.current_player() - first) * rules.step) % n, st.required[0]))
+                if want is not None and want <= out:
+                    return out
+            run.act()
+    return out

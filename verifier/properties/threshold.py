@@ -25,7 +25,7 @@ from ..solving.solver import Answer, ask, new_solver, num
 from ..solving.terms import and_, bool_var, eq, ge, implies, int_var, le, plus
 from .registry import register
 from .true_claim import true_claim_play
-from .verdict import Result, Verdict, combine, counts_text, proved, refuted, unknown
+from .verdict import Result, Verdict, combine, counts_text, not_applicable, proved, refuted, unknown
 
 PID = "claim-threshold"
 
@@ -194,16 +194,60 @@ def _word(subject: Subject, count: int) -> str:
 
 
 def _summarize(by: Mapping[int, Result]) -> str:
+    if any("threshold" not in r.details for r in by.values()):
+        texts: dict[str, list[int]] = {}
+        for n, r in by.items():
+            texts.setdefault(r.summary, []).append(n)
+        return "; ".join(f"{counts_text(ns)}: {text}" for text, ns in texts.items())
     groups: dict[int, list[int]] = {}
     for n, r in by.items():
         groups.setdefault(r.details["threshold"], []).append(n)
     return "; ".join(f"{t} at {counts_text(ns)}, {t + 1} a certain lie" for t, ns in sorted(groups.items()))
 
 
-@register(PID, "the largest count of one claim that can be true; one more is a certain lie")
+def _premise(subject: Subject, n: int) -> Result | None:
+    """The verdict at `n` players where the count of matching cards cannot say what a call judges: no call may
+    be made there (not applicable), or a call sees less than the whole play (unknown: the judge decides)."""
+    from cheatdsl.derived import allowed_kinds
+    from cheatdsl.model import ChallengeTest, Reveal
+    kinds = allowed_kinds(subject.rb, n)
+    if not kinds:
+        return not_applicable(PID, "no challenge may be made at this player count, so no claim is ever judged")
+    by_hand = [k.name for k in kinds if k.test is ChallengeTest.HAND]
+    if by_hand:
+        return unknown(PID, f"a call of `{by_hand[0]}` asks for one card of the claim from the hand, so it can judge "
+                       "true a claim larger than any play holds, and the card it shows changes hands: a call on "
+                       "a claim past the cards is not sure to win (the exhaustive judge decides small tables: "
+                       "`verify --exhaustive`)", sees="hand")
+    if subject.rb.challenge.reveal is Reveal.TOP_CARD:
+        return unknown(PID, "a call turns over only the top card of the play (`challenge.reveal: top_card`), so it "
+                       "can judge true a claim larger than any play holds: a call on a claim past the cards is "
+                       "not sure to win (the exhaustive judge decides small tables: `verify --exhaustive`)",
+                       sees="top_card")
+    return None
+
+
+def _shown(found: Result) -> Result:
+    """A threshold stands only where a game from a deal shows a call judge that claim true; else unknown."""
+    d = found.details
+    if found.verdict is not Verdict.PROVED:
+        return found
+    start = d.get("witness", {}).get("start", {})
+    if "witness" not in d or "position" in start:
+        why = d.get("no_play", "the game does not start from a deal")
+        return unknown(PID, f"the rules allow a true claim of {d['threshold']}, but no game from a deal shows a "
+                       f"call judge it true ({why})", **{k: v for k, v in d.items() if k != "witness"})
+    return found
+
+
+@register(PID, "the largest count of one claim that a call can judge true; one more is a certain lie")
 def claim_threshold(subject: Subject) -> Result:
     by: dict[int, Result] = {}
     for n in subject.counts:
+        premise = _premise(subject, n)
+        if premise is not None:
+            by[n] = premise
+            continue
         t = subject.table(n)
         # What a hand can hold is part of the key only where it is fewer cards than the claim could hold.
         held = hand_capacity(subject.rules(n))[0]
@@ -214,5 +258,5 @@ def claim_threshold(subject: Subject) -> Result:
             # The game showing the claim is played at the smallest count with this threshold, and stands
             # for the counts that share it.
             subject.cache[key] = _with_play(subject, n, _at(subject, n))
-        by[n] = subject.cache[key]
+        by[n] = _shown(subject.cache[key])
     return combine(PID, by, _summarize)

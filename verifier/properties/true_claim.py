@@ -3,11 +3,11 @@
 First, seeded deals are searched (`DEAL_SEEDS` of them) for one whose first player is dealt the natural
 cards and the jokers of the largest true claim: the game then starts from that deal itself, a legal deal
 of the rulebook (searched only where an estimate says one is likely). Where no such deal turns up (a claim
-of many copies, several packs), a seeded deal gives the table and the seat to play is handed those cards
-(each taken from another place of the table in exchange for a card of its hand that does not match),
-provided a deal could give that table too (`_exchange_unfit`, `_holds_a_forced_set`); the witness's
-summary then says "handed to it on a dealt table". Either way the seat makes that claim and the first
-seat allowed to challenge does so. The claim is shown true when the revealed cards are the ones played and the challenge
+of many copies, several packs), a seeded shuffle's deck has cards exchanged between its places so that the
+first player's share holds them, and that deck is dealt by the rules (a scenario's `deck:` start: the
+first player, forced sets and turn-start rules are the interpreter's, and a deal that moves the first
+player or ends at once is dropped); the witness's summary then says so. Either way the seat makes that
+claim and the first seat allowed to challenge does so. The claim is shown true when the revealed cards are the ones played and the challenge
 does not catch a lie; where no seat may challenge, the play is accepted. The interpreter plays every
 step, and the play is written as a scenario (`verify --save-witnesses`).
 """
@@ -17,13 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from cheatdsl.bots.odds import hand_odds
-from cheatdsl.engine import ACCEPT, Challenge, Game, IllegalAction, Phase, Play, Position, State
-from cheatdsl.words.notation import card_text, cards_text, claim_text, refusal_text
-from cheatdsl.scenario.runner import position_notation
+from cheatdsl.engine import ACCEPT, Challenge, ChanceDealer, Game, IllegalAction, Phase, Play, State
+from cheatdsl.engine.deal import deal_in_order, shuffle_order
+from cheatdsl.words.notation import card_text, cards_text, claim_text, deck_card_text, refusal_text
 
 from .witness import Table, Witness, dealt
 
-SEEDS = 8  # deals tried for a table to exchange cards in (the first one almost always serves)
+SEEDS = 8  # shuffles tried for a deck to exchange cards in (the first one almost always serves)
 DEAL_SEEDS = 300  # deals searched for one whose first player is dealt the claim's cards
 
 
@@ -45,28 +45,58 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
                     return found
     why = "no dealt game starts with a play"
     for seed in range(SEEDS):
-        start = dealt(game, seed, 0)
-        if start.phase is not Phase.PLAY:
-            continue
-        unfit = _exchange_unfit(game, start)
-        if unfit:
-            return unfit
-        for claim in start.required_claims():
-            pos = _position(game, start, claim, naturals, jokers)
-            if pos is None:
-                why = f"no deal lets the seat to play hold {naturals} natural cards of a claim it may make"
-                continue
-            try:
-                st = game.state_from_position(pos)
-            except ValueError as exc:
-                why = f"the position is not one of this table: {exc}"
-                continue
-            found = _play(game, st, claim, count, naturals, jokers, pid,
-                          {"position": position_notation(game, pos)})
-            if isinstance(found, Witness):
-                return found
+        found = _arranged(game, seed, dealer, naturals, jokers)
+        if isinstance(found, str):
             why = found
+            continue
+        st, deck = found
+        for claim in st.required_claims():
+            hand = st.hand_cards(st.current_player())
+            if hand.count(claim) < naturals or hand.count(game.rules.joker) < jokers:
+                continue
+            play = _play(game, st, claim, count, naturals, jokers, pid,
+                         {"deck": [deck_card_text(game, c) for c in deck], "dealer": dealer})
+            if isinstance(play, Witness):
+                return play
+            why = play
     return why
+
+
+def _arranged(game: Game, seed: int, dealer: int | None, naturals: int, jokers: int) -> tuple[State, list[int]] | str:
+    """The deck of `seed`'s shuffle with cards exchanged between places so that the first player is dealt
+    `naturals` cards of a claim it may open with and `jokers` jokers, dealt by the rules (a deck in that order
+    is one a shuffle can give); with the deck's cards in that order, or why no such deal was made."""
+    rules = game.rules
+    deck = rules.table.deck
+    st = dealt(game, seed, dealer)
+    if st.phase is not Phase.PLAY:
+        return "no dealt game starts with a play"
+    first = st.current_player()
+    order = list(shuffle_order(len(deck), seed))
+    value = [rules.deck_values[p] for p in order]
+    aside = rules.table.set_aside
+    end = aside + sum(rules.hand_sizes)
+    turn = next(i for i in range(game.players) if rules.seat_after(st.dealer or 0, i + 1) == first)
+    mine = list(range(aside + turn, end, game.players))
+    claims = [c for c in st.required_claims() if 0 <= c < rules.values]
+    if not claims:
+        return "the first claim is not a card of the deck"
+    claim = max(claims, key=lambda c: rules.deck_counts[c])
+    for wanted_value, wanted in ((claim, naturals), (rules.joker, jokers)):
+        while sum(1 for k in mine if value[k] == wanted_value) < wanted:
+            donor = next((k for k in range(len(order)) if k not in mine and value[k] == wanted_value), None)
+            spare = next((k for k in mine if value[k] not in (claim, rules.joker)), None)
+            if donor is None or spare is None:
+                return f"the deck cannot give the first player {naturals} natural cards of a claim it may open with"
+            order[donor], order[spare] = order[spare], order[donor]
+            value[donor], value[spare] = value[spare], value[donor]
+    arranged = game.new_initial_state()
+    if dealer is not None:
+        arranged.apply_action(ChanceDealer(dealer))
+    deal_in_order(arranged, order)
+    if arranged.phase is not Phase.PLAY or arranged.current_player() != first:
+        return "dealt those cards, the first player is another seat or the game does not start with a play"
+    return arranged, [deck[p] for p in order]
 
 
 def _at_least(k: int, copies: int, deck: int, hand: int) -> float:
@@ -86,64 +116,6 @@ def _likely(game: Game, naturals: int, jokers: int) -> bool:
         miss *= 1.0 - _at_least(naturals, copies, deck, hand)
     chance = (1.0 - miss) * _at_least(jokers, rules.deck_counts[rules.joker], deck, hand)
     return chance * DEAL_SEEDS >= 1.0
-
-
-def _exchange_unfit(game: Game, st: State) -> str:
-    """Why cards handed over on a dealt table might make a table no deal gives, or "": the first player
-    named by who holds a card (the exchange may move it). A set the deal would have put out is checked
-    on each table made (`_position`)."""
-    facts = game.facts(st, st.dealer or 0)
-    game.rules.first_player.code(facts)
-    if facts.read_deal:
-        return ("no deal searched gives the claim's cards, and handing them over could move the card that names "
-                "the first player")
-    return ""
-
-
-def _position(game: Game, st: State, claim: int, naturals: int, jokers: int) -> Position | None:
-    """The dealt table with the seat to play holding `naturals` cards of `claim` and `jokers` jokers, each
-    taken from another place in exchange for a card of its hand that matches neither."""
-    seat = st.current_player()
-    places = [list(st.hand_cards(s)) for s in range(game.players)] + [list(st.stock()), list(st.aside())]
-    hand = places[seat]
-    for value, wanted in ((claim, naturals), (game.rules.joker, jokers)):
-        while hand.count(value) < wanted:
-            donor = next((p for i, p in enumerate(places) if i != seat and value in p
-                          and (i >= game.players or len(p) > 1 or _spare(hand, claim, game) is not None)), None)
-            if donor is None:
-                return None
-            donor.remove(value)
-            spare = _spare(hand, claim, game)
-            if spare is not None:
-                hand.remove(spare)
-                donor.append(spare)
-            hand.append(value)
-    hands = tuple(tuple(sorted(p)) for p in places[:game.players])
-    if not all(hands) or _holds_a_forced_set(game, hands):
-        return None
-    return Position(hands=hands, to_play=seat, dealer=st.dealer or 0, stock=tuple(places[-2]),
-                    aside=tuple(sorted(places[-1])), previous=st.previous, leading=st.leading,
-                    last_player=st.last_player)
-
-
-def _holds_a_forced_set(game: Game, hands: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether a hand holds a complete set where the deal puts sets out at once: no deal leaves one."""
-    rules = game.rules
-    if not rules.sets_forced or rules.set_size is None:
-        return False
-    for hand in hands:
-        counts = [0] * (rules.values + 1)
-        for card in hand:
-            counts[card] += 1
-        if any(rules.rank_count_in(counts, rank, rules.sets_naturals_only) >= rules.set_size
-               for rank in range(rules.rank_count)):
-            return True
-    return False
-
-
-def _spare(hand: list[int], claim: int, game: Game) -> int | None:
-    """A card of the hand that is neither the claim nor a joker (given away in exchange)."""
-    return next((c for c in hand if c != claim and c != game.rules.joker), None)
 
 
 def _play(game: Game, st: State, claim: int, count: int, naturals: int, jokers: int, pid: str,
@@ -176,7 +148,7 @@ def _play(game: Game, st: State, claim: int, count: int, naturals: int, jokers: 
     else:
         expect = {"pile": st.pile_size()}
         table.words.append(f"{said}; accepted (no seat may challenge it)")
-    how = "as dealt" if "seed" in start else "handed to it on a dealt table"
+    how = "as dealt" if "seed" in start else "dealt from a deck in an order a shuffle can give"
     return Witness(pid, game.players, start, table.steps, expect, table.words,
                    f"seat {seat} makes the largest true claim, {claim_text(game, claim, count)}, with "
                    f"{cards_text(game, cards)} ({how})")
