@@ -585,6 +585,10 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
     # different cards and an empty pile is closed under a caught lie; at every count the interpreter then
     # deals a game in that set and plays the lie until the whole state comes back.
     rec = budget.recurrence(a.rb, a.spec if a.n == budget.smallest else None)
+    if not any(not by_hand for by_hand in sp.by_hand):
+        # The recurrent set is made at the smallest count; its move, a lie caught by a call that turns the play
+        # over, cannot be made at a count where no such call is allowed.
+        rec = None
     if rec is not None and rec.holds and rec.kind == "round":
         # The set of round starts with an empty stock is closed under a round led by a caught lie and
         # ended by every seat passing; the interpreter plays such rounds from a deal until one repeats.

@@ -233,8 +233,10 @@ def _shown(found: Result) -> Result:
     if found.verdict is not Verdict.PROVED:
         return found
     start = d.get("witness", {}).get("start", {})
-    if "witness" not in d or "position" in start:
-        why = d.get("no_play", "the game does not start from a deal")
+    judged = d.get("witness", {}).get("expect", {}).get("caught") is False
+    if "witness" not in d or "position" in start or not judged:
+        why = d.get("no_play", "the game does not start from a deal" if "witness" not in d or "position" in start
+                    else "the play is never called: it stands unseen")
         return unknown(PID, f"the rules allow a true claim of {d['threshold']}, but no game from a deal shows a "
                        f"call judge it true ({why})", **{k: v for k, v in d.items() if k != "witness"})
     return found
