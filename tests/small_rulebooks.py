@@ -90,8 +90,9 @@ def build(rng: random.Random, name: str) -> dict[str, Any]:
     if rng.random() < p:
         deck["jokers"] = rng.choice([1, 2])
         deck["jokers_wild"] = rng.random() < 0.7
-    if rng.random() < 0.1 and len(deck["ranks"]) >= hi + 1:
-        deck["ranks_used"] = _pick(rng, FORMULAS["deck.ranks_used"])
+    if rng.random() < 0.12:
+        deck["ranks"] = list(RANKS)
+        deck["ranks_used"] = _pick(rng, FORMULAS["deck.ranks_used"]) if hi < len(RANKS) else 2
     deal = rb["deal"]
     if rng.random() < p * 2:
         deal["style"] = rng.choice(["equal", "fixed"])
