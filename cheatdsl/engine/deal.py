@@ -84,6 +84,43 @@ def deal_deck(state: State, cards: list[int]) -> None:
     deal_in_order(state, order)
 
 
+def deck_dealing(game: Game, dealer: int, hands: list[list[int]], stock: list[int], aside: list[int]) -> list[int] | None:
+    """A deck in shuffled order (cards top first, `cheatdsl.cards` numbering) that the rules deal, with
+    `dealer` dealing, into these hands (card values), this stock (top first) and these cards aside; None where
+    the table's deck or its dealing cannot give them (the sizes differ, or a card is not in the deck). Which
+    physical card stands for a card value is the first free one: a rule reading who was dealt a card may
+    then name another seat, which the caller sees when it deals the deck."""
+    rules = game.rules
+    n = game.players
+    set_aside = rules.table.set_aside
+    dealt = set_aside + sum(rules.hand_sizes)
+    size = len(rules.table.deck)
+    free: dict[int, list[int]] = {}
+    for card in reversed(rules.table.deck):
+        free.setdefault(rules.card_value(card), []).append(card)
+    order: list[int | None] = [None] * size
+    wanted: list[tuple[list[int], list[int]]] = []
+    for i in range(n):
+        seat = rules.seat_after(dealer, i + 1)
+        wanted.append((list(range(set_aside + i, dealt, n)), sorted(hands[seat])))
+    to_stock = game.rulebook.deal.surplus is _STOCK
+    surplus = list(range(dealt, size))
+    wanted.append((surplus, list(stock)) if to_stock else (list(range(set_aside)) + surplus, sorted(aside)))
+    if to_stock:
+        wanted.append((list(range(set_aside)), sorted(aside)))
+    for places, values in wanted:
+        if len(places) != len(values):
+            return None
+        for place, value in zip(places, values):
+            cards = free.get(value)
+            if not cards:
+                return None
+            order[place] = cards.pop()
+    if any(card is None for card in order):
+        return None
+    return [card for card in order if card is not None]
+
+
 def deal_in_order(state: State, order: list[int]) -> None:
     """Deal the deck as if shuffled into `order` (the deck's places, top first: `order[i]` is the place of
     `rules.table.deck` that comes i-th), then play: what `deal` does after its shuffle, and what the

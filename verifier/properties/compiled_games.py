@@ -14,10 +14,9 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from cheatdsl.engine import Game, Position
-from cheatdsl.scenario.runner import position_notation
 
 from .games import LINEUPS, TURNS, Found, Run, ended
-from .witness import dealt
+from .witness import dealt, dealt_as
 
 if TYPE_CHECKING:
     from cheatdsl.compiled.run import CompiledTable
@@ -68,8 +67,12 @@ def _replayed(game: Game, table: CompiledTable, index: int, names: tuple[str, ..
         return  # nobody is named to play first, or the deal alone ended the game: no play to show
     if not dealt_like_the_interpreter(game, position):
         return  # sets left at the deal, which a position cannot show (or a deal the interpreter would not make)
-    start = {"position": position_notation(game, position), "compiled_run": table.seed, "game": index}
-    run = Run(game, 0, 0, names, rate, start=(start, game.state_from_position(position)))
+    made = dealt_as(game, position)
+    if isinstance(made, str):
+        return  # the rules do not deal that table: no game from a deal to show
+    state, deck = made
+    start = {**deck, "compiled_run": table.seed, "game": index}
+    run = Run(game, 0, 0, names, rate, start=(start, state))
     run.by = (f"played by bots ({', '.join(run.names)}) on the compiled engine (its run {table.seed}, game "
               f"{index}), replayed by the interpreter from that deal")
     for seat, action in actions_of(game, logged):

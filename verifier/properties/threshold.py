@@ -257,8 +257,8 @@ def claim_threshold(subject: Subject) -> Result:
         key = (PID, t.packs, t.copies, set_size(subject.rb, n, t.copies),
                held if held < (t.packs if subject.cards else t.copies) + wild else None)
         if key not in subject.cache:
-            # The game showing the claim is played at the smallest count with this threshold, and stands
-            # for the counts that share it.
-            subject.cache[key] = _with_play(subject, n, _at(subject, n))
-        by[n] = _shown(subject.cache[key])
+            subject.cache[key] = _at(subject, n)
+        # The game showing the claim judged true is played at each count: a game at one table size says
+        # nothing of another's (its hands, its turn order, its calls).
+        by[n] = _shown(_with_play(subject, n, subject.cache[key]))
     return combine(PID, by, _summarize)

@@ -33,7 +33,8 @@ from cheatdsl.engine import (
 from cheatdsl.engine import (
     PASS as ENGINE_PASS,
 )
-from cheatdsl.words.notation import action_text, cards_text, claim_text, refusal_text
+from cheatdsl.engine.deal import deal_deck, deck_dealing
+from cheatdsl.words.notation import action_text, cards_text, claim_text, deck_card_text, refusal_text
 from cheatdsl.profiles import reference_to
 from cheatdsl.scenario import Scenario
 from cheatdsl.scenario.runner import position_notation
@@ -258,13 +259,35 @@ def position_of(sp: Spec, game: Game, trace: Trace) -> tuple[Position, dict[str,
     return pos, position_notation(game, pos)
 
 
+def dealt_as(game: Game, pos: Position) -> tuple[State, dict[str, Any]] | str:
+    """The table `pos` holds as a deal by the rules: a deck laid so that the rules deal those hands, stock and
+    cards aside, dealt by the interpreter (forced sets, the first player and the turn-start rules its own), with
+    the scenario start that deals it; or why the rules do not deal that table."""
+    deck = deck_dealing(game, pos.dealer, [list(h) for h in pos.hands], list(pos.stock), list(pos.aside))
+    if deck is None:
+        return "the rules of this table do not deal those hands"
+    st = game.new_initial_state()
+    if game.rules.dealer_by_lot:
+        st.apply_action(ChanceDealer(pos.dealer))
+    deal_deck(st, deck)
+    if st.phase is not _PLAY or st.current_player() != pos.to_play or any(
+            st.hand_cards(s) != tuple(sorted(pos.hands[s])) for s in range(game.players)):
+        return "dealt by the rules, those cards start another game (another first player, sets put out, or a win)"
+    start: dict[str, Any] = {"deck": [deck_card_text(game, c) for c in deck]}
+    if game.rules.dealer_by_lot:
+        start["dealer"] = pos.dealer
+    return st, start
+
+
 def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, Any]] | str:
-    """The full game's trace played by the interpreter from its deal; or why it could not be."""
-    pos, notation = position_of(sp, game, trace)
-    try:
-        table = Table(game, game.state_from_position(pos))
-    except ValueError as exc:
-        return f"the deal is not a position of this table: {exc}"
+    """The full game's trace played by the interpreter from its deal (a deck the rules deal into the trace's
+    hands); or why it could not be."""
+    pos, _ = position_of(sp, game, trace)
+    made = dealt_as(game, pos)
+    if isinstance(made, str):
+        return f"the trace's deal is not one the rules make: {made}"
+    st, start = made
+    table = Table(game, st)
     try:
         for a in trace.actions:
             cards = tuple(sorted(v for i, v in enumerate(sp.live) for _ in range(a["cards"][i])))
@@ -274,7 +297,7 @@ def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, A
             table.turn(a["kind"], cards, claim, a["count"], a["challenger"], test, discards)
     except IllegalAction as exc:
         return f"the interpreter refuses a step: {refusal_text(exc)}"
-    return table, {"position": notation}
+    return table, start
 
 
 def lowest(hand: list[int], k: int) -> tuple[int, ...]:
