@@ -33,16 +33,23 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
         "When the number of seats and the length of the cycle share a factor, a seat only ever claims some ranks.",
         "A closed form (the gcd of seats, cycle and drifts) found by Z3 and confirmed by a direct check; a pass "
         "allowed only under `passing.when` counts as a drift once a seeded game meets a turn where a seat may pass, "
-        "and a refutation resting on no pass needs a game from a deal that shows it (otherwise unknown)."),
+        "and a refutation resting on no pass needs a game from a deal that shows it (otherwise unknown). The closed "
+        "form counts turns games may never reach, so a proof stands only where seeded games from a deal meet every "
+        "seat and claim pair, and a refutation only where none of them meets a pair it says is never met; otherwise "
+        "unknown. On small tables the exhaustive judge collects the pairs met in every game from every deal."),
     "claim-threshold": (
-        "The largest count of one claim that can be true; one more is a certain lie.",
+        "The largest count of one claim that a call allowed at the table can judge true; one more is a certain lie.",
         "Players call bluffs by counting: the threshold says when a call is sure to win.",
-        "Z3 finds the largest true claim over copies, wild cards, the cap per play, forced discards and the most "
-        "cards one hand can hold (asking "
-        "for a larger one until none is left); the claim one higher is shown impossible, and leaving out each rule "
-        "in turn names the rules that bind. The interpreter then plays a game "
-        "in which the largest claim is made and a challenge shows it true (`--save-witnesses` writes it as a "
-        "scenario)."),
+        "Not applicable at a player count where no challenge may be made (no claim is ever judged). Where every call "
+        "turns the whole play over, Z3 finds the largest true claim over copies, wild cards, the cap per play, forced "
+        "discards and the most cards one hand can hold (asking for a larger one until none is left); the claim one "
+        "higher is shown impossible, and leaving out each rule in turn names the rules that bind. The verdict stands "
+        "only where the interpreter plays, at that player count, a game from a deal in which the largest claim is "
+        "made and a call judges it true (`--save-witnesses` writes it as a scenario); otherwise it is unknown. Where "
+        "a call sees less than the play (`reveal: top_card`, or a Force call that asks for one card from the hand "
+        "and passes it to the loser), a call can judge true more than the cards allow: the symbolic verifier says "
+        "unknown, and the exhaustive judge reports both figures, the largest claim a call judges true and the most "
+        "matching cards a play holds, with a warning that a call on a claim between them is not sure to win."),
     "deal": (
         "Every player count deals as the rules say, and the first player is always dealt in.",
         "A deal that cannot be made, or a first player holding a card nobody was dealt, stops the game.",
@@ -151,7 +158,9 @@ def markdown(report: Report) -> str:
         "  rule firing unless play shows it can: seat-fairness counts the shift a pass makes under",
         "  `passing.when` only once a seeded game from a deal meets a turn where a seat may pass, and",
         "  claim-threshold bounds a true claim by what one hand can hold (its dealt size where no card can",
-        "  ever enter a hand: no pile is taken and the stock is empty).",
+        "  ever enter a hand: no pile is taken and the stock is empty) and stands only on a game from a deal",
+        "  in which a call judges that claim true; on small tables the exhaustive judge's verdict is read off",
+        "  every state of every game from every deal.",
         "- **refuted**: a game from a deal, replayed by the interpreter, shows it false (the witness).",
         "- **bounded** / **unknown**: anything else: no counterexample up to a depth, or a search or an",
         "  assumption that could not be settled. Neither is a guess in either direction.",
@@ -163,14 +172,39 @@ def markdown(report: Report) -> str:
         "it is a warning about the rulebook, not a verdict.",
         "",
         "*Table-level facts.* `rank-cycle`, `ranks-exist` and `deal` are about the rule and deck tables (the",
-        "claim graph, the deck, the hands dealt), not about play; `claim-threshold` is a bound over the cards",
-        "(copies, wild jokers, the cap per play, forced sets, what a hand can hold). Its witness game starts",
+        "claim graph, the deck, the hands dealt), not about play. `claim-threshold` is about play: the largest",
+        "claim a call allowed at that table size can judge true in a game from a deal. Its witness game starts",
         "from a seeded deal in which the first player is dealt the cards of the claim, where a few hundred",
         "deals are likely to hold one (a hand of four aces); where they are not (eleven aces and jokers from",
-        "two packs), it starts from a dealt table on which the claimant is handed those cards, and its",
-        "summary says so (\"handed to it on a dealt table\"); such a table is used only where a deal gives",
-        "it too (the first player is not named by who holds a card, and no hand is left with a set a forced",
-        "discard would have put out), else the result has no game and says why (`no_play`).",
+        "two packs), from a deck laid in an order a shuffle can give so that the rules deal the first player",
+        "those cards (a scenario's `deck:` start, dealt by the interpreter: the first player, forced sets and",
+        "turn-start rules are its own), and its summary says so; where no such game is found the verdict is",
+        "unknown and says why.",
+        "",
+        "*Witnesses are games from a deal.* Every witness starts from a shuffle seed or from a deck in a given",
+        "order dealt by the rules, never from a table set by hand: a play the model checker finds is played",
+        "again from a deck the rules deal into its hands, and a game of the compiled engine from a deck the",
+        "rules deal into the kernel's hands, or it is no witness.",
+        "",
+        "## The exhaustive judge",
+        "",
+        "Where a table is small enough, `verify` decides the properties of play by visiting every state",
+        "reachable from every deal, under every legal action of every seat (each choice of cards, claim and",
+        "count, each answer, call, pass and set discard, and each seat the lot can pick), each step made by",
+        "the interpreter itself: there is no second model of the rules. Every distinct deal is enumerated",
+        "(cards no rule tells apart are one kind: card values, or exact cards where a formula asks who was",
+        "dealt a card; every dealer where the dealer is drawn by lot) and dealt by the interpreter's dealing.",
+        "Two states with the same position (what the rules read from then on: not the history, nor the",
+        "record of challenges) are explored once; a position met again on the search's own path is a play",
+        "that can go round for ever. The verdict says what it rests on: \"decided over all 28,170 states",
+        "from 14 deals\". The judge runs unasked where the deck has at most 16 cards and the deals are few,",
+        "within 100,000 states a player count; `verify --exhaustive` runs it at every count within",
+        "`--exhaustive-budget` states (1,000,000 by default; about 2 KB of memory a state); `--no-exhaustive`",
+        "leaves the symbolic verifier alone. A search stopped by its budget decides only what it met (a game",
+        "that refutes a property stands), and the symbolic verdicts stand for the rest. The judge's",
+        "witnesses are paths from a deal, started from a seed that deals the same table or from the deck",
+        "order itself. `benchmarks/differential_campaign.py` holds the symbolic verdicts against the judge's",
+        "on generated rulebooks (docs/soundness.md).",
         "",
         "## How the transition system is built",
         "",

@@ -288,10 +288,10 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
 def _judge(plan: _Plan, got: dict[str, Timed], settings: Settings, ctx: Any) -> None:
     """The exhaustive judge's verdicts in place of the symbolic ones, at each player count where it runs
     (`verifier.exhaustive.eligible`), each count's search in a forked child with the run's time limit."""
-    from .exhaustive import JUDGED, eligible, judge_at
+    from .exhaustive import AUTO_SECONDS, JUDGED, Mode, eligible, judge_at
     from .exhaustive.merge import merged
     pids = tuple(pid for pid in plan.wanted if pid in JUDGED)
-    if not pids or settings.judging.mode.value == "never":
+    if not pids or settings.judging.mode is Mode.NEVER:
         return
     subject = plan.subject
     judged: dict[str, dict[int, Result]] = {pid: {} for pid in pids}
@@ -300,8 +300,11 @@ def _judge(plan: _Plan, got: dict[str, Timed], settings: Settings, ctx: Any) -> 
         if not eligible(subject, n, settings.judging):
             continue
         start = time.perf_counter()
-        run = (lambda n=n: judge_at(subject, n, pids, settings.judging, settings.time_limit))
-        data = run() if ctx is None else _Job(ctx, run, settings.time_limit + 5.0).wait()
+        seconds = settings.time_limit
+        if settings.judging.mode is not Mode.ALWAYS:
+            seconds = min(seconds, AUTO_SECONDS)
+        run = (lambda n=n, seconds=seconds: judge_at(subject, n, pids, settings.judging, seconds))
+        data = run() if ctx is None else _Job(ctx, run, seconds + 5.0).wait()
         spent += time.perf_counter() - start
         if "results" not in data:
             continue  # killed or crashed: the symbolic verdicts stand at this count

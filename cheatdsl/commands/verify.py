@@ -85,7 +85,7 @@ TIME_LIMIT_DEFAULT = 320.0
 # verifier.properties.judging's budgets and verifier.exhaustive.AUTO_DECK, likewise (a test keeps them equal)
 AUTO_BUDGET = 100_000
 FORCED_BUDGET = 1_000_000
-AUTO_DECK = 40
+AUTO_DECK = 16
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

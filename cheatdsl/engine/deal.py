@@ -84,7 +84,8 @@ def deal_deck(state: State, cards: list[int]) -> None:
     deal_in_order(state, order)
 
 
-def deck_dealing(game: Game, dealer: int, hands: list[list[int]], stock: list[int], aside: list[int]) -> list[int] | None:
+def deck_dealing(game: Game, dealer: int, hands: list[list[int]], stock: list[int],
+                 aside: list[int]) -> list[int] | None:
     """A deck in shuffled order (cards top first, `cheatdsl.cards` numbering) that the rules deal, with
     `dealer` dealing, into these hands (card values), this stock (top first) and these cards aside; None where
     the table's deck or its dealing cannot give them (the sizes differ, or a card is not in the deck). Which

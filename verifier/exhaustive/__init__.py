@@ -21,10 +21,11 @@ from .decide import JUDGED, Judge, fairness_applies
 from .deals import deals_for_every_dealer
 from .explore import Exploration, explore
 
-__all__ = ["AUTO_BUDGET", "FORCED_BUDGET", "JUDGED", "Judging", "Mode", "eligible", "judge_at"]
+__all__ = ["AUTO_BUDGET", "AUTO_SECONDS", "FORCED_BUDGET", "JUDGED", "Judging", "Mode", "eligible", "judge_at"]
 
-AUTO_DECK = 40  # a deck of more cards than this is not tried unasked
+AUTO_DECK = 16  # a deck of more cards than this is not tried unasked (counting its deals takes seconds)
 DEALS_SHARE = 10  # a table is tried unasked only if its deals are at most a tenth of the budget
+AUTO_SECONDS = 30.0  # the most a search run unasked may take at one table
 
 
 def eligible(subject: Subject, n: int, judging: Judging) -> bool:

@@ -334,7 +334,7 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
     if confirm is not None:
         return unknown(FAIR, confirm)
     never_pairs = {(o, g.order[cycle[i]]) for o in range(n) for i in range(length) if (o - loop - i) % step != 0}
-    shown_asked = sorted(_asked(subject, n, None) & never_pairs)
+    shown_asked = sorted(_asked(subject, n, None, never_pairs) & never_pairs)
     if shown_asked:
         o, c = shown_asked[0]
         return unknown(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}, but a game from a "
@@ -353,9 +353,13 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
                    f"{while_in}", seat=_seat_word(sv), never_asked=never, **details, **shown)
 
 
-def _asked(subject: Subject, n: int, want: set[tuple[int, int]] | None) -> set[tuple[int, int]]:
-    """The seat and claim pairs met in seeded games from a deal at `n` players (`games.asked_pairs`)."""
+def _asked(subject: Subject, n: int, want: set[tuple[int, int]] | None,
+           any_of: set[tuple[int, int]] | None = None) -> set[tuple[int, int]]:
+    """The seat and claim pairs met in seeded games from a deal at `n` players (`games.asked_pairs`): until every
+    pair of `want` is met, or (eight games at most) one of `any_of`."""
     from .games import asked_pairs
+    if any_of is not None:
+        return asked_pairs(subject.game(n), games=8, any_of=any_of)
     return asked_pairs(subject.game(n), want)
 
 

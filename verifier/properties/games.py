@@ -462,12 +462,12 @@ def pass_met(game: Game, games: int = 8, turns: int = 400) -> bool:
     return False
 
 
-def asked_pairs(game: Game, want: set[tuple[int, int]] | None = None, games: int = 24,
-                turns: int = 400) -> set[tuple[int, int]]:
+def asked_pairs(game: Game, want: set[tuple[int, int]] | None = None, games: int = 24, turns: int = 400,
+                any_of: set[tuple[int, int]] | None = None) -> set[tuple[int, int]]:
     """The (seat counted from the first player in turn order, claim) pairs met in a few seeded games played by
     bots: a seat to play asked for that one claim while every seat is still in (a play fact seat fairness
-    rests on); the games stop once every pair of `want` is met. A pair missing says only that no such turn
-    was met, not that none exists."""
+    rests on); the games stop once every pair of `want` is met, or any pair of `any_of`. A pair missing says
+    only that no such turn was met, not that none exists."""
     rules = game.rules
     n = game.players
     out: set[tuple[int, int]] = set()
@@ -479,8 +479,9 @@ def asked_pairs(game: Game, want: set[tuple[int, int]] | None = None, games: int
         first = st.current_player() if st.phase is _PLAY else -1
         while first >= 0 and st.phase is not _TERMINAL and st.turns < turns:
             if st.phase is _PLAY and st.players_in == n and len(st.required) == 1:
-                out.add((((st.current_player() - first) * rules.step) % n, st.required[0]))
-                if want is not None and want <= out:
+                pair = (((st.current_player() - first) * rules.step) % n, st.required[0])
+                out.add(pair)
+                if (want is not None and want <= out) or (any_of is not None and pair in any_of):
                     return out
             run.act()
     return out

@@ -205,14 +205,26 @@ def _summarize(by: Mapping[int, Result]) -> str:
     return "; ".join(f"{t} at {counts_text(ns)}, {t + 1} a certain lie" for t, ns in sorted(groups.items()))
 
 
+def _most_said(subject: Subject, n: int) -> int | None:
+    """The largest count a claim may say at `n` players (None: no bound below the deck's size)."""
+    rules = subject.rules(n)
+    if rules.any_count:
+        return rules.count_cap
+    return rules.max_cards
+
+
 def _premise(subject: Subject, n: int) -> Result | None:
     """The verdict at `n` players where the count of matching cards cannot say what a call judges: no call may
-    be made there (not applicable), or a call sees less than the whole play (unknown: the judge decides)."""
+    be made there (not applicable), or a call sees less than the whole play while a claim may say more than
+    one card (unknown: the judge decides)."""
     from cheatdsl.derived import allowed_kinds
     from cheatdsl.model import ChallengeTest, Reveal
     kinds = allowed_kinds(subject.rb, n)
     if not kinds:
         return not_applicable(PID, "no challenge may be made at this player count, so no claim is ever judged")
+    said = _most_said(subject, n)
+    if said is not None and said <= 1:
+        return None  # every claim is of one card: a call that sees less still judges a claim of one
     by_hand = [k.name for k in kinds if k.test is ChallengeTest.HAND]
     if by_hand:
         return unknown(PID, f"a call of `{by_hand[0]}` asks for one card of the claim from the hand, so it can judge "

@@ -7,9 +7,10 @@ of many copies, several packs), a seeded shuffle's deck has cards exchanged betw
 first player's share holds them, and that deck is dealt by the rules (a scenario's `deck:` start: the
 first player, forced sets and turn-start rules are the interpreter's, and a deal that moves the first
 player or ends at once is dropped); the witness's summary then says so. Either way the seat makes that
-claim and the first seat allowed to challenge does so. The claim is shown true when the revealed cards are the ones played and the challenge
-does not catch a lie; where no seat may challenge, the play is accepted. The interpreter plays every
-step, and the play is written as a scenario (`verify --save-witnesses`).
+claim and the first seat allowed to challenge does so. The claim is shown true when the revealed cards are
+the ones played and the challenge does not catch a lie; where no seat may challenge, the play is accepted
+(and claim-threshold takes no game from that). The interpreter plays every step, and the play is written
+as a scenario (`verify --save-witnesses`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,13 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
             if isinstance(play, Witness):
                 return play
             why = play
+    # Hands dealt too small for the claim: one grows by a pickup first (`grown_claim.py`).
+    from .grown_claim import grown_claim_play
+    for seed in range(SEEDS):
+        grown = grown_claim_play(game, seed, dealer, count, naturals, jokers, pid)
+        if isinstance(grown, Witness):
+            return grown
+        why = f"{why}; nor with a hand grown by a pickup: {grown}"
     return why
 
 

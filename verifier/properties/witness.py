@@ -37,7 +37,6 @@ from cheatdsl.engine.deal import deal_deck, deck_dealing
 from cheatdsl.words.notation import action_text, cards_text, claim_text, deck_card_text, refusal_text
 from cheatdsl.profiles import reference_to
 from cheatdsl.scenario import Scenario
-from cheatdsl.scenario.runner import position_notation
 
 from ..encoding.spec import Spec
 from ..encoding.transitions import CHALLENGE, PASS
@@ -241,8 +240,8 @@ def dealt(game: Game, seed: int, dealer: int | None) -> State:
     return st
 
 
-def position_of(sp: Spec, game: Game, trace: Trace) -> tuple[Position, dict[str, Any]]:
-    """The trace's deal as a position: the hands dealt, the stock in the order it is drawn."""
+def position_of(sp: Spec, game: Game, trace: Trace) -> Position:
+    """The trace's deal as a table: the hands dealt, the stock in the order it is drawn."""
     d = trace.deal
     n = sp.n
     hands = tuple(tuple(sorted(v for i, v in enumerate(sp.live) for _ in range(d["dealt"][q][i]))) for q in range(n))
@@ -255,8 +254,7 @@ def position_of(sp: Spec, game: Game, trace: Trace) -> tuple[Position, dict[str,
         left[sp.live.index(v)] -= 1
     stock = tuple(drawn) + tuple(v for i, v in enumerate(sp.live) for _ in range(max(left[i], 0)))
     aside = tuple(v for i, v in enumerate(sp.live) for _ in range(d["aside"][i]))
-    pos = Position(hands=hands, to_play=trace.states[0]["actor"], dealer=d["dealer"], stock=stock, aside=aside)
-    return pos, position_notation(game, pos)
+    return Position(hands=hands, to_play=trace.states[0]["actor"], dealer=d["dealer"], stock=stock, aside=aside)
 
 
 def dealt_as(game: Game, pos: Position) -> tuple[State, dict[str, Any]] | str:
@@ -282,7 +280,7 @@ def dealt_as(game: Game, pos: Position) -> tuple[State, dict[str, Any]] | str:
 def replay_exact(sp: Spec, game: Game, trace: Trace) -> tuple[Table, dict[str, Any]] | str:
     """The full game's trace played by the interpreter from its deal (a deck the rules deal into the trace's
     hands); or why it could not be."""
-    pos, _ = position_of(sp, game, trace)
+    pos = position_of(sp, game, trace)
     made = dealt_as(game, pos)
     if isinstance(made, str):
         return f"the trace's deal is not one the rules make: {made}"
