@@ -2,8 +2,8 @@
 nothing, each game shown replayed by the interpreter from the kernel's deal.
 
 The verifier's rule: a refutation or a witness is a game the interpreter plays from a legal deal. A kernel
-game counts only as the interpreter's replay of it: its witness starts from the kernel's deal written as a
-scenario position, and the scenario must pass.
+game counts only as the interpreter's replay of it: its witness starts from a deck the rules deal into the
+kernel's hands (a scenario's `deck:`), and the scenario must pass.
 """
 
 from __future__ import annotations
@@ -39,14 +39,10 @@ def _passes(witness: Witness, path: str) -> bool:
     return run(scenario_of(witness.as_json(), str(ROOT / path))).passed
 
 
-def _dealt_whole_deck(game: Game, position: dict[str, object]) -> bool:
-    """The position's hands, stock and cards aside make up the deck, with nothing on the pile: a deal."""
-    hands = position["hands"]
-    assert isinstance(hands, dict)
-    held = Counter(c for cards in hands.values() for c in cards)
-    held.update(position["stock"])  # type: ignore[arg-type]
-    held.update(position["aside"])  # type: ignore[arg-type]
-    return not position["pile"] and sum(held.values()) == sum(game.rules.deck_counts)
+def _dealt_whole_deck(game: Game, deck: list[str]) -> bool:
+    """The witness starts from the table's whole deck in some order, which the rules deal (issue 38 point 5)."""
+    from cheatdsl.words.notation import parse_deck_card
+    return Counter(parse_deck_card(game, c) for c in deck) == Counter(game.rules.table.deck)
 
 
 def test_every_seat_wins_a_kernel_game_the_interpreter_replays() -> None:
@@ -58,8 +54,8 @@ def test_every_seat_wins_a_kernel_game_the_interpreter_replays() -> None:
     kernel_games(game, {"wins"}, found)
     assert sorted(found.wins) == [0, 1, 2, 3]
     for seat, witness in found.wins.items():
-        assert "position" in witness.start and "compiled engine" in witness.summary
-        assert _dealt_whole_deck(game, witness.start["position"])
+        assert "deck" in witness.start and "compiled engine" in witness.summary
+        assert _dealt_whole_deck(game, witness.start["deck"])
         assert witness.expect["winner"] == seat
         assert _passes(witness, path)
         wrong = Witness.from_json({**witness.as_json(), "expect": {**witness.expect, "winner": (seat + 1) % 4}})

@@ -113,7 +113,7 @@ BAD = [
     ("- 1\n", "S010", "a scenario file is a mapping"),
     ("scenario: x\nrulebook: english-ascending\nplayers: 3\nseed: 1\nexpect: {hand_size: 3}\n", "S011",
      "did you mean `hand_sizes`"),
-    ("scenario: x\nrulebook: english-ascending\nplayers: 3\n", "S012", "neither `seed:` nor `position:`"),
+    ("scenario: x\nrulebook: english-ascending\nplayers: 3\n", "S012", "neither `seed:`, `deck:` nor `position:`"),
     ("scenario: x\nrulebook: nowhere\nplayers: 3\nseed: 1\n", "S020", "no rulebook"),
     ("scenario: x\nrulebook: english-ascending\nplayers: 9\nseed: 1\n", "S022", "not 9"),
     ("scenario: x\nrulebook: english-ascending\nplayers: 3\nposition: {hands: {0: [7X], 1: [], 2: []}, to_play: 0}\n",
@@ -125,7 +125,10 @@ BAD = [
     ("scenario: x\nrulebook: english-ascending\nplayers: 3\nseed: 1\nexpect: {hands: {5: []}}\n", "S106",
      "no seat 5"),
     ("scenario: x\nrulebook: english-ascending\nplayers: 3\nseed: 1\nposition: {hands: {}, to_play: 0}\n", "S013",
-     "not both"),
+     "not `seed:` and `position:`"),
+    ("scenario: x\nrulebook: english-ascending\nplayers: 3\ndeck: [AC, AC]\n", "S031",
+     "not this table's deck in some order"),
+    ("scenario: x\nrulebook: english-ascending\nplayers: 3\ndeck: [AC, 7X]\n", "S031", "`7X` is not a card"),
 ]
 
 

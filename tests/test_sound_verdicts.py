@@ -204,24 +204,25 @@ def test_claim_thresholds_witness_starts_from_a_seeded_deal() -> None:
     assert run(scenario_of(witness, os.path.abspath(path))).passed
 
 
-def test_cards_are_handed_over_only_on_tables_a_deal_can_give() -> None:
-    """Issue 21 point 3: where no searched deal gives the claimant the claim's cards, they are handed over
-    on a dealt table only if that table is still one a deal gives: not where the first player is named by
-    who holds a card (the exchange could move it), and never leaving a hand with a set a forced discard
-    would have put out."""
-    from cheatdsl.engine import Game
-    from verifier.properties.true_claim import _exchange_unfit, _holds_a_forced_set
-    from verifier.properties.witness import dealt
+def test_cards_for_the_threshold_game_come_from_a_deck_the_rules_deal() -> None:
+    """Issue 21 point 3 and issue 38 point 5 ("witnesses are games"): where no searched deal gives the claimant
+    the claim's cards, a seeded deck has cards exchanged between its places and is dealt by the rules, never a
+    table edited by hand: the hands are what that deck deals, forced sets leave at the deal (no hand keeps
+    one), and the first player is the one the rules name."""
+    from cheatdsl.engine import ChanceDealer, Game
+    from cheatdsl.engine.challenge import complete_sets
+    from cheatdsl.engine.deal import deal_deck
+    from verifier.properties.true_claim import _arranged
 
     rulebooks = Path(__file__).resolve().parents[1] / "rulebooks"
-    named_by_card = Game(load_rulebook(str(rulebooks / "mogeln.yaml")), 4)
-    assert "first player" in _exchange_unfit(named_by_card, dealt(named_by_card, 0, 0))
-    plain = Game(load_rulebook(str(rulebooks / "standard.yaml")), 4)
-    assert _exchange_unfit(plain, dealt(plain, 0, 0)) == ""
     forced = Game(load_rulebook(str(rulebooks / "canadian-bluff.yaml")), 4)
-    size = forced.rules.set_size
-    assert size is not None
-    aces = tuple([0] * size)
-    assert _holds_a_forced_set(forced, (aces, (1,), (2,), (3,)))
-    assert not _holds_a_forced_set(forced, (aces[:-1], (1,), (2,), (3,)))
-    assert not _holds_a_forced_set(plain, (aces, (1,), (2,), (3,)))
+    made = _arranged(forced, 0, 0, 7, 4)
+    assert not isinstance(made, str), made
+    st, deck = made
+    first = st.current_player()
+    assert max(st.hand(first)[c] for c in st.required_claims()) >= 7 and st.hand(first)[forced.rules.joker] == 4
+    assert all(not complete_sets(st, seat) for seat in range(4))
+    again = forced.new_initial_state()
+    again.apply_action(ChanceDealer(0))
+    deal_deck(again, deck)
+    assert again.position(False, True) == st.position(False, True)

@@ -106,6 +106,9 @@ def challenge_priority(subject: Subject) -> Result:
                 if by[n].verdict is Verdict.REFUTED and bad[n][0] == "two" and "witness" not in by[n].details:
                     by[n] = unknown(PRIORITY, f"the rules let two seats call at once at {n} players, but no game "
                                     "from a deal shows a play that two seats may call")
+                elif n != shown:  # the game was played at this count too; the one shown is the first count's
+                    by[n] = Result(by[n].id, by[n].verdict, by[n].summary,
+                                   {k: v for k, v in by[n].details.items() if k != "witness"})
             else:
                 by[n] = proved(PRIORITY, _priority_text(priority),
                                **(_game(subject, n, shown_places(n)) if n == shown else {}))

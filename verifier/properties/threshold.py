@@ -270,7 +270,11 @@ def claim_threshold(subject: Subject) -> Result:
                held if held < (t.packs if subject.cards else t.copies) + wild else None)
         if key not in subject.cache:
             subject.cache[key] = _at(subject, n)
-        # The game showing the claim judged true is played at each count: a game at one table size says
-        # nothing of another's (its hands, its turn order, its calls).
-        by[n] = _shown(_with_play(subject, n, subject.cache[key]))
+        # The game showing the claim judged true is played at each count (a game at one table size says
+        # nothing of another's: its hands, its turn order, its calls); where it is, the result shown is the
+        # first such count's, with its game, so that the counts sharing a threshold read as one.
+        played = _shown(_with_play(subject, n, subject.cache[key]))
+        if played.verdict is Verdict.PROVED:
+            played = subject.cache.setdefault((key, "shown"), played)
+        by[n] = played
     return combine(PID, by, _summarize)
