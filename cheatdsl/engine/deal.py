@@ -5,6 +5,7 @@ from __future__ import annotations
 from _random import Random as _SeededGenerator  # the C generator under `random.Random`, seeded the same way
 from typing import TYPE_CHECKING
 
+from ..cards import JOKER  # noqa: F401 - the deck's joker card, for the words that write a deck in order
 from ..model import Surplus
 from . import challenge as _challenge
 from .actions import Phase

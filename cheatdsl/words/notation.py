@@ -30,8 +30,7 @@ from ..engine.actions import (
     Play,
 )
 from ..model import Surplus
-from ..cards import JOKER
-from ..engine.deal import JOKER_TEXT, card_symbol
+from ..engine.deal import JOKER, JOKER_TEXT, card_symbol
 from ..engine.refusals import Doing, Refusal
 
 if TYPE_CHECKING:
