@@ -129,6 +129,8 @@ BAD = [
     ("scenario: x\nrulebook: english-ascending\nplayers: 3\ndeck: [AC, AC]\n", "S031",
      "not this table's deck in some order"),
     ("scenario: x\nrulebook: english-ascending\nplayers: 3\ndeck: [AC, 7X]\n", "S031", "`7X` is not a card"),
+    ("scenario: x\nsource: cheatdsl verify, termination\nrulebook: english-ascending\nplayers: 3\n"
+     "position: {hands: {0: [7C], 1: [8C], 2: [9C]}, to_play: 0}\n", "S032", "starts from a deal by the rules"),
 ]
 
 

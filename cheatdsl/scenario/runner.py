@@ -99,6 +99,11 @@ def run_scenario(path: str) -> ScenarioResult:
     return run(scenario)
 
 
+# How a scenario written by `verify --save-witnesses` names its source: such a scenario is a witness, and a
+# witness is a game from a deal.
+WITNESS_SOURCE = "cheatdsl verify"
+
+
 def run(scenario: Scenario) -> ScenarioResult:
     """Play `scenario` and check what it expects; an internal error is reported, never raised."""
     try:
@@ -123,6 +128,10 @@ def _run(scenario: Scenario) -> ScenarioResult:
             pass  # the file changed since it was read: its lines are not quoted
     game = _game(scenario, d)
     if game is None:
+        return result
+    if scenario.position is not None and scenario.source.startswith(WITNESS_SOURCE):
+        d.error(scenario.span("position"), "S032", "a witness of `cheatdsl verify` starts from a deal by the rules, "
+                "not from a table set by hand", "start it from `seed: N` or from `deck: [...]`, dealt by the rules")
         return result
     state = _start(scenario, game, d)
     if state is None:

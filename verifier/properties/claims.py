@@ -329,7 +329,8 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
                            f"deal played shows {_seat_word(o)} asked for {subject.claim_name(c)} "
                            f"({len(missing)} seat and claim pairs not met)", **details)
         return proved(FAIR, f"the cycle of {length} claims and the seats share no factor: every seat meets every "
-                      "claim, each pair met in a game from a deal", **details)
+                      "claim, each pair met in a game from a deal", **details,
+                      rests_on=[f"each of the {len(pairs)} seat and claim pairs met in seeded games from a deal"])
     confirm = _never_meets(n, length, loop, drifts, sv, iv)
     if confirm is not None:
         return unknown(FAIR, confirm)

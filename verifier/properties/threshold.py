@@ -251,7 +251,9 @@ def _shown(found: Result) -> Result:
                     else "the play is never called: it stands unseen")
         return unknown(PID, f"the rules allow a true claim of {d['threshold']}, but no game from a deal shows a "
                        f"call judge it true ({why})", **{k: v for k, v in d.items() if k != "witness"})
-    return found
+    return Result(found.id, found.verdict, found.summary, {**d, "rests_on": [
+        f"a call judges a claim of {d['threshold']} true in a game from a deal at this player count (the witness)",
+        "every call allowed here turns the whole play over"]})
 
 
 @register(PID, "the largest count of one claim that a call can judge true; one more is a certain lie")
