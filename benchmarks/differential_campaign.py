@@ -16,7 +16,7 @@ then one JSON line: {"rulebooks", "tables", "judged", "complete", "pairs", "deci
 `judged` the tables the judge decided something at, `complete` those whose every state it explored, `pairs`
 the property verdicts compared and `decided_pairs` those where both decided; `coverage` is the share of
 rulebooks in which each schema field took a value other than the base's. With --lines FILE each
-rulebook's result is written there as a JSON line.
+rulebook's result is written there as a JSON line; --summarize FILE prints the closing line of such a file.
 """
 
 from __future__ import annotations
@@ -151,7 +151,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=100_000, help="states the judge explores at most a table")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a rulebook may take in all")
     ap.add_argument("--lines", help="write each rulebook's result here as a JSON line")
+    ap.add_argument("--summarize", metavar="FILE", help="print the closing JSON line of the results in FILE (written "
+                    "by --lines, a run stopped part way included) and run nothing")
     args = ap.parse_args(argv)
+    if args.summarize:
+        with open(args.summarize) as f:
+            results = [json.loads(line) for line in f if line.strip()]
+        print(json.dumps(summary(results, 0.0)))
+        return 0
     workers = max(1, min(args.workers, os.cpu_count() or 1))
     start = time.perf_counter()
     lines = open(args.lines, "a") if args.lines else None
