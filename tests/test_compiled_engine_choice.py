@@ -93,3 +93,43 @@ def test_the_cache_folder_is_the_users_not_the_installs(monkeypatch: pytest.Monk
     assert cache.default_folder() == Path("/tmp/h22-somewhere/cheatdsl/numba")
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert cache.default_folder() == Path.home() / ".cache" / "cheatdsl" / "numba"
+
+
+def _big_deck(tmp_path: Path, packs: int) -> str:
+    """The standard sheet played with `packs` packs (624 cards with twelve): a deck the checker accepts."""
+    import yaml
+    data = yaml.safe_load((ROOT / "rulebooks" / "standard.yaml").read_text())
+    data.update(rulebook="twelve-packs")
+    data["deck"]["packs"] = packs
+    data.pop("expect", None)
+    data.pop("variations", None)
+    path = tmp_path / "twelve-packs.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return str(path)
+
+
+def test_the_kernels_tables_are_sized_before_they_are_built(tmp_path: Path) -> None:
+    """Issue 40 point 4: `honest`'s lie table grows with the square of the deck; a 624-card deck took 7.5 GB
+    and one of 1,976 cards died with MemoryError. The tables' size is worked out first, and past the budget
+    the kernel refuses before making any."""
+    from cheatdsl.compiled.tables import TooLarge, build, table_bytes
+    from cheatdsl.engine import Game
+    game = Game(load_rulebook(_big_deck(tmp_path, 12)), 4)
+    with pytest.raises(TooLarge, match="624 cards"):
+        build(game.rules, game, budget=1 << 30)
+    small = Game(load_rulebook(ENGLISH), 3)
+    assert table_bytes(small.rules, 52, 4, 5, 13, 1) < table_bytes(game.rules, 624, 48, 5, 13, 1)
+
+
+@needs_numba
+def test_a_deck_too_large_for_the_kernel_is_refused_by_compiled_and_played_by_auto(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 40 point 4: `--engine compiled` says how much memory the tables would take and names --engine
+    python; `auto` plays in Python with a one-line notice, with no internal error."""
+    path = _big_deck(tmp_path, 38)  # 1,976 cards, near the checker's limit of 2,000: past any budget
+    code, out, err = _run(capsys, path, "--games", "2", "--engine", "compiled", "-n", "4")
+    assert code == 2 and "GiB" in err and "--engine python" in err and "Traceback" not in err
+    code, out, err = _run(capsys, path, "--games", "2000", "--engine", "auto", "-n", "4", "--turn-cap", "20",
+                          "--json")
+    assert code == 0 and json.loads(out)["games"] == 2000
+    assert len(err.strip().splitlines()) == 1 and "playing with the Python engine" in err

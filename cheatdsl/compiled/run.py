@@ -9,7 +9,7 @@ import numpy as np
 from ..engine import Game
 from ..tally import GameRecord, Histogram, Tally
 from .support import refusal
-from .tables import KernelTables, NotTabulated, build
+from .tables import KernelTables, NotTabulated, TooLarge, build
 
 GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # kernel.GREEDY, ... (the kernel module imports numba)
 _POLICIES = {"greedy": GREEDY, "random": RANDOM, "honest": HONEST, "counter": COUNTER}
@@ -20,6 +20,10 @@ _PICKUP_ROOM = 1 << 16  # pickups a batch of games may write before the batch st
 
 class Refused(ValueError):
     """The kernel does not play this table with these bots; the message says why, naming --engine python."""
+
+
+class RefusedForMemory(Refused):
+    """The kernel would play these rules, but its tables for this table would take more memory than they may."""
 
 
 def unsupported(game: Game, bots: Sequence[str]) -> str | None:
@@ -45,6 +49,8 @@ class CompiledTable:
             self.tables: KernelTables = build(rules, game)
         except NotTabulated as exc:
             raise Refused(f"the compiled engine does not play {exc}: use --engine python") from None
+        except TooLarge as exc:
+            raise RefusedForMemory(f"{exc}: use --engine python") from None
         self.game = game
         self.bots = tuple(bots)
         self.seed = seed

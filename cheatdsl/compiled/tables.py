@@ -18,6 +18,10 @@ _COUNT_RULE = {CountRule.EXACT: 0, CountRule.EXTRA_ALLOWED: 1, CountRule.ANY: 2}
 _PRIORITY = {Priority.FIRST_CLOCKWISE: 0, Priority.OFFERED_IN_TURN: 1, Priority.FIRST_CALLER: 2}  # kernel codes
 
 
+class TooLarge(ValueError):
+    """The kernel's tables for a table would take more memory than they may (the message says how much)."""
+
+
 class NotTabulated(ValueError):
     """A formula the kernel cannot read from a table worked out once (the message says which, in general
     terms)."""
@@ -99,9 +103,37 @@ class KernelTables(NamedTuple):
                                # cache never keeps an old value
 
 
-def build(rules: TableRules, game: Game) -> KernelTables:
+def table_bytes(rules: TableRules, deck: int, copies: int, slots: int, claim_sets: int, seatings: int) -> int:
+    """The bytes of the kernel's largest arrays for a table, worked out before any is made: `honest`'s lie memo
+    (float64, in the square of the deck's size and of the copies of a claim), the turn tables of a passing rule
+    and a turn-start win (one byte a cell, in the square of the deck's size), and the next players by seating."""
+    n = rules.players
+    memo = (deck + 1) * (copies + 1) * (deck + 1) * (copies + 1) * slots * 8
+    turn = claim_sets * 2 * (deck + 1) ** 2
+    turns = (turn if rules.may_pass else 0) + (turn if rules.turn_start_win is not None else 0)
+    seats = n * seatings * n * n * 2 * 8 + n * seatings * n * 8
+    return memo + turns + seats
+
+
+def memory_budget() -> int:
+    """The bytes the kernel's tables may take: a quarter of the memory free now (MemAvailable), at most 4 GiB
+    (2 GiB where the machine does not say)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return min(4 << 30, int(line.split()[1]) * 1024 // 4)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 2 << 30
+
+
+def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTables:
     """The kernel's arrays for the table `rules` describes; `game` is the Python engine's game, whose seat
-    formulas are asked once for every seat they can name. Assumes `support.refusal(rules, ...)` is None."""
+    formulas are asked once for every seat they can name. Assumes `support.refusal(rules, ...)` is None.
+    Raises TooLarge, before any large array is made, where the arrays would take more than `budget` bytes
+    (`memory_budget()` by default)."""
+    budget = memory_budget() if budget is None else budget
     n = rules.players
     deck = np.array([rules.card_value(c) for c in rules.table.deck], dtype=np.int64)
     first = np.zeros((n, n + 1), dtype=np.int64)
@@ -121,11 +153,15 @@ def build(rules: TableRules, game: Game) -> KernelTables:
         leaders[:] = leaders[0]
     claims, choices, slots = _claims(rules)
     row_set, claim_sets = _row_sets(claims, choices)
+    copies = np.array([copies_of(game, c) for c in range(rules.values)], dtype=np.int64)
+    need = table_bytes(rules, len(deck), int(copies.max(initial=0)), int(slots.max()) + 1, len(claim_sets), seatings)
+    if need > budget:
+        raise TooLarge(f"the compiled engine's tables for this table ({len(deck):,} cards) would take "
+                       f"{need / 2**30:,.1f} GiB, past the {budget / 2**30:,.1f} GiB it may use")
     pass_ok = _turn_table(game, rules.pass_when, claim_sets, len(deck), "a passing rule", rules.may_pass)
     wins_at_start = _turn_table(game, rules.turn_start_win, claim_sets, len(deck), "a win at the start of a turn",
                                 False)
     give_up, groups = _give_up(game, n)
-    copies = np.array([copies_of(game, c) for c in range(rules.values)], dtype=np.int64)
     faces = rules.values + (1 if rules.deck_counts[rules.joker] else 0)
     set_ranks = np.array(list(rules.ranks_in_play) if rules.set_size else [], dtype=np.int64)
     return KernelTables(deck, rules.table.set_aside,

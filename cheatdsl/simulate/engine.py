@@ -39,7 +39,8 @@ def choose(engine: Engine, table: Table, bots: Sequence[str], games: int,
     """The engine that plays `table`'s games: `table` itself (Python) or a compiled table.
 
     `compiled` raises EngineUnavailable when numba is missing or the kernel does not play the rules;
-    `auto` then plays in Python, calling `notice` once when it is numba that is missing."""
+    `auto` then plays in Python, calling `notice` once when it is numba that is missing or the kernel's
+    tables would take more memory than they may."""
     if engine is Engine.PYTHON or (engine is Engine.AUTO and games < AUTO_MIN_GAMES):
         return table
     from ..compiled.cache import INSTALL_HINT, numba_available
@@ -49,12 +50,16 @@ def choose(engine: Engine, table: Table, bots: Sequence[str], games: int,
         if notice is not None:
             notice("numba is not installed: playing with the Python engine (pip install cheatdsl[compiled])")
         return table
-    from ..compiled.run import CompiledTable, Refused
+    from ..compiled.run import CompiledTable, Refused, RefusedForMemory
     try:
         return CompiledTable(table.game, bots, table.seed, table.challenge_rate)
     except Refused as exc:
         if engine is Engine.COMPILED:
             raise EngineUnavailable(str(exc)) from None
+        if notice is not None and isinstance(exc, RefusedForMemory):
+            # A refusal for memory is news to someone who asked for speed; one for rules the kernel does not
+            # play is the documented fallback of `auto`.
+            notice(f"{str(exc).removesuffix(': use --engine python')}: playing with the Python engine")
         return table
 
 

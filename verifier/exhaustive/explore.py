@@ -220,7 +220,7 @@ class _Search:
                     rank = rec.claim % self.rules.rank_count
                     if any(r == rank for _, r, _ in before.discarded_sets()):
                         f.dead_rank_true = step
-        if f.out_regains is None:
+        if f.out_regains is None and before.players_in < self.n:
             for seat in range(self.n):
                 if not before.is_in(seat) and after.hand_size(seat) > before.hand_size(seat):
                     self.keep(node, before)
