@@ -255,6 +255,10 @@ def _drifts(subject: Subject, n: int) -> list[int] | str:
     # `_fair_at` counts that shift once a game from a legal deal shows such a pass.
     if rb.passing.allowed and rb.passing.when is None:
         out.add(1)
+    # A seat its sets left with no cards stays in and its turns pass it by (`emptied_by_sets: stays_in`): a
+    # shift of one. Counted whether or not play empties a hand so: a proof still needs every pair met in play.
+    if subject.rules(n).emptied_stays_in:
+        out.add(1)
     return sorted(out - {0})
 
 
