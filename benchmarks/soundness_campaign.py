@@ -5,7 +5,8 @@ Run: python benchmarks/soundness_campaign.py [--count N] [--workers W] [--timeou
 Rulebook i is a mutant of a shipped rulebook when i % 4 == 3 (one section of shipped rulebook
 i // 4 % S replaced by the same section of generated rulebook i, kept only when `check` accepts it),
 else generated rulebook i (`tests/rulebook_strategies.generate(i)`); the same on every run. Each is
-verified at its smallest player count in a process of its own, killed after --timeout seconds. Then:
+verified at every player count of its range in a process of its own, killed after --timeout seconds. Then,
+at each count:
 
 - every property verify *proved* is held against G seeded games of K turns by each of the bots
   random, greedy and honest; a game contradicts it when (per property):
@@ -15,7 +16,11 @@ verified at its smallest player count in a process of its own, killed after --ti
     no-deadlock           a game ends because the seat to act has no legal action
     challenge-resolution  a challenge's loser picks up no card
     termination           a game comes back to a position it was in (a loop the rules allow forever)
-  the other proved properties (about the tables, not one game) are counted as proved and not played;
+  and the table facts verify states at that count are held against the same games:
+    claim-threshold       a call judges true a claim larger than the threshold proved
+    challenge-priority    (proved) two seats call at once and only the lot says who is heard;
+  the other proved properties (rank-cycle, ranks-exist, deal, consistency: about the tables, not a game)
+  are counted as proved and not played;
 - where a verdict is *refuted*, every witness of the rulebook (those games, and winnability's) is written
   as a scenario and run by `cheatdsl scenario`: each must replay (exit 0) from its deal, or it is a
   witness failure.
@@ -87,14 +92,18 @@ def position(st: Any) -> str:
                       if name not in ("game", "_turns", "_history", "_reveals")))
 
 
-def contradictions(game: Any, seed: int, bots: str, proved: set[str], turns: int) -> list[str]:
-    """One seeded game by `bots`, checked against the proved properties after every action."""
+def contradictions(game: Any, seed: int, bots: str, proved: set[str], turns: int,
+                   facts: dict[str, Any] | None = None) -> list[str]:
+    """One seeded game by `bots`, checked against the proved properties after every action, and against the
+    table facts verify stated at this count (`facts`): the largest claim a call can judge true
+    (`threshold`), and that two seats never wait for the lot of who called first (`no_lot`)."""
     from rulebook_strategies import play_checked
+    facts = facts or {}
     out = play_checked(game, seed, bots, proved & {"card-conservation", "turn-order", "winner", "no-deadlock"},
                        turns)
-    if out or not ({"challenge-resolution", "termination"} & proved):
+    if out or not ({"challenge-resolution", "termination"} & proved or facts):
         return out
-    # The same game again (same seeds, same bots), watching challenges and positions.
+    # The same game again (same seeds, same bots), watching challenges, positions and calls.
     from cheatdsl.bots import make_bot
     from cheatdsl.engine import Phase
     from cheatdsl.engine.game import NO_CAP
@@ -105,6 +114,7 @@ def contradictions(game: Any, seed: int, bots: str, proved: set[str], turns: int
     seen: set[str] = set()
     reveals = 0
     capped = game.turn_limit != NO_CAP
+    threshold = facts.get("threshold")
     while st.phase is not Phase.TERMINAL and (st.turns < turns or capped and st.turns <= game.turn_limit):
         if "termination" in proved:
             if capped and st.turns > game.turn_limit:
@@ -115,13 +125,21 @@ def contradictions(game: Any, seed: int, bots: str, proved: set[str], turns: int
             if key:
                 seen.add(key)
         if st.is_chance_node():
+            if facts.get("no_lot") and len(st.callers()) > 1:
+                return [f"challenge-priority proved, but in game {seed} ({bots}) seats {st.callers()} call at once "
+                        "and the lot says who is heard"]
             st.apply_action(st.chance_outcome(random.Random(f"{seed}/{bots}/{st.turns}")))
             continue
         st.apply_action(players[st.current_player()].act(st.view(st.current_player())))
         rev = st.reveals()
-        if "challenge-resolution" in proved and len(rev) > reveals and rev[-1].taken == 0:
-            return [f"challenge-resolution proved, but in game {seed} ({bots}) the loser of challenge "
-                    f"{len(rev)} picks up no card"]
+        if len(rev) > reveals:
+            last = rev[-1]
+            if "challenge-resolution" in proved and last.taken == 0:
+                return [f"challenge-resolution proved, but in game {seed} ({bots}) the loser of challenge "
+                        f"{len(rev)} picks up no card"]
+            if threshold is not None and not last.caught and last.count > threshold:
+                return [f"claim-threshold {threshold} proved, but in game {seed} ({bots}) a call judges a claim of "
+                        f"{last.count} true"]
         reveals = len(rev)
     return []
 
@@ -149,6 +167,7 @@ def examine(i: int, games: int, turns: int, verify_seconds: float) -> dict[str, 
     from cheatdsl.engine import Game
     from cheatdsl.load import compile_rulebook
     from rulebook_strategies import text_of
+    from verifier.exhaustive.merge import by_count
     from verifier.report import RulebookReport
     from verifier.runner import verify
     from verifier.properties.verdict import Verdict
@@ -163,18 +182,27 @@ def examine(i: int, games: int, turns: int, verify_seconds: float) -> dict[str, 
         if rb is None:
             out["error"] = d.render()
             return out
-        n = rb.players.counts()[0]
-        out["players"] = n
-        timed = verify(rb, None, (n,), heavy_seconds=verify_seconds)
+        counts = tuple(rb.players.counts())
+        out["players"] = list(counts)
+        timed = verify(rb, None, counts, heavy_seconds=verify_seconds)
         out["verdicts"] = {t.result.id: t.result.verdict.value for t in timed}
         out["why"] = {t.result.id: t.result.summary for t in timed if t.result.verdict.value in ("unknown", "bounded")}
         out["internal"] = [f"{t.result.id}: {t.result.summary}" for t in timed if t.result.verdict is Verdict.ERROR]
-        proved = {pid for pid, v in out["verdicts"].items() if v == "proved"}
-        game = Game(rb, n)
-        for seed in range(games):
-            for bots in BOTS:
-                found = contradictions(game, seed, bots, proved & set(PLAYED), turns)
-                out["contradictions"] += found
+        per = {t.result.id: by_count(t.result, counts) for t in timed}
+        out["facts_held"] = 0
+        for n in counts:
+            proved = {pid for pid, by in per.items() if by[n].verdict is Verdict.PROVED}
+            facts: dict[str, Any] = {}
+            if "claim-threshold" in proved:
+                facts["threshold"] = per["claim-threshold"][n].details.get("threshold")
+            if "challenge-priority" in proved:
+                facts["no_lot"] = True
+            out["facts_held"] += len(facts)
+            game = Game(rb, n)
+            for seed in range(games):
+                for bots in BOTS:
+                    found = contradictions(game, seed, bots, proved & set(PLAYED), turns, facts)
+                    out["contradictions"] += [f"{n} players: {c}" for c in found]
         if any(v == "refuted" for v in out["verdicts"].values()):
             entry = RulebookReport(str(path), rb, timed)
             out["replayed"], out["witness_failures"] = replay(entry, Path(tmp))
@@ -258,6 +286,7 @@ def totals(results: list[dict[str, Any]]) -> dict[str, Any]:
         "unknown": verdicts.count("unknown") + verdicts.count("bounded"),
         "refuted": verdicts.count("refuted"),
         "internal_errors": sum(len(r.get("internal", [])) for r in results),
+        "table_facts_held": sum(r.get("facts_held", 0) for r in results),
         "timeouts": sum(1 for r in results if r.get("timeout")),
         "crashes": sum(1 for r in results if r.get("error")),
     }

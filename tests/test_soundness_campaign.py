@@ -78,3 +78,17 @@ def test_true_proofs_are_not_contradicted() -> None:
     game = _game(str(ROOT / "rulebooks" / "bluffstopp.yaml"))
     proved = set(campaign.PLAYED) - {"termination"}  # what verify proves of this rulebook
     assert campaign.contradictions(game, 0, "random", proved, 600) == []
+
+
+def test_a_threshold_below_what_a_call_judges_true_in_play_is_a_contradiction() -> None:
+    """Issue 38 point 7: the campaign holds the table facts against play too. A claim-threshold stated lower
+    than a claim some call judges true in a seeded game (here 0 on English ascending, where honest calls
+    find true claims) is reported; the true threshold is not."""
+    rb, _ = compile_rulebook(str(ROOT / "rulebooks" / "english-ascending.yaml"))
+    assert rb is not None
+    game = Game(rb, 3)
+    found = [c for seed in range(3) for c in campaign.contradictions(game, seed, "honest", set(), 400,
+                                                                     {"threshold": 0})]
+    assert found and "judges a claim of" in found[0]
+    assert not [c for seed in range(3) for c in campaign.contradictions(game, seed, "honest", set(), 400,
+                                                                         {"threshold": 4})]
