@@ -265,3 +265,16 @@ def test_the_campaigns_generator_covers_every_schema_field() -> None:
     from small_rulebooks import coverage, generate
     cov = coverage([generate(i) for i in range(120)])
     assert [f for f, share in cov.items() if share == 0] == []
+
+
+def test_a_call_that_sees_only_the_top_card_is_a_located_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 38 point 4: where a call judges only the top card, `verify` reports both figures and a located
+    warning that a call on a claim past the cards is not sure to win (W507, on `challenge.reveal`)."""
+    import json
+    assert main(["verify", str(FIXTURES / "judge-top-card.yaml"), "-p", "claim-threshold", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)["rulebooks"][0]
+    (warning,) = [w for w in report["warnings"] if w["code"] == "W507"]
+    text = (FIXTURES / "judge-top-card.yaml").read_text().splitlines()
+    line = int(warning["at"].split(":")[1])
+    assert "reveal" in text[line - 1] and "top_card" in text[line - 1]
+    assert "not sure to win" in warning["message"] and "no play holds more than 2" in warning["message"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from cheatdsl.model import Rulebook
 
-from .properties.firing import DeadRule
+from .properties.firing import DeadRule, UnsureCall
 from .properties.verdict import Verdict
 from .runner import Timed
 
@@ -60,8 +60,9 @@ class RulebookReport:
     rulebook: Rulebook | None = None
     timed: list[Timed] = field(default_factory=list)
     error: str = ""
-    # Rules shown never to fire (`properties/firing.py`): warnings, not verdicts; none makes the run fail.
-    warnings: list[DeadRule] = field(default_factory=list)
+    # Rules shown never to fire (W506) and calls that do not see the whole play (W507), from
+    # `properties/firing.py`: warnings, not verdicts; none makes the run fail.
+    warnings: list[DeadRule | UnsureCall] = field(default_factory=list)
 
     @property
     def checks(self) -> list[Check]:
@@ -154,6 +155,7 @@ class Report:
                     for n, w in witnesses(res)[:1]:
                         start = w["start"]
                         how = (f"seed {start['seed']}, dealer {start.get('dealer', 0)}" if "seed" in start
+                               else f"a deck laid in order, dealer {start.get('dealer', 0)}" if "deck" in start
                                else "from the position in the scenario")
                         lines += _wrap(f"witness at {n} players ({how}):", width, "      ", "        ")
                         for text in w["words"]:

@@ -61,8 +61,9 @@ the player count, the worst verdict is shown with the player counts that have it
                   "warnings": [{"code", "rule", "at", "players", "message", "hint"}, ...]}, ...],
    "exit_status": N}
 A rule the verifier shows can never fire (W506: a `passing.when` no turn of any game meets, from the
-invariants proved of every game) is a warning under its rulebook, located, with a hint; it does
-not change the exit status.
+invariants proved of every game) is a warning under its rulebook, located, with a hint; so is a call
+that does not see the whole play, where a call on a claim past the cards is not sure to win (W507,
+on `challenge.reveal: top_card` or a Force call's `test: hand`). Neither changes the exit status.
 A rulebook that does not compile is listed with "error" and its diagnostics go to stderr.
 A house rule (a file with `extends:`) is judged by its own `expect:` only: its base's
 expectations are left aside, named in a note on stderr, unless it says `expect: inherit`.
@@ -144,6 +145,7 @@ def dropped_note(shown: str, rulebook: Rulebook) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from verifier.api import Caches, Request, Settings, dead_rules, verify_many
+    from verifier.properties.firing import unsure_calls
     from verifier.report import Report, RulebookReport, save_witnesses
 
     from ..simulate.engine import Engine
@@ -204,6 +206,8 @@ def run(args: argparse.Namespace) -> int:
     for (entry, request), timed in zip(jobs, results):
         entry.timed = timed
         entry.warnings = dead_rules(request.rulebook, request.counts, settings, caches)
+        entry.warnings += unsure_calls(request.rulebook, next(
+            (t.result for t in timed if t.result.id == "claim-threshold"), None))
     if args.save_witnesses:
         from ..output import OutputError
         try:

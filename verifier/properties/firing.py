@@ -84,3 +84,63 @@ def dead_rules(rb: Rulebook, counts: Sequence[int] | None = None, settings: Sett
     if not never:
         return []
     return [DeadRule("W506", "passing.when", passing.when.text, str(passing.span_of("when")), never)]
+
+
+@dataclass(frozen=True)
+class UnsureCall:
+    """A call that does not see the whole play, so a call on a claim past the cards is not sure to win: its
+    code, where the rule is written, the counts, and the two figures where the judge gave them."""
+
+    code: str
+    rule: str
+    at: str
+    players: tuple[int, ...]
+    what: str  # what the call sees, in words
+    bounds: str = ""  # "a call can judge true a claim of 5; no play holds more than 2 matching cards"
+
+    @property
+    def message(self) -> str:
+        figures = f": {self.bounds}" if self.bounds else ""
+        return (f"a call on a claim past the cards is not sure to win ({counts_text(list(self.players))}): "
+                f"{self.what}{figures}")
+
+    @property
+    def hint(self) -> str:
+        return ("players who count cards to call bluffs cannot rely on it; `challenge.reveal: play` and a call "
+                "that turns the play over (`test: played`) make the count of the cards the certain-lie threshold")
+
+    def as_json(self) -> dict[str, object]:
+        return {"code": self.code, "rule": self.rule, "at": self.at, "players": list(self.players),
+                "message": self.message, "hint": self.hint}
+
+
+def unsure_calls(rb: Rulebook, threshold: object) -> list[UnsureCall]:
+    """W507: where the claim-threshold result (`threshold`, a `Result` or None) says a call sees less than the
+    play at some player count (the judge's two figures differ, or the symbolic side saw a call of the top card
+    or of a card from the hand), located on the rule that makes it so."""
+    details = getattr(threshold, "details", None)
+    if not isinstance(details, dict):
+        return []
+    by = details.get("by_players") or {str(n): details for n in details.get("players", [])}
+    counts: list[int] = []
+    bounds = ""
+    sees: set[str] = set()
+    for n, d in by.items():
+        judged, cards = d.get("judged_true"), d.get("most_matching_cards")
+        if isinstance(judged, dict) and cards is not None and max(judged.values(), default=0) > cards:
+            counts.append(int(n))
+            bounds = bounds or (f"a call can judge true a claim of {max(judged.values())}, though no play holds more "
+                                f"than {cards} matching card{'s' if cards != 1 else ''}")
+            sees |= {"top_card"} if rb.challenge.reveal.value == "top_card" else {"hand"}
+        elif d.get("sees") in ("top_card", "hand"):
+            counts.append(int(n))
+            sees.add(d["sees"])
+    if not counts:
+        return []
+    if "top_card" in sees:
+        return [UnsureCall("W507", "challenge.reveal", str(rb.challenge.span_of("reveal")), tuple(sorted(counts)),
+                           "a call turns over only the top card of the play", bounds)]
+    kind = next((k for k in rb.challenge.kinds if k.test.value == "hand"), None)
+    at = str(kind.span_of("test")) if kind is not None else str(rb.challenge.span)
+    return [UnsureCall("W507", "challenge.kinds.test", at, tuple(sorted(counts)),
+                       "a Force call asks for one card of the claim from the hand", bounds)]
