@@ -52,9 +52,10 @@ grow with the number of games.
 
 Engines (--engine): the compiled engine (numba, `pip install cheatdsl[compiled]`) plays the same
 rules and bots as the Python engine with its own random draws, so its numbers agree within their
-intervals, not digit for digit. It plays a subset of the language and the greedy and random bots for now;
-`auto` uses it for runs of 2000 games or more when it plays them, and `compiled` says why when it
-cannot. Its kernel is compiled once and kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME).
+intervals, not digit for digit. It plays the rules of every shipped rulebook (a few rules and decks it
+refuses by name, see docs/engine.md) and the random, greedy, honest and counter bots; `auto` uses it
+when it plays the run and the run would take the Python engine more than about 2 s (timed on its first
+two games), and `compiled` says why when it cannot. Its kernel is compiled once and kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME).
 
 Exit status: 0 simulated; 1 the rulebook has errors (printed like `cheatdsl check`), or with
 --strict some game did not finish;
@@ -82,9 +83,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="how often greedy challenges; honest and counter challenge a claim they find "
                         "likelier true than false at most this often (default 0.15)")
     p.add_argument("--engine", choices=("auto", "compiled", "python"), default="auto",
-                   help="auto (default): the compiled engine when it plays the rules and the run has "
-                        "2000 games or more, else the Python engine; compiled: the compiled engine or an "
-                        "error saying why not; python: the Python engine (the reference)")
+                   help="auto (default): the compiled engine when it plays the rules and the run would take "
+                        "the Python engine more than about 2 s (timed on its first two games), else the Python "
+                        "engine; compiled: the compiled engine or an error saying why not; python: the Python "
+                        "engine (the reference)")
     add_format(p, ("text", "json"))
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when any game is unfinished (stopped by the turn cap or with no legal action)")

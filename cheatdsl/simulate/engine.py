@@ -11,11 +11,15 @@ from ..engine import Game
 from ..tally import GameRecord
 from .play import Table
 
-AUTO_MIN_GAMES = 2000  # below this a warm start of the kernel (about a second) does not repay itself
+# `auto` plays in Python where the whole run would take less than this there: about twice a warm start of the
+# kernel, which does not repay itself below that.
+AUTO_PYTHON_SECONDS = 2.0
+PROBE_GAMES = 2  # games played in Python to estimate a run's length there (their records are not kept)
 
 
 class Engine(Enum):
-    """`--engine`: `auto` takes the compiled engine when it plays the rules and the run is large enough."""
+    """`--engine`: `auto` takes the compiled engine when it plays the rules and the run would take the Python
+    engine more than a couple of seconds (`python_seconds`)."""
 
     AUTO = "auto"
     COMPILED = "compiled"
@@ -34,6 +38,19 @@ class EngineUnavailable(ValueError):
     """`--engine compiled` cannot play this run; the message says why and what to do."""
 
 
+def python_seconds(table: Table, games: int) -> float:
+    """About how long `games` games of `table` take on the Python engine: the first `PROBE_GAMES` played there
+    and timed (the work of a game, its length in turns and the bots' thinking, differs by rulebook a
+    hundredfold: Mogeln's game is twenty of English ascending's)."""
+    import time
+    probe = min(games, PROBE_GAMES)
+    if probe <= 0:
+        return 0.0
+    start = time.perf_counter()
+    table.play(0, probe)
+    return (time.perf_counter() - start) * games / probe
+
+
 def choose(engine: Engine, table: Table, bots: Sequence[str], games: int,
            notice: Callable[[str], None] | None = None) -> Player:
     """The engine that plays `table`'s games: `table` itself (Python) or a compiled table.
@@ -41,7 +58,7 @@ def choose(engine: Engine, table: Table, bots: Sequence[str], games: int,
     `compiled` raises EngineUnavailable when numba is missing or the kernel does not play the rules;
     `auto` then plays in Python, calling `notice` once when it is numba that is missing or the kernel's
     tables would take more memory than they may."""
-    if engine is Engine.PYTHON or (engine is Engine.AUTO and games < AUTO_MIN_GAMES):
+    if engine is Engine.PYTHON or (engine is Engine.AUTO and python_seconds(table, games) < AUTO_PYTHON_SECONDS):
         return table
     from ..compiled.cache import INSTALL_HINT, numba_available
     if not numba_available():
