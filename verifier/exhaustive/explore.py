@@ -159,6 +159,14 @@ class _Search:
                 if r.ending is Ending.LAST_HOLDER and r.loser is None:
                     f.wrong_winner = here
             return
+        if not self.rules.first_out and st.players_in < self.n:
+            # The last holder loses: the first seat out is the winner and stays so (`winner`), even where a turn
+            # cap later stops the game.
+            out = st.order_out()
+            if out and out[0] not in f.wins:
+                f.wins[out[0]] = here
+                if out[0] == min(f.wins):
+                    f.win_order = out
         if phase is _PLAY:
             seat = st.to_act
             if f.out_plays is None and not st.is_in(seat):

@@ -20,6 +20,7 @@ from ..encoding.subject import Subject
 from ..solving.solver import Answer, ask, new_solver, num, truth
 from ..solving.terms import all_of, bool_var, eq, ge, implies, int_var, lt, minus, mod, ne, not_, or_
 from .registry import register
+from .settings import DEFAULT
 from .verdict import Result, combine, not_applicable, proved, refuted, unknown
 
 CYCLE = "rank-cycle"
@@ -349,13 +350,28 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
                              if (o - loop - i) % step != 0] for o in range(n)}
     first = never[_seat_word(sv)]
     while_in = f" while all {n} seats are in" if subject.rb.ending.style is EndStyle.LAST_HOLDER_LOSES else ""
-    shown = _fair_game(subject, n, sv, first, loop + length * n // step)
-    if not shown and _conditional_pass(subject):
+    if _conditional_pass(subject) and not _no_pass_possible(subject, n):
+        # "Never asked" is about every game: that no seeded game met a pass under `passing.when` does not show
+        # that no game does, and one pass shifts the turn; only a proof that no turn allows one (W506) does.
         return unknown(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step} unless a pass "
-                       "shifts the turn: no pass was met in play, and no game shows the seat never asked")
+                       "under `passing.when` shifts the turn: no game played met one, but none is shown impossible "
+                       "(the exhaustive judge decides small tables: `verify --exhaustive`)", **details)
+    shown = _fair_game(subject, n, sv, first, loop + length * n // step)
     return refuted(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}: "
                    f"{_seat_word(sv)} is never asked for {', '.join(first[:12])}{' ...' if len(first) > 12 else ''}"
                    f"{while_in}", seat=_seat_word(sv), never_asked=never, **details, **shown)
+
+
+def _no_pass_possible(subject: Subject, n: int) -> bool:
+    """Whether the invariants proved of every reachable state leave no turn at which `passing.when` lets the seat
+    to play pass (the proof behind warning W506), at `n` players."""
+    from .analysis import Analysis
+    from .firing import never_passes
+    from .settings import Caches
+    try:
+        return never_passes(Analysis(subject.rb, n, DEFAULT, Caches()))
+    except Exception:  # noqa: BLE001 - no proof is no proof: the verdict is then unknown
+        return False
 
 
 def _asked(subject: Subject, n: int, want: set[tuple[int, int]] | None,

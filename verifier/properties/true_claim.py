@@ -41,7 +41,8 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
         hand = start.hand_cards(start.current_player())
         for claim in start.required_claims():
             if hand.count(claim) >= naturals and hand.count(game.rules.joker) >= jokers:
-                found = _play(game, start, claim, count, naturals, jokers, pid, {"seed": seed, "dealer": dealer})
+                found = _play(game, start.clone(), claim, count, naturals, jokers, pid,
+                              {"seed": seed, "dealer": dealer})
                 if isinstance(found, Witness):
                     return found
     why = "no dealt game starts with a play"
@@ -51,11 +52,11 @@ def true_claim_play(game: Game, count: int, naturals: int, jokers: int, pid: str
             why = found
             continue
         st, deck = found
+        hand = st.hand_cards(st.current_player())
         for claim in st.required_claims():
-            hand = st.hand_cards(st.current_player())
             if hand.count(claim) < naturals or hand.count(game.rules.joker) < jokers:
                 continue
-            play = _play(game, st, claim, count, naturals, jokers, pid,
+            play = _play(game, st.clone(), claim, count, naturals, jokers, pid,
                          {"deck": [deck_card_text(game, c) for c in deck], "dealer": dealer})
             if isinstance(play, Witness):
                 return play

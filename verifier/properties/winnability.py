@@ -163,8 +163,8 @@ def policy_run(game: Game, st: State, target: int, passing: bool, limit: int = G
         k = k if seat == target else game.rules.min_cards
         cards = lowest(st.hand(seat), k)
         required = st.required
-        if len(cards) < k or not required:
-            return None
+        if len(cards) < k or k < game.rules.min_cards or not required:
+            return None  # the seat cannot make the play the script would (a hand smaller than a play)
         table.turn(ACCEPT, cards, required[0], k, None, None)
         shapes.append({"kind": ACCEPT, "cards": [k]})
     return None
