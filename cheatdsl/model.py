@@ -199,6 +199,9 @@ class Suit:
     span: Span = field(default=NOWHERE, compare=False)
 
 
+DEFAULT_TABLE = 4  # the table size every command plays by default, where a rulebook allows it
+
+
 @dataclass(frozen=True)
 class PlayerRange(Located):
     """How many players the rulebook is for."""
@@ -211,6 +214,12 @@ class PlayerRange(Located):
     def counts(self) -> range:
         """Every player count in the range."""
         return range(self.min, self.max + 1)
+
+    @property
+    def default(self) -> int:
+        """The table every command plays when no player count is given: four where the range allows it,
+        else the fewest it allows."""
+        return DEFAULT_TABLE if self.min <= DEFAULT_TABLE <= self.max else self.min
 
 
 @dataclass(frozen=True)

@@ -209,3 +209,23 @@ def test_scenario_given_a_rulebook_says_so(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "scenario", STANDARD)
     assert code == 1 and "this is a rulebook, not a scenario" in out and f"cheatdsl check {STANDARD}" in out
     assert "unknown key" not in out
+
+
+def test_every_command_plays_the_same_table_by_default() -> None:
+    """Issue 41 point 3: simulate played the fewest seats (2 for anything on `standard`), compare, rate and serve
+    4. Every command now plays four where the rulebook allows it, else its fewest, and its help says so."""
+    import argparse
+
+    from cheatdsl.cli import build_parser
+    from cheatdsl.compare.statistics import table_size
+    from cheatdsl.load import load_rulebook
+    from cheatdsl.profiles import shipped_path
+    standard = load_rulebook(str(shipped_path("standard")))
+    fujian = load_rulebook(str(shipped_path("fujian")))
+    assert standard.players.default == 4 and fujian.players.default == 4
+    assert table_size([standard]) == [4] and table_size([standard, fujian]) == [4, 4]
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for command in ("simulate", "play", "rate"):
+        helps = [a.help or "" for a in sub.choices[command]._actions if "--players" in a.option_strings]
+        assert helps and "4 where the rulebook allows it, else its fewest" in helps[0], command

@@ -123,7 +123,7 @@ def test_whole_games_send_a_seat_only_what_it_may_see(app: Any, client: TestClie
             assert r.status_code == 200, r.text
             view = r.json()
         assert view["phase"] == "end"
-        assert len(view["seats"]) == app.state.catalog.entries[entry].rulebook.players.min
+        assert len(view["seats"]) == app.state.catalog.entries[entry].rulebook.players.default
         assert view["result"]["lines"]
 
 
@@ -285,8 +285,8 @@ def test_serve_prints_its_url_and_serves_the_page() -> None:
 @pytest.mark.parametrize("profile", ["mogeln", "one-rank-a-round"])
 def test_the_response_window_uses_the_rulebooks_own_calls_in_its_order(app: Any, client: TestClient,
                                                                        profile: str) -> None:
-    """The response window with Accept and the rulebook's own call ("Cheat!", "Gemogelt!", ...) in
-    the order the rules give."""
+    """The response window with Accept and the rulebook's own calls allowed at the table ("Cheat!",
+    "Gemogelt!", ...) in the order the rules give."""
     entry = next(i for i, e in enumerate(app.state.catalog.entries) if e.rulebook.name == profile)
     rulebook = app.state.catalog.entries[entry].rulebook
     view = client.post("/api/games", json={"entry": entry, "seed": 2}).json()
@@ -296,7 +296,8 @@ def test_the_response_window_uses_the_rulebooks_own_calls_in_its_order(app: Any,
         r = client.post(f"/api/games/{view['id']}/act", json={"step": view["step"], "action": _my_move(view, rng)})
         view = r.json() if r.status_code == 200 else view
     labels = [o["label"] for o in view["turn"]["options"]]
-    assert labels == ["Accept", *(k.call for k in rulebook.challenge.kinds)]
+    from cheatdsl.derived import allowed_kinds
+    assert labels == ["Accept", *(k.call for k in allowed_kinds(rulebook, len(view["seats"])))]
 
 
 def test_calls_at_once_are_unseen_and_the_lot_is_drawn_like_the_deal(app: Any, client: TestClient) -> None:

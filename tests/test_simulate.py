@@ -143,7 +143,7 @@ def test_a_rulebook_with_errors_exits_1(capsys: pytest.CaptureFixture[str], tmp_
 
 @pytest.mark.parametrize("args,message", [
     (["--bots", "clever"], "there is no bot `clever`"),
-    (["--bots", "greedy,honest"], "2 bots named for 3 seats"),
+    (["--bots", "greedy,honest"], "2 bots named for 4 seats"),  # four seats: every command's default table
     (["--players", "9"], "not 9"),
 ])
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:

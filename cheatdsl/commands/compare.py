@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", "-s", type=seed, default=0, metavar="S",
                    help="with --simulate: the games' seed (default 0)")
     p.add_argument("--players", "-n", type=PLAYERS, metavar="N",
-                   help="with --simulate: seat N players at every rulebook (default: a count all allow, nearest 4)")
+                   help="with --simulate or --rate: seat N players at every rulebook (default: 4 where every rulebook "
+                        "allows it, else the fewest they all allow, else each rulebook's own: 4 or its fewest)")
     add_format(p, ("text", "md", "html", "json"))
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
     p.add_argument("--no-verify", action="store_true", help="leave the verifier's verdicts out")

@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("rulebook", metavar="RULEBOOK", help="a rulebook file (.yaml, .yml or .cheat) or a shipped profile name")
     p.add_argument("--players", "-n", type=PLAYERS, default=None, metavar="N",
-                   help="players at the table, you included (default: the rulebook's fewest)")
+                   help="players at the table, you included (default: 4 where the rulebook allows it, else its fewest)")
     p.add_argument("--seat", type=SEAT, default=None, metavar="S",
                    help="your seat, 0 to N-1 (default: the seat that plays first)")
     p.add_argument("--bots", "-b", default="honest", metavar="NAME[,NAME...]",
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             return _usage(wrong)
         print(diagnostics.render(), file=sys.stderr)
         return 1
-    players = rulebook.players.min if args.players is None else args.players
+    players = rulebook.players.default if args.players is None else args.players
     if players not in rulebook.players.counts():
         return _usage(f"{rulebook.name} is for {rulebook.players.min} to {rulebook.players.max} players, "
                       f"not {players}")

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{errors} error{'s' if errors != 1 else ''} in {args.file}; nothing rated", file=sys.stderr)
         return 1
     allowed = rulebook.players.counts()
-    players = args.players if args.players is not None else (4 if 4 in allowed else rulebook.players.min)
+    players = args.players if args.players is not None else rulebook.players.default
     if players not in allowed:
         return usage("rate", f"{rulebook.name} is for {rulebook.players.min}..{rulebook.players.max} players, "
                              f"not {players}")

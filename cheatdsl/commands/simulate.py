@@ -68,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rulebooks(p, many=False, dest="file")
     p.add_argument("--players", "-n", type=PLAYERS, metavar="N",
-                   help="seats at the table (default: the fewest the rulebook allows)")
+                   help="seats at the table (default: 4 where the rulebook allows it, else its fewest)")
     p.add_argument("--games", "-g", type=count("a number of games", 1, 1_000_000_000_000), default=1000, metavar="G",
                    help="games to play, 1 to 10^12 (default 1000); memory does not grow with G")
     p.add_argument("--seed", "-s", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         shown = "<stdin>" if args.file == "-" else args.file
         print(f"{errors} error{'s' if errors != 1 else ''} in {shown}; nothing simulated", file=sys.stderr)
         return 1
-    players = args.players if args.players is not None else rulebook.players.min
+    players = args.players if args.players is not None else rulebook.players.default
     if players not in rulebook.players.counts():
         return _usage(f"{rulebook.name} is for {rulebook.players.min}..{rulebook.players.max} players, not {players}")
     try:

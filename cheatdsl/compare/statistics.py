@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..model import Rulebook
+from ..model import DEFAULT_TABLE, Rulebook
 from ..simulate import Statistics, simulate
 from ..simulate.engine import Engine
 from ..words.seats import place
@@ -25,7 +25,7 @@ from .svg import WINS_TITLE, challenge_outcomes, counted_share, turns_per_game, 
 
 TITLE = "Simulation"
 BOTS = ("honest",)
-PREFERRED_PLAYERS = 4
+PREFERRED_PLAYERS = DEFAULT_TABLE  # the table every command plays by default
 MEANINGS = ("Turns are plays and passes, of finished games only; unfinished games were stopped by the turn cap or "
             "left with no legal action; wins by turn order are the shares of the won games by place in turn order: "
             "the first to play, the second and so on; a forced bluff is a play by a seat holding no card of any claim allowed. "
@@ -50,12 +50,13 @@ class TableSizeError(ValueError):
 
 
 def table_size(rulebooks: list[Rulebook], preferred: int = PREFERRED_PLAYERS) -> list[int]:
-    """The player count to simulate each rulebook at: one count all allow (nearest `preferred`), else each one's nearest."""
+    """The player count to simulate each rulebook at: one count all allow (`preferred` where all allow it, else
+    the fewest they all allow), else each one's own default (`PlayerRange.default`, as every command takes)."""
     common = set.intersection(*(set(rb.players.counts()) for rb in rulebooks)) if rulebooks else set()
     if common:
-        n = min(common, key=lambda c: (abs(c - preferred), c))
+        n = preferred if preferred in common else min(common)
         return [n] * len(rulebooks)
-    return [min(rb.players.counts(), key=lambda c: (abs(c - preferred), c)) for rb in rulebooks]
+    return [rb.players.default for rb in rulebooks]
 
 
 def seats_for(rulebooks: list[Rulebook], players: int | None) -> list[int]:

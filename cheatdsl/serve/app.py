@@ -169,7 +169,7 @@ def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127
         else:
             index, rulebook, names = _rulebook(data.get("entry", catalog.usable()[0] if catalog.usable() else -1),
                                                data.get("variations"))
-            players = data.get("players", rulebook.players.min)
+            players = data.get("players", rulebook.players.default)
             if isinstance(players, bool) or not isinstance(players, int) or players not in rulebook.players.counts():
                 raise Refused(f"{rulebook.title} is for {rulebook.players.min} to {rulebook.players.max} players", 400)
             typed = data.get("seed")
