@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cheatdsl.jobs import die_with_parent
 from cheatdsl.model import Rulebook
 
 from .encoding.subject import Subject
@@ -50,6 +51,7 @@ def _safe(prop: Property, subject: Subject, settings: Settings = DEFAULT, caches
 
 
 def _child(conn: Any, fn: Callable[[], Any]) -> None:
+    die_with_parent()
     try:
         conn.send(fn())
     except BaseException as exc:  # noqa: BLE001 - report anything back to the parent

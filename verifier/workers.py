@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from cheatdsl.jobs import die_with_parent
+
 from .properties.settings import Caches, Shared
 
 # The heavy batch of task i, as plain data: (task, helper allowed, the caches it starts from).
@@ -22,6 +24,7 @@ Run = Callable[[int, bool, Caches], dict[str, Any]]
 
 
 def _serve(conn: Any, run: Run, caches: Caches) -> None:
+    die_with_parent()
     """A worker's loop: (task, helper allowed, shared since the last task) in, the task's batch out.
 
     Each task gets a copy of `caches` as they were at the fork, with what the parent collected from the

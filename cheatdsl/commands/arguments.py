@@ -171,3 +171,13 @@ def write_result(command: str, text: str, output: str | None) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def workers_for(command: str, jobs: int) -> int:
+    """`--jobs` bounded by the machine's cores and free memory (`cheatdsl.jobs.bounded`), saying so on standard
+    error where it is clamped."""
+    from ..jobs import bounded
+    workers, notice = bounded(jobs)
+    if notice:
+        print(f"cheatdsl {command}: {notice}", file=sys.stderr)
+    return workers

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..properties import PROPERTY_IDS
-from .arguments import add_format, shown_value, usage, whole_number
+from .arguments import add_format, shown_value, usage, whole_number, workers_for
 from .sweep import add_runner, carry_out
 
 HELP = """Verify every combination of a rulebook's variations: which combinations break which property.
@@ -50,6 +50,8 @@ def _players(text: str) -> str | tuple[int, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.scheduler:  # a cluster's workers are the cluster's own
+        args.jobs = workers_for("explore", args.jobs)
     from ..sweep.explore import explore_spec
 
     if args.file == "-":

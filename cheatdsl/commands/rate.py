@@ -18,6 +18,7 @@ from .arguments import (
     seed,
     unknown_variation,
     usage,
+    workers_for,
 )
 
 HELP = """Play a ladder of bots of increasing strength on a rulebook, fit their ratings, and report
@@ -73,6 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    args.jobs = workers_for("rate", args.jobs)
     from ..diagnostics import Diagnostics
     from ..load import compile_rulebook
     from ..rate import rate

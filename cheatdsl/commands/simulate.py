@@ -20,6 +20,7 @@ from .arguments import (
     seed,
     unknown_variation,
     usage,
+    workers_for,
 )
 
 HELP = """Play many games of a rulebook between bots and report the statistics.
@@ -96,6 +97,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    args.jobs = workers_for("simulate", args.jobs)
     from ..diagnostics import Diagnostics
     from ..load import compile_rulebook
     from ..simulate import seat_bots, simulate

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .arguments import JOBS, add_format, shown_value, usage
+from .arguments import JOBS, add_format, shown_value, usage, workers_for
 
 HELP = """Run a sweep: every cell of a spec (rulebooks x variations x player counts x bot mixes) simulated
 with `simulate` and, where the spec asks, verified with `verify`.
@@ -82,6 +82,8 @@ def scheduler_address(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.scheduler:  # a cluster's workers are the cluster's own
+        args.jobs = workers_for("sweep", args.jobs)
     from ..diagnostics import Diagnostics
     from ..sweep.spec import read_spec
 

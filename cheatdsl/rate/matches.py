@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from ..bots.search_playout import Playouts
 from ..engine import CHANCE, Game
+from ..jobs import die_with_parent
 from ..simulate import game_seed
 from .entrants import Entrant
 
@@ -116,6 +117,7 @@ def _collect(matches: Iterable[Match], progress: Callable[[int], None] | None) -
 
 def _adopt(run: _Run) -> None:
     global _run
+    die_with_parent()
     _run = run
 
 

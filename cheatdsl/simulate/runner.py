@@ -10,6 +10,7 @@ from typing import Any
 from ..bots import BOTS
 from ..model import EndStyle, Rulebook
 from ..profiles import command_name
+from ..jobs import die_with_parent
 from ..tally import GameRecord, Tally
 from .engine import Engine, Player, choose
 from .play import Table
@@ -140,6 +141,7 @@ def _run(table: Player, rulebook: Rulebook, games: int, jobs: int, progress: Pro
 
 def _start_worker(*init: Any) -> None:
     global _table
+    die_with_parent()
     if init:
         from ..load import load_rulebook
         path, variations, players, bots, seed, turn_cap, rate, compiled = init

@@ -15,6 +15,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from .. import __version__
+from ..jobs import die_with_parent
 from .cells import Cell
 from .store import Store
 from .work import run_cell
@@ -171,6 +172,7 @@ def run_local(cells: list[Cell], jobs: int, done: Done, failed: Failed, games: G
 
 def _child(conn: Any, cell: Cell) -> None:
     """A local worker: run the cell, reporting games as they finish, then the result or the error."""
+    die_with_parent()
     def progress(done: int, _total: int) -> None:
         conn.send(("games", done))
     try:
