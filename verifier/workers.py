@@ -24,11 +24,11 @@ Run = Callable[[int, bool, Caches], dict[str, Any]]
 
 
 def _serve(conn: Any, run: Run, caches: Caches) -> None:
-    die_with_parent()
     """A worker's loop: (task, helper allowed, shared since the last task) in, the task's batch out.
 
     Each task gets a copy of `caches` as they were at the fork, with what the parent collected from the
     workers since, taken as the parent took it, in the same order."""
+    die_with_parent()
     forked = caches.copy()
     shared: list[Shared] = []
     while True:
