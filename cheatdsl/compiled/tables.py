@@ -11,6 +11,7 @@ from ..bots.base import copies_of
 from ..bots.honest import DOUBT, LAST_DOUBT, LAST_DOUBT_OUT
 from ..derived import TableRules
 from ..engine import ChanceDealer, ChanceShuffle, Game, State
+from ..jobs import free_memory
 from ..model import ChallengeTest, CountRule, Priority
 
 
@@ -118,14 +119,8 @@ def table_bytes(rules: TableRules, deck: int, copies: int, slots: int, claim_set
 def memory_budget() -> int:
     """The bytes the kernel's tables may take: a quarter of the memory free now (MemAvailable), at most 4 GiB
     (2 GiB where the machine does not say)."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return min(4 << 30, int(line.split()[1]) * 1024 // 4)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 2 << 30
+    free = free_memory()
+    return 2 << 30 if free is None else min(4 << 30, free // 4)
 
 
 def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTables:

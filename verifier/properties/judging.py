@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from cheatdsl.jobs import free_memory
+
 AUTO_BUDGET = 100_000  # states explored at most per table where the judge runs unasked
 FORCED_BUDGET = 1_000_000  # the default budget of `verify --exhaustive`
 
@@ -30,19 +32,7 @@ class Judging:
 BYTES_PER_STATE = 2_048
 
 
-def available_memory() -> int | None:
-    """The bytes of memory this machine has free for new work (MemAvailable), or None where it does not say."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
 def states_memory_holds(free: int | None = None) -> int | None:
     """The most states a search may keep in half the memory free now (None where the machine does not say)."""
-    free = available_memory() if free is None else free
+    free = free_memory() if free is None else free
     return None if free is None else max(1, free // 2 // BYTES_PER_STATE)
