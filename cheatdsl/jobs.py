@@ -2,21 +2,20 @@
 
 `bounded(jobs)` clamps a `--jobs` asked for to the machine's cores and to what its free memory holds at a
 worker's measured size, and says so when it clamps; `die_with_parent()` is a worker's first step, so that a
-worker whose parent is killed (SIGTERM, SIGKILL, a closed terminal) is sent SIGTERM by the kernel instead of
+worker whose parent is killed (SIGTERM, SIGKILL, a closed terminal) leaves within a second instead of
 running on, orphaned, holding its memory.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
-import signal
-import sys
+import threading
+import time
 
 # What one worker process holds at most, measured: `rate --jobs 200` took the machine from 0.9 GB to 10.9 GB
 # (about 50 MB a worker), with a margin.
 WORKER_BYTES = 64 << 20
-_PR_SET_PDEATHSIG = 1  # prctl(2)
+PARENT_CHECK_SECONDS = 0.5  # how often a worker looks whether its parent is still there
 
 
 def free_memory() -> int | None:
@@ -44,15 +43,16 @@ def bounded(jobs: int, worker_bytes: int = WORKER_BYTES) -> tuple[int, str]:
     return most, f"--jobs {jobs} is more than this machine's {why} can run at once: {most} workers it is"
 
 
-def die_with_parent() -> None:
-    """Ask the kernel to send this process SIGTERM when its parent dies (Linux; elsewhere nothing is done)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    # The parent may have died before the request was made: then nobody would send the signal.
-    if os.getppid() == 1:
-        os._exit(1)
+def die_with_parent(every: float = PARENT_CHECK_SECONDS) -> None:
+    """Leave at once, from a watching thread, when the parent process is gone (its worker is then adopted by
+    another process): a worker whose parent was killed (SIGTERM, SIGKILL, a closed terminal) does not run on,
+    orphaned, holding its memory. The thread looks every `every` seconds."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="cheatdsl-parent-watch", daemon=True).start()
