@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="play a ladder of G games of bots per rulebook (`cheatdsl rate`) and compare skill index, "
                         "seats and length")
     p.add_argument("--seed", "-s", type=seed, default=0, metavar="S",
-                   help="with --simulate: the games' seed (default 0)")
+                   help="with --simulate or --rate: the games' seed (default 0)")
     p.add_argument("--players", "-n", type=PLAYERS, metavar="N",
                    help="with --simulate or --rate: seat N players at every rulebook (default: 4 where every rulebook "
                         "allows it, else the fewest they all allow, else each rulebook's own: 4 or its fewest)")
