@@ -212,3 +212,18 @@ def test_the_language_server_tells_scenarios_apart_the_same_way() -> None:
     standard = ROOT / "rulebooks" / "standard.yaml"
     assert not is_scenario_file(str(standard))
     assert is_rulebook(str(standard), standard.read_text(encoding="utf-8"))
+
+
+def test_a_rule_set_by_the_file_and_by_a_variation_it_uses_is_a_located_warning(tmp_path: Path) -> None:
+    """Issue 41 point 2: `claim: {cards: 3..1}` with `use: [one-card-only]` checked clean and `diff` said "a
+    play holds exactly 1 card": the author's line was dead and nothing said so. It is now W306, on the
+    author's line, naming the variation's line and the `use:`."""
+    from cheatdsl.load import compile_rulebook
+    path = tmp_path / "house.yaml"
+    path.write_text("rulebook: my-house\ntitle: Our table\nsource: a house rule\nextends: standard\n"
+                    "use: [one-card-only]\nclaim:\n  cards: 3..1\n")
+    rb, d = compile_rulebook(str(path))
+    assert rb is not None
+    (w,) = [x for x in d.items if x.code == "W306"]
+    assert w.span.line == 7 and "one-card-only" in w.message and "standard" in w.message
+    assert "house.yaml:5" in w.hint

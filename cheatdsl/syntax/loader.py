@@ -172,8 +172,42 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
             own = _without_inherit(own)
         merged, chain, active, dropped = own, (path,), [], None
     uses = words_of(tree.get("use"), "use", d) + list(requested or [])
+    _overridden(own, merged, words_of(tree.get("use"), "use", Diagnostics()), active, d)
     merged = apply_variations(merged, uses, active, d)  # type: ignore[arg-type]
     return Loaded(merged, chain, active, tree, extends, dropped)
+
+
+def _leaves(node: MapNode, prefix: str = "") -> dict[str, Entry]:
+    """Each rule a section sets, by its dotted name (a list is one rule)."""
+    out: dict[str, Entry] = {}
+    for entry in node.entries:
+        name = f"{prefix}{entry.key}"
+        if isinstance(entry.value, MapNode):
+            out.update(_leaves(entry.value, name + "."))
+        else:
+            out[name] = entry
+    return out
+
+
+def _overridden(own: MapNode, merged: MapNode, uses: list[tuple[str, Span]], active: list[str],
+                d: Diagnostics) -> None:
+    """W306: a rule the file sets itself and a variation it switches on with `use:` sets again. The variation's
+    value is the one played, so the file's own line does nothing; both lines are named."""
+    defined = merged.get("variations")
+    if not isinstance(defined, MapNode):
+        return
+    mine = _leaves(MapNode(tuple(e for e in own.entries if e.key not in ("variations", "expect")), own.span))
+    for name, span in uses:
+        body = defined.get(name)
+        changes = body.get("changes") if isinstance(body, MapNode) and name not in active else None
+        if not isinstance(changes, MapNode):
+            continue
+        for rule, change in _leaves(changes).items():
+            written = mine.get(rule)
+            if written is not None:
+                d.warning(written.key_span, "W306", f"`{rule}` is set here and again by the variation `{name}` "
+                          f"this file switches on (at {change.key_span}): the variation's value is the one played",
+                          f"drop this line, or the rule from `{name}`, or stop using `{name}` (used at {span})")
 
 
 def words_of(node: Node | None, what: str, d: Diagnostics) -> list[tuple[str, Span]]:
