@@ -33,9 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SYMBOLIC = Settings(judging=Judging(Mode.NEVER))
+WITH_JUDGE = Settings()
 
 
-def _results(name: str, settings: Settings = Settings(), *pids: str) -> dict[str, Result]:
+def _results(name: str, settings: Settings = WITH_JUDGE, *pids: str) -> dict[str, Result]:
     rb = load_rulebook(str(FIXTURES / f"{name}.yaml"))
     return {t.result.id: t.result for t in verify(rb, list(pids) or None, settings=settings)}
 

@@ -290,7 +290,7 @@ def verify_all(jobs: Sequence[tuple[Rulebook, Iterable[str] | None, tuple[int, .
 def _judge(plan: _Plan, got: dict[str, Timed], settings: Settings, ctx: Any) -> None:
     """The exhaustive judge's verdicts in place of the symbolic ones, at each player count where it runs
     (`verifier.exhaustive.eligible`), each count's search in a forked child with the run's time limit."""
-    from .exhaustive import AUTO_SECONDS, JUDGED, Mode, eligible, judge_at
+    from .exhaustive import AUTO_SECONDS, JUDGED, Mode, eligible
     from .exhaustive.merge import merged
     pids = tuple(pid for pid in plan.wanted if pid in JUDGED)
     if not pids or settings.judging.mode is Mode.NEVER:
@@ -305,8 +305,7 @@ def _judge(plan: _Plan, got: dict[str, Timed], settings: Settings, ctx: Any) -> 
         seconds = settings.time_limit
         if settings.judging.mode is not Mode.ALWAYS:
             seconds = min(seconds, AUTO_SECONDS)
-        run = (lambda n=n, seconds=seconds: judge_at(subject, n, pids, settings.judging, seconds))
-        data = run() if ctx is None else _Job(ctx, run, seconds + 5.0).wait()
+        data = _judge_count(subject, n, pids, settings, seconds, ctx)
         spent += time.perf_counter() - start
         if "results" not in data:
             continue  # killed or crashed: the symbolic verdicts stand at this count
@@ -318,3 +317,14 @@ def _judge(plan: _Plan, got: dict[str, Timed], settings: Settings, ctx: Any) -> 
             t = got[pid]
             got[pid] = Timed(merged(t.result, subject.counts, judged[pid]), t.implemented,
                              t.seconds + spent / len(pids))
+
+
+def _judge_count(subject: Subject, n: int, pids: tuple[str, ...], settings: Settings, seconds: float,
+                 ctx: Any) -> dict[str, Any]:
+    """The judge's answer at `n` players, in a forked child killed after `seconds` (and 5 s of grace) where the
+    platform forks: its JSON, or the child's error."""
+    from .exhaustive import judge_at
+
+    def run() -> dict[str, Any]:
+        return judge_at(subject, n, pids, settings.judging, seconds)
+    return run() if ctx is None else _Job(ctx, run, seconds + 5.0).wait()

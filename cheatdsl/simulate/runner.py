@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..bots import BOTS
+from ..jobs import die_with_parent
 from ..model import EndStyle, Rulebook
 from ..profiles import command_name
-from ..jobs import die_with_parent
 from ..tally import GameRecord, Tally
 from .engine import Engine, Player, choose
 from .play import Table

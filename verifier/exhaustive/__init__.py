@@ -17,8 +17,8 @@ from typing import Any
 from ..encoding.subject import Subject
 from ..properties.judging import AUTO_BUDGET, FORCED_BUDGET, Judging, Mode
 from ..properties.verdict import Result
-from .decide import JUDGED, Judge, fairness_applies
 from .deals import deals_for_every_dealer
+from .decide import JUDGED, Judge, fairness_applies
 from .explore import Exploration, explore
 
 __all__ = ["AUTO_BUDGET", "AUTO_SECONDS", "FORCED_BUDGET", "JUDGED", "Judging", "Mode", "eligible", "judge_at"]
