@@ -35,7 +35,8 @@ Step = tuple[int, Action | None]
 class Facts:
     """What the judge met in play, each with the first step that showed it."""
 
-    wins: dict[int, Step] = field(default_factory=dict)  # seat -> a finished game it won
+    # seat -> a game it won (where the last holder loses: went out first, which the rules' result calls winning)
+    wins: dict[int, Step] = field(default_factory=dict)
     stuck: Step | None = None  # a game ended because the seat to act had no legal action
     no_first: Step | None = None  # a deal that names no first player
     capped: Step | None = None  # a game stopped by the turn cap
@@ -182,8 +183,7 @@ class _Search:
         elif phase is _RESPOND and st.game.rules.kinds:
             if f.calls_offered is None:
                 f.calls_offered = here
-            if f.calls_at_once is None and self.rules.calls_at_once and len(st.game.rules.kinds) and \
-                    len(self._responders(st)) > 1:
+            if f.calls_at_once is None and self.rules.calls_at_once and len(self._responders(st)) > 1:
                 f.calls_at_once = here
             self.truth(node, st)
 
