@@ -141,6 +141,14 @@ class _Search:
         here: Step = (node, None)
         if f.lost_card is None and _cards_everywhere(st) != self.deck:
             f.lost_card = here
+        if not self.rules.first_out and st.order_out():
+            # The last holder loses: the first seat out is the winner and stays so (`winner`), even where the
+            # game then stops short of its end (the turn cap, or a seat left with no legal action).
+            out = st.order_out()
+            if out[0] not in f.wins:
+                f.wins[out[0]] = here
+                if out[0] == min(f.wins):
+                    f.win_order = out
         if phase is _TERMINAL:
             r = st.result()
             assert r is not None
@@ -160,14 +168,6 @@ class _Search:
                 if r.ending is Ending.LAST_HOLDER and r.loser is None:
                     f.wrong_winner = here
             return
-        if not self.rules.first_out and st.players_in < self.n:
-            # The last holder loses: the first seat out is the winner and stays so (`winner`), even where a turn
-            # cap later stops the game.
-            out = st.order_out()
-            if out and out[0] not in f.wins:
-                f.wins[out[0]] = here
-                if out[0] == min(f.wins):
-                    f.win_order = out
         if phase is _PLAY:
             seat = st.to_act
             if f.out_plays is None and not st.is_in(seat):
