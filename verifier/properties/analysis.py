@@ -393,10 +393,13 @@ def discards_at(a: Analysis, budget: Budget) -> Result:
     copies = min(naturals) if naturals else 0
     public = "shown to all (each discard names its seat, rank and cards)"
     why = ""
+    jokers = sp.rules.deck_counts[sp.rules.joker]
     if sp.rules.wild:
         why = "a wild joker still passes as a discarded rank"
     elif size < copies:
         why = f"a set of {size} leaves {copies - size} natural cards of its rank in play"
+    elif jokers and not sp.rules.sets_naturals_only:
+        why = "a set may hold jokers (`sets.naturals_only: false`), leaving natural cards of its rank in play"
     if not why:
         return proved(pid, f"each set discarded is {size} cards of one rank, {public}; a set is every natural card "
                       "of its rank and no card is wild, so once it is out a claim of that rank is a certain lie",
