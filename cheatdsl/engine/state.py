@@ -261,29 +261,7 @@ class State:
     def bare_copy(self) -> State:
         """An independent copy with no history and no record of challenges, for a search that reads neither
         (the verifier's exhaustive judge): its `records` hold only the challenges made after the copy."""
-        other = State.__new__(State)
-        # Every field `clone` shares, written out (a loop over their names costs as much as the rest).
-        other.game, other._phase, other._seat = self.game, self._phase, self._seat
-        other._dealer, other._seating, other._in_count = self._dealer, self._seating, self._in_count
-        other._next_in, other._prev_in, other._responders_of = self._next_in, self._prev_in, self._responders_of
-        other._previous, other._leading, other._required = self._previous, self._leading, self._required
-        other._required_set, other._claimant, other._responders = self._required_set, self._claimant, self._responders
-        other._ri, other._calls, other._open = self._ri, self._calls, self._open
-        other._after_pass, other._passes, other._last_player = self._after_pass, self._passes, self._last_player
-        other._turns, other._pending, other._winner = self._turns, self._pending, self._winner
-        other._loser, other._capped, other._reason = self._loser, self._capped, self._reason
-        other._ending, other._holders = self._ending, self._holders
-        other._hands = [h[:] for h in self._hands]
-        other._sizes = self._sizes[:]
-        other._pile = self._pile[:]
-        other._pile_by = self._pile_by[:]
-        other._pile_cards = self._pile_cards[:]
-        other._stock = self._stock[:]
-        other._aside = self._aside[:]
-        other._gone = self._gone[:]
-        other._sets = self._sets[:]
-        other._in = self._in[:]
-        other._out_order = self._out_order[:]
+        other = self.clone(history=False)
         other._history = []
         other._reveals = []
         return other

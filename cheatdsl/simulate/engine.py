@@ -40,8 +40,8 @@ class EngineUnavailable(ValueError):
 
 def python_seconds(table: Table, games: int) -> float:
     """About how long `games` games of `table` take on the Python engine: the first `PROBE_GAMES` played there
-    and timed (the work of a game, its length in turns and the bots' thinking, differs by rulebook a
-    hundredfold: Mogeln's game is twenty of English ascending's)."""
+    and timed (the work of a game, its length in turns and the bots' thinking, differs from one rulebook to
+    another by a factor of a hundred, so a count of games alone says little)."""
     import time
     probe = min(games, PROBE_GAMES)
     if probe <= 0:

@@ -15,9 +15,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from cheatdsl.engine import ChanceDealer, Game, State
-from cheatdsl.engine.deal import deal_in_order
+from cheatdsl.engine import Game, State
 from cheatdsl.model import Surplus
+
+from ..properties.witness import dealt_in_order
 
 # Formula functions that read the deal the game began with.
 DEAL_READERS = ("holder(", "dealt(")
@@ -37,16 +38,10 @@ def reads_deal(game: Game) -> bool:
     return reads_deal_in_play(game) or any(word in first.canonical for word in DEAL_READERS)
 
 
-@dataclass(frozen=True)
-class Places:
+def places(game: Game) -> tuple[tuple[int, ...], ...]:
     """The places of the shuffled deck, top first, in groups whose cards are dealt to one place: the cards
     set aside, each dealing turn's hand, then the surplus (one group a card where it is a stock, whose order
     is drawn; one group where it is set aside)."""
-
-    groups: tuple[tuple[int, ...], ...]
-
-
-def places(game: Game) -> Places:
     rules = game.rules
     n = game.players
     aside = rules.table.set_aside
@@ -58,7 +53,7 @@ def places(game: Game) -> Places:
         groups += [(p,) for p in range(dealt, size)]
     elif dealt < size:
         groups.append(tuple(range(dealt, size)))
-    return Places(tuple(groups))
+    return tuple(groups)
 
 
 def _kinds(game: Game) -> list[int]:
@@ -89,7 +84,7 @@ def _splits(left: Counter[int], size: int, kinds: list[int], start: int = 0) -> 
 
 def deal_count(game: Game, stop: int) -> int:
     """How many distinct deals (for one dealer) there are, counted up to `stop` (past it, `stop`)."""
-    groups = places(game).groups
+    groups = places(game)
     kinds = _kinds(game)
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
     order = sorted(set(kinds))
@@ -113,7 +108,7 @@ def deal_count(game: Game, stop: int) -> int:
 
 def orders(game: Game) -> Iterator[list[int]]:
     """Each distinct deal as an order of the deck's places (`deal_in_order`'s argument)."""
-    groups = places(game).groups
+    groups = places(game)
     kinds = _kinds(game)
     where: dict[int, list[int]] = {}
     for p, k in enumerate(kinds):
@@ -152,11 +147,7 @@ def every_deal(game: Game) -> Iterator[Deal]:
     dealers: list[int | None] = list(range(game.players)) if game.rules.dealer_by_lot else [None]
     for order in orders(game):
         for dealer in dealers:
-            st = game.new_initial_state()
-            if dealer is not None:
-                st.apply_action(ChanceDealer(dealer))
-            deal_in_order(st, order)
-            yield Deal(dealer, tuple(order), st)
+            yield Deal(dealer, tuple(order), dealt_in_order(game, dealer, order))
 
 
 def deals_for_every_dealer(game: Game, stop: int) -> int:

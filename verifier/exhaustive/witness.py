@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cheatdsl.engine import Action, ChanceDealer, Game, IllegalAction, State
-from cheatdsl.engine.deal import deal_deck
+from cheatdsl.engine import Action, Game, IllegalAction, State
 from cheatdsl.words.notation import deck_card_text
 
-from ..properties.witness import Witness, dealt, steps_text
+from ..properties.witness import Witness, dealt, dealt_in_order, steps_text
 from .deals import Deal
 from .positions import Positions
 
@@ -38,11 +37,7 @@ def seed_of(game: Game, deal: Deal, seeds: int = SEEDS) -> int | None:
 def _start(game: Game, seed: int | None, deal: Deal) -> State:
     if seed is not None:
         return dealt(game, seed, deal.dealer)
-    st = game.new_initial_state()
-    if deal.dealer is not None:
-        st.apply_action(ChanceDealer(deal.dealer))
-    deal_deck(st, [game.rules.table.deck[p] for p in deal.order])
-    return st
+    return dealt_in_order(game, deal.dealer, list(deal.order))
 
 
 def replayed(game: Game, seed: int | None, deal: Deal, moves: list[tuple[int, Action]]) -> State | None:

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cheatdsl.engine import ACCEPT, KEEP, Challenge, ChanceCaller, ChanceDealer, Game, IllegalAction, Phase, Play
-from cheatdsl.engine.deal import deal_deck, deck_dealing
-from cheatdsl.words.notation import card_text, cards_text, claim_text, deck_card_text, refusal_text
+from cheatdsl.engine import ACCEPT, KEEP, Challenge, ChanceCaller, Game, IllegalAction, Phase, Play, Position
+from cheatdsl.words.notation import card_text, cards_text, claim_text, refusal_text
 
-from .witness import Table, Witness, dealt
+from .witness import Table, Witness, dealt, dealt_as
 
 TURNS = 40  # plays the script makes at most before the claim
 
@@ -52,18 +51,11 @@ def grown_claim_play(game: Game, seed: int, dealer: int | None, count: int, natu
     made = _exchanged(game, start, hands, {first: wanted[:room], nxt: wanted[room:]}, claim)
     if isinstance(made, str):
         return made
-    deck = deck_dealing(game, start.dealer or 0, made, list(start.stock()), list(start.aside()))
-    if deck is None:
-        return "the rules do not deal those hands"
-    st = game.new_initial_state()
-    if rules.dealer_by_lot:
-        st.apply_action(ChanceDealer(start.dealer or 0))
-    deal_deck(st, deck)
-    if st.phase is not Phase.PLAY or st.current_player() != first:
-        return "dealt so, the cards start another game (another first player, sets put out, or a win)"
-    begin: dict[str, Any] = {"deck": [deck_card_text(game, c) for c in deck]}
-    if rules.dealer_by_lot:
-        begin["dealer"] = start.dealer or 0
+    table = dealt_as(game, Position(tuple(map(tuple, made)), first, start.dealer or 0, stock=start.stock(),
+                                    aside=start.aside()))
+    if isinstance(table, str):
+        return table
+    st, begin = table
     try:
         return _script(game, Table(game, st), first, nxt, claim, count, naturals, jokers, pid, begin)
     except IllegalAction as exc:

@@ -18,11 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from cheatdsl.bots.odds import hand_odds
-from cheatdsl.engine import ACCEPT, Challenge, ChanceDealer, Game, IllegalAction, Phase, Play, State
-from cheatdsl.engine.deal import deal_in_order, shuffle_order
+from cheatdsl.engine import ACCEPT, Challenge, Game, IllegalAction, Phase, Play, State
+from cheatdsl.engine.deal import shuffle_order
 from cheatdsl.words.notation import card_text, cards_text, claim_text, deck_card_text, refusal_text
 
-from .witness import Table, Witness, dealt
+from .witness import Table, Witness, dealt, dealt_in_order
 
 SEEDS = 8  # shuffles tried for a deck to exchange cards in (the first one almost always serves)
 DEAL_SEEDS = 300  # deals searched for one whose first player is dealt the claim's cards
@@ -99,10 +99,7 @@ def _arranged(game: Game, seed: int, dealer: int | None, naturals: int, jokers: 
                 return f"the deck cannot give the first player {naturals} natural cards of a claim it may open with"
             order[donor], order[spare] = order[spare], order[donor]
             value[donor], value[spare] = value[spare], value[donor]
-    arranged = game.new_initial_state()
-    if dealer is not None:
-        arranged.apply_action(ChanceDealer(dealer))
-    deal_in_order(arranged, order)
+    arranged = dealt_in_order(game, dealer, order)
     if arranged.phase is not Phase.PLAY or arranged.current_player() != first:
         return "dealt those cards, the first player is another seat or the game does not start with a play"
     return arranged, [deck[p] for p in order]

@@ -33,10 +33,10 @@ from cheatdsl.engine import (
 from cheatdsl.engine import (
     PASS as ENGINE_PASS,
 )
-from cheatdsl.engine.deal import deal_deck, deck_dealing
-from cheatdsl.words.notation import action_text, cards_text, claim_text, deck_card_text, refusal_text
+from cheatdsl.engine.deal import deal_deck, deal_in_order, deck_dealing
 from cheatdsl.profiles import reference_to
 from cheatdsl.scenario import Scenario
+from cheatdsl.words.notation import action_text, cards_text, claim_text, deck_card_text, refusal_text
 
 from ..encoding.spec import Spec
 from ..encoding.transitions import CHALLENGE, PASS
@@ -237,6 +237,16 @@ def dealt(game: Game, seed: int, dealer: int | None) -> State:
     if game.rules.dealer_by_lot:
         st.apply_action(ChanceDealer(dealer or 0))
     st.apply_action(ChanceShuffle(seed))
+    return st
+
+
+def dealt_in_order(game: Game, dealer: int | None, order: list[int]) -> State:
+    """A game dealt by the rules from the deck laid in `order` (the places of the table's deck, top first), as
+    `dealt` deals a shuffled one, `dealer` dealing where the dealer is drawn by lot."""
+    st = game.new_initial_state()
+    if game.rules.dealer_by_lot:
+        st.apply_action(ChanceDealer(dealer or 0))
+    deal_in_order(st, order)
     return st
 
 
