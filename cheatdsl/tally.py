@@ -21,7 +21,7 @@ Json = dict[str, Any]
 class GameRecord(NamedTuple):
     """One finished game, as the statistics count it (seats are seat numbers)."""
 
-    first: int            # the seat that played first (-1 when the rules named none)
+    first: int            # the seat the rules named to play first, even where it won at its turn's start (-1: none)
     winner: int           # -1 when nobody won
     loser: int            # -1 when nobody lost (first-out games, unfinished games)
     capped: bool          # stopped by the turn cap

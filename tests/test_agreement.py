@@ -74,7 +74,9 @@ def test_every_turn_is_a_step_of_the_encoding(path: Path) -> None:
     """Each deal, each turn of whole and stopped games, and each step the encoding allows from sampled states
     agree between the interpreter and the encoding."""
     tally = _played(path)
-    assert tally.steps and tally.deals, tally.summary()
+    # A rulebook whose every game is won at the deal (a turn-start win the first hand always meets) has deals to
+    # check and no turn.
+    assert tally.deals and (tally.steps or set(tally.endings) == {"won"}), tally.summary()
     assert not tally.findings, "\n".join(tally.findings[:5])
 
 

@@ -14,6 +14,7 @@ from operator import eq, itemgetter
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
+from ..derived import TableRules
 from ..engine import Game, Play
 from .base import NEVER, copies_of, count_to_call, force_challenge, play_of, preferred_challenge, turns_until
 from .odds import chance_of_lie, hand_odds
@@ -48,9 +49,7 @@ class Tables:
         self.challenge = preferred_challenge(game)
         self.force = force_challenge(game)
         self.copies = [copies_of(game, c) for c in range(rules.values + 1)]
-        # Whether every play has a single claim to make (else a responder weighs the claimant's choice).
-        self.one_choice = all(len(claims) <= 1 for claims in (rules.first, rules.lead_none, *rules.follow_sets,
-                                                              *rules.lead_sets))
+        self.one_choice = one_choice(rules)
         # Whether a claim made may be followed by a choice of claims (so that it steers the turns after it).
         self.follow_choice = any(len(claims) > 1 for claims in rules.follow_claims)
         # With `simple`: naturals[claim][n] is n cards of `claim` claimed as they are.
@@ -146,3 +145,8 @@ def card_to_give_up(order: GiveUp, hand: list[int], draw: Callable[[int], int]) 
     else:
         tied = list(compress(group, map(eq, counts, repeat(min(filter(None, counts))))))
     return tied[draw(len(tied))]
+
+
+def one_choice(rules: TableRules) -> bool:
+    """Whether every play has a single claim to make at most (else a responder weighs the claimant's choice)."""
+    return all(len(claims) <= 1 for claims in (rules.first, rules.lead_none, *rules.follow_sets, *rules.lead_sets))

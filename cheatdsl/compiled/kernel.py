@@ -77,16 +77,17 @@ def chance_of_lie(pool, matching, hand, played, cap, allowed):
 
 
 @njit(cache=True)
-def lie_cell(pool, matching, hand, need):
+def lie_cell(pool, matching, hand, played):
     """Where `honest`'s chance of a lie is kept (`lies[pool, matching, hand, played, slot]`, NaN until worked
     out by `chance_of_lie`, `slot` standing for the number of claims allowed): the hand and the cards that
-    pass, each within the pool; hand -1 for a play needing more cards that pass (`need`: all those played
-    where a challenge turns them all over, else one) than are unseen, or than the hand held: a certain lie,
-    never kept. The caller reads and fills the memo itself: a helper given the array would count a
-    reference to it at every call, which cost more than the rest of a response."""
+    pass, each within the pool; hand -1 for a play of more cards than pass among those unseen, or than the hand
+    held: a certain lie as `honest` counts it (bots/odds.py: no hand holds that many), also where a challenge
+    turns over the top card only, and never kept (the memo has no row past the copies of a claim). The caller
+    reads and fills the memo itself: a helper given the array would count a reference to it at every call,
+    which cost more than the rest of a response."""
     hand = max(0, min(hand, pool))
     matching = max(0, min(matching, pool))
-    if need > min(matching, hand):
+    if played > min(matching, hand):
         return -1, matching
     return hand, matching
 
@@ -372,7 +373,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
      lies, leads, last_holder, set_size, set_ranks, emptied_out, reveal_all, may_pass, leader_may_pass, row_set,
      pass_ok, all_pass_discards, all_pass_rounds, pass_leader, window_through_passes, turn_win, wins_at_start,
      faces, wild, sets_forced, stock_size, take_pile, draw_count, short_takes_pile, kind_tests, preferred,
-     force, doubt_scale, last_doubt) = t
+     force, doubt_scale, last_doubt, weighed) = t
     kinds = kind_tests.size
     # Dividing by a power of two is multiplying by its inverse, exactly: a multiplication costs far less.
     doubt_inverse = 1.0 / doubt_scale if math.frexp(doubt_scale)[0] == 0.5 else 0.0
@@ -666,11 +667,11 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     elif count_judged and called != count:
                         kind = preferred  # a count that differs from the cards put down is caught for sure
                     else:
-                        hand, matching = lie_cell(pool, matching, sizes[claimant] + count, count if reveal_all else 1)
+                        hand, matching = lie_cell(pool, matching, sizes[claimant] + count, count)
                         doubt = 1.0 if hand < 0 else lies[pool, matching, hand, count, choice_slot[row]]
                         if doubt != doubt:
                             doubt = lies[pool, matching, hand, count, choice_slot[row]] = \
-                                chance_of_lie(pool, matching, hand, count, max_cards, allowed)
+                                chance_of_lie(pool, matching, hand, count, max_cards, weighed[row])
                         if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > last_doubt) or \
                                 draw(rng) < (rates[responder] * doubt * doubt_inverse if doubt_inverse > 0.0
                                              else rates[responder] * doubt / doubt_scale):
@@ -924,3 +925,23 @@ def playout(t, dealer, hands, pile, stock, seated, seat, row, situation, play_ca
     play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), stock, seated, seat, row, situation.copy(),
             play_cards.copy(), turns_left, actions_left, rng, rates, policies, record.reshape((1, record.size)),
             pickups, 0, False, none, none, workspace(t, policies, turns_left), u64(0), 0, 0)
+
+
+@njit(cache=True)
+def play_logged_from(t, dealer, hands, pile, stock, seated, seat, row, situation, play_cards, gone, turns_left, seed,
+                     rates, policies, record, pickups, log, states):
+    """A game the Python engine dealt, or holds at a turn's start (the arrays as `playout` takes them, and `gone`:
+    the cards put out in sets so far by value, their total last), played on to its end by `policies`, with its
+    action log and the state after every action (record[LOG_ROWS] is the log's length): the replay check from
+    the Python engine's own deal."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = u64(seed)
+    draw(rng)
+    sizes = np.zeros(t.players, dtype=np.int64)
+    for s in range(t.players):
+        sizes[s] = hands[s].sum()
+    work = workspace(t, policies, turns_left)
+    work[13][:] = gone
+    play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), stock, seated, seat, row, situation.copy(),
+            play_cards.copy(), turns_left, NO_LIMIT, rng, rates, policies, record.reshape((1, record.size)),
+            pickups, 0, True, log, states, work, u64(0), 0, 0)

@@ -17,8 +17,8 @@ import numpy as np
 from ..bots.honest import HonestBot
 from ..bots.search_playout import PythonPlayouts, by_hands, standing
 from ..engine import CHANCE, Game, Phase, State
-from ..engine.challenge import turned_over
 from .cache import numba_available
+from .position import turn_start
 from .run import CompiledTable, Refused
 
 _PLAY = Phase.PLAY
@@ -72,18 +72,12 @@ class CompiledPlayouts:
             return standing(state, seat)
         from .kernel import LOSER, RECORD_WIDTH, WINNER, playout
         t = table.tables
-        values, faces = t.values, t.faces
-        hands = np.array([state.hand(s)[:faces] for s in range(players)], dtype=np.int64)
-        pile = np.zeros(faces, dtype=np.int64)
-        for card in state.pile_cards():
-            pile[card] += 1
-        seated = np.array(state.seating, dtype=np.bool_)
-        situation, play_cards = _situation(state, faces)
+        at = turn_start(state, t.values, t.faces)
+        hands, seated = at.hands, at.seated
         record = np.zeros(RECORD_WIDTH, dtype=np.int64)
         turns = max(1, min(game.turn_limit - state.turns, left))  # a turn is one decision or more
-        stock = np.array(state.stock(), dtype=np.int64)
-        playout(t, state.dealer or 0, hands, pile, stock, seated, state.to_act, _row(state, values), situation,
-                play_cards, turns, left, rng.getrandbits(63), table.rates, table.policies, record)
+        playout(t, at.dealer, hands, at.pile, at.stock, seated, at.seat, at.row, at.situation, at.play_cards, turns,
+                left, rng.getrandbits(63), table.rates, table.policies, record)
         self.compiled += 1
         winner, loser = int(record[WINNER]), int(record[LOSER])
         if game.rules.first_out and winner >= 0:
@@ -94,33 +88,3 @@ class CompiledPlayouts:
             return 1.0 / (players - 1)
         sizes = hands.sum(axis=1).tolist()
         return by_hands(sizes[seat], [sizes[s] for s in range(players) if s != seat and seated[s]])
-
-
-def _row(state: State, values: int) -> int:
-    """The row of the kernel's `claims` that holds the claims `state` requires of the seat to play."""
-    previous = state.previous
-    if previous is None:  # the first claim, or a lead with nothing claimed after every seat passed
-        return values if state.required == state.game.rules.first_claims else 2 * values + 1
-    return values + 1 + previous if state.leading else previous
-
-
-def _situation(state: State, faces: int) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's `situation` at `state`'s turn (kernel.LEADING ... LIE) and the last play's cards by value
-    (`faces` of them: the claims' values, then the joker where the deck has jokers)."""
-    from .kernel import CALLED, CLAIM, CLAIMANT, COUNT, LAST_PLAYER, LEADING, LIE, OPEN, PASSES, SITUATION
-    situation = np.zeros(SITUATION, dtype=np.int64)
-    play_cards = np.zeros(faces, dtype=np.int64)
-    situation[LEADING] = state.leading
-    situation[PASSES] = state.passes
-    situation[LAST_PLAYER] = -1 if state.last_player is None else state.last_player
-    situation[OPEN] = state.window_open
-    situation[CLAIMANT] = -1
-    plays = state.pile_plays()
-    if plays and plays[-1][0] is not None:  # the last play is still on the pile (else its window is closed)
-        seat, cards, claim, count, _ = plays[-1]
-        for card in cards:
-            play_cards[card] += 1
-        situation[CLAIMANT] = seat
-        situation[CLAIM], situation[COUNT], situation[CALLED] = claim, len(cards), count
-        situation[LIE] = turned_over(state.game.rules, cards, claim, count)[1]
-    return situation, play_cards

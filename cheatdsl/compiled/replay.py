@@ -7,8 +7,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import ACCEPT, CHANCE, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position
+from ..engine import (ACCEPT, CHANCE, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position,
+                      State)
 from ..engine.deal import enter_position
+from .position import turn_start
 from .run import CompiledTable
 
 
@@ -39,6 +41,32 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
                 stock, log, states)
     n = int(record[LOG_ROWS])
     return LoggedGame(int(record[DEALER]), hands, tuple(stock[:t.stock_size].tolist()), log[:n], states[:n], record,
+                      tuple(pickups[:record[PICKUPS]].tolist()))
+
+
+def play_logged_from(table: CompiledTable, state: State, seed: int) -> LoggedGame:
+    """The kernel's game from `state`, a turn's start the Python engine holds (a deal it made, the first player
+    to play), played on by `table`'s bots from the random stream `seed`, with its action log. Its `hands` are
+    those of `state`, one row a seat (no row for the cards in no hand)."""
+    from .kernel import LOG_ROWS, PICKUPS, RECORD_WIDTH, play_logged_from as kernel_game
+    t = table.tables
+    turns = max(0, state.game.turn_limit - state.turns)
+    rows = turns * (t.players + 2 + (t.values if t.set_size else 0)) + 1
+    at = turn_start(state, t.values, t.faces)
+    record = np.zeros(RECORD_WIDTH, dtype=np.int64)
+    pickups = np.zeros(turns + 1, dtype=np.int64)
+    log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
+    states = np.zeros((rows, 1 + t.players), dtype=np.int64)
+    hands = at.hands.copy()
+    gone = np.zeros(t.faces + 1, dtype=np.int64)  # the cards put out in sets (at the deal, where they are forced)
+    for _, _, cards in state.discarded_sets():
+        for card in cards:
+            gone[card] += 1
+    gone[t.faces] = gone[:t.faces].sum()
+    kernel_game(t, at.dealer, at.hands, at.pile, at.stock, at.seated, at.seat, at.row, at.situation, at.play_cards, gone,
+                turns, np.uint64(seed & ((1 << 64) - 1)), table.rates, table.policies, record, pickups, log, states)
+    n = int(record[LOG_ROWS])
+    return LoggedGame(at.dealer, hands, tuple(at.stock.tolist()), log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))
 
 
@@ -84,7 +112,7 @@ def actions_of(game: Game, logged: LoggedGame) -> Iterator[tuple[int, object]]:
 def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
     """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
     and the end; returns the Python engine's (winner, ending name, turns)."""
-    from .kernel import CAPPED, FIRST, LOSER, STUCK, TURNS, WINNER
+    from .kernel import FIRST, STUCK, WINNER
     n = game.players
     emptied = tuple(s for s in range(n) if not logged.hands[s].any())  # dealt only sets, which left at once
     if emptied and game.rules.first_out:
@@ -101,6 +129,14 @@ def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
         return None, "NO_FIRST_PLAYER", 0
     state = game.new_initial_state()
     enter_position(state, position)
+    return follow(state, logged)
+
+
+def follow(state: State, logged: LoggedGame) -> tuple[int | None, str, int]:
+    """Apply `logged`'s actions to `state` (where the kernel's game started), checking the pile and hand sizes
+    after every action and the end; returns the Python engine's (winner, ending name, turns)."""
+    from .kernel import CAPPED, LOSER, STUCK, TURNS, WINNER
+    game = state.game
     for i, (seat, action) in enumerate(actions_of(game, logged)):
         if seat != CHANCE and state.current_player() != seat:
             raise Disagreement(f"action {i}: the kernel's seat {seat} acts, the engine's {state.current_player()}")

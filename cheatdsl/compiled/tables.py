@@ -8,9 +8,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ..bots.base import copies_of
+from ..bots.table import one_choice
 from ..bots.honest import DOUBT, LAST_DOUBT, LAST_DOUBT_OUT
 from ..derived import TableRules
-from ..engine import ChanceDealer, ChanceShuffle, Game, State
+from ..engine import Game, State
 from ..jobs import free_memory
 from ..model import ChallengeTest, CountRule, Priority
 
@@ -102,6 +103,8 @@ class KernelTables(NamedTuple):
     last_doubt: float          # ... and past which it challenges a claimant's last cards (LAST_DOUBT, or
                                # LAST_DOUBT_OUT where the last holder loses): read here, so the kernel's disk
                                # cache never keeps an old value
+    weighed: np.ndarray        # int64[row]: the claims a responder takes the claimant of a play to have chosen among
+                               # (its `choice_slot` in `lies`): the row's, or 1 everywhere where no row has two
 
 
 def table_bytes(rules: TableRules, deck: int, copies: int, slots: int, claim_sets: int, seatings: int) -> int:
@@ -146,7 +149,7 @@ def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTab
         first[:] = first[0]
         nxt[:] = nxt[0]
         leaders[:] = leaders[0]
-    claims, choices, slots = _claims(rules)
+    claims, choices, slots, weighed = _claims(rules)
     row_set, claim_sets = _row_sets(claims, choices)
     copies = np.array([copies_of(game, c) for c in range(rules.values)], dtype=np.int64)
     need = table_bytes(rules, len(deck), int(copies.max(initial=0)), int(slots.max()) + 1, len(claim_sets), seatings)
@@ -175,7 +178,7 @@ def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTab
                         rules.window_through_passes, rules.turn_start_win is not None, wins_at_start, faces,
                         rules.joker if rules.wild else -1, rules.set_size is not None and rules.sets_forced,
                         rules.stock_count, rules.take_pile, int(rules.draw or 0), rules.short_stock_takes_pile,
-                        *_kinds(rules), DOUBT, LAST_DOUBT if rules.first_out else LAST_DOUBT_OUT)
+                        *_kinds(rules), DOUBT, LAST_DOUBT if rules.first_out else LAST_DOUBT_OUT, weighed)
 
 
 def _kinds(rules: TableRules) -> tuple[np.ndarray, int, int]:
@@ -189,14 +192,15 @@ def _kinds(rules: TableRules) -> tuple[np.ndarray, int, int]:
 
 def _seatings(game: Game) -> Iterator[tuple[int, int, State]]:
     """For each dealer the table can have and each seating (two seats in or more, where seats leave; else
-    every seat in, seating 0), a dealt state with those seats in: what seat formulas are read at."""
+    every seat in, seating 0), a state laid out by that dealer with those seats in and no card in a hand: what
+    seat formulas are read at (those that ask about the deal are answered by `_deal_probe`, or refused)."""
     rules = game.rules
     n = game.players
     for dealer in range(n) if rules.dealer_by_lot else range(1):
+        # Every seat in, no turn begun: a deal through the engine would apply the turn-start rules already, and a
+        # seat winning at its first turn would have left the table the formulas are read at.
         dealt = game.new_initial_state()
-        if rules.dealer_by_lot:
-            dealt.apply_action(ChanceDealer(dealer))
-        dealt.apply_action(ChanceShuffle(0))
+        dealt.lay_out(dealer, [[0] * (rules.values + 1)] * n)
         if rules.first_out:
             yield dealer, 0, dealt
             continue
@@ -269,8 +273,8 @@ def _next_players(game: Game, state: State, dealer: int, out: np.ndarray) -> Non
 
 def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The claims allowed after each claim and first (`rules.follow_claims`, `rules.first_claims`, in claim
-    value order, as the engine offers them), how many each allows, and a slot in the lie memo for each
-    number of claims the table allows."""
+    value order, as the engine offers them), how many each allows, a slot in the lie memo for each number of
+    claims a responder weighs, and that number for each row."""
     v = rules.values
     rows = [rules.follow_claims[c] if c < len(rules.follow_claims) else () for c in range(v)] + [rules.first_claims]
     if rules.round_ends_on_challenge or rules.round_ends_on_all_pass:
@@ -280,9 +284,12 @@ def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for previous, allowed in enumerate(rows):
         claims[previous, :len(allowed)] = allowed
     choices = np.array([len(allowed) for allowed in rows], dtype=np.int64)
-    counts = sorted(set(choices.tolist()))
-    slots = np.array([counts.index(k) for k in choices.tolist()], dtype=np.int64)
-    return claims, choices, slots
+    # Where no play has a choice of claims, a responder takes every claimant to have had one (`bots.table
+    # .one_choice`), also at a turn that allows none (answers asked again after a pass there).
+    weighed = np.ones_like(choices) if one_choice(rules) else choices
+    counts = sorted(set(weighed.tolist()))
+    slots = np.array([counts.index(k) for k in weighed.tolist()], dtype=np.int64)
+    return claims, choices, slots, weighed
 
 
 def _lie_memo(deck: int, copies: int, slots: int) -> np.ndarray:

@@ -161,7 +161,7 @@ def deal_in_order(state: State, order: list[int]) -> None:
     first %= n
     _out_if_empty(state)
     if state.phase is not _TERMINAL:
-        state.begin_turn(first if state.is_in(first) else state.left_of(first))
+        state.begin_first_turn(first if state.is_in(first) else state.left_of(first))
 
 
 def _out_if_empty(state: State) -> None:
@@ -215,4 +215,4 @@ def enter_position(state: State, position: Position) -> None:
     if not state.is_in(position.to_play):
         raise ValueError(f"seat {position.to_play} is to play but is out of the game")
     state.open_play(position.previous, position.leading, position.last_player)
-    state.begin_turn(position.to_play)
+    state.begin_first_turn(position.to_play)

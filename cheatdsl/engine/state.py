@@ -69,7 +69,7 @@ class State:
         "_aside", "_gone", "_sets", "_in", "_seating", "_in_count", "_out_order", "_next_in", "_prev_in",
         "_responders_of", "_previous", "_leading", "_required", "_required_set", "_claimant", "_responders",
         "_ri", "_calls", "_open", "_after_pass", "_passes", "_last_player", "_turns", "_history", "_reveals",
-        "_pending", "_winner", "_loser", "_capped", "_reason", "_ending", "_holders",
+        "_pending", "_winner", "_loser", "_capped", "_reason", "_ending", "_holders", "_first",
     )
 
     def __init__(self, game: Game) -> None:
@@ -117,6 +117,7 @@ class State:
         self._capped, self._reason = False, ""
         self._ending: Ending | None = None
         self._holders: Mapping[int, int] = _NOBODY
+        self._first: int | None = None
 
     # -- the OpenSpiel surface -----------------------------------------------------------------
 
@@ -137,6 +138,9 @@ class State:
     last_player: int | None = _reading("_last_player", "The seat that made the last play, or None before the first.")
     players_in: int = _reading("_in_count", "How many seats are still in the game.")
     seating: tuple[bool, ...] = _reading("_seating", "Whether each seat is still in (a new tuple whenever a seat leaves).")
+    first_player: int | None = _reading(
+        "_first", "The seat whose turn came first, as the deal (or a position) named it, even where the turn-start "
+        "rules moved the turn on at once or ended the game; None before the deal or where the rules named nobody.")
     records: Sequence[RevealRecord] = _reading("_reveals", "Every challenge's outcome so far (the state's own list).")
     holders: Mapping[int, int] = _reading(
         "_holders", "The seat dealt each exact card (`suit * ranks + rank`), for the whole game; a card set aside, left "
@@ -540,6 +544,11 @@ class State:
             self._winner = winner
         if loser is not None:
             self._loser = loser
+
+    def begin_first_turn(self, seat: int) -> None:
+        """The game's first turn comes to `seat` (kept as `first_player`): `begin_turn`."""
+        self._first = seat
+        self.begin_turn(seat)
 
     def begin_turn(self, seat: int) -> None:
         """`seat` comes to play: the turn cap, a turn-start win, or the play phase."""

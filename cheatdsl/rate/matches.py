@@ -19,7 +19,7 @@ class Match(NamedTuple):
     """One game of a ladder; seats are seat numbers, `entrants[s]` the entrant index at seat s."""
 
     entrants: tuple[int, ...]
-    first: int        # the seat that played first (-1: none)
+    first: int        # the seat the rules named to play first (-1: none), even where it won at its turn's start
     winner: int       # -1 when nobody won (last-holder-loses games, unfinished games)
     loser: int        # -1 when nobody lost
     ended: bool       # the game came to its end (not stopped by the turn cap or stuck)
@@ -39,7 +39,7 @@ def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcome(rng))
-    first = state.current_player()
+    first = state.first_player if state.first_player is not None else -1
     n = game.players
     acts = [ladder[e].make(s, random.Random(game_seed(seed, index, s)), playouts).act for s, e in enumerate(seats)]
     views = [state.view(s) for s in range(n)]
@@ -74,7 +74,7 @@ def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed
     winner = result.winner if result.winner is not None and ended else -1
     loser = result.loser if result.loser is not None and ended else -1
     settled = not_fewest[winner] if winner >= 0 else not_most[loser] if loser >= 0 else state.turns
-    return Match(tuple(seats), first if first >= 0 else -1, winner, loser, ended, state.turns, settled)
+    return Match(tuple(seats), first, winner, loser, ended, state.turns, settled)
 
 
 class _Run(NamedTuple):

@@ -40,7 +40,7 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
         state.apply_action(state.chance_outcome(rng))
     chance = state.history_length()
     n = game.players
-    first = state.current_player()
+    first = state.first_player if state.first_player is not None else -1
     plays = forced = 0
     acts = [make_bot(b, s, random.Random(game_seed(seed, index, s)), **bot_options(b, challenge_rate)).act
             for s, b in enumerate(bots)]
@@ -50,7 +50,7 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
     match = rules.count_matching
     simple = not rules.wild
     values = rules.values
-    seat = first
+    seat = state.to_act
     while True:
         while seat >= 0:
             action = acts[seat](views[seat])
@@ -76,7 +76,7 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
     capped = result.ending is Ending.TURN_CAP
     reveals = state.reveals()
     return GameRecord(
-        first if first >= 0 else -1,
+        first,
         result.winner if result.winner is not None and not result.capped else -1,
         result.loser if result.loser is not None and not result.capped else -1,
         capped, result.capped and not capped, state.turns, state.history_length() - chance, plays, forced,
