@@ -9,7 +9,17 @@ Part 2, statistics: for each shipped rulebook the kernel plays (greedy, honest a
 seats), --stats games on each engine: win share of each seat, turns a game, challenges a play, with the
 difference against its 99% interval.
 
+Part 3, generated rulebooks (`--generated N`, instead of parts 1 and 2): rulebooks 0..N-1 of the schema-driven
+generator (tests/small_rulebooks.py, the differential campaign's), at every player count the kernel plays,
+with greedy, honest and counter tables and the four bots by seat. Each table: --per games of each engine
+compared (each seat's win share, the first player's, turns and challenges a game, as z scores; the table's sum
+of squares against the chi-square law, flagged below --alpha, 1e-4 by default, so that a thousand rulebooks
+flag about one table by chance), the kernel's games replayed by the Python engine from the kernel's deal and
+from the Python engine's own, and the kernel's decisions held against the Python bots at the same states
+(tests/kernel_decisions.py, pooled over the run). Prints one JSON line.
+
 Run: python benchmarks/compiled_agreement.py [--games 100000] [--stats 5000] [--seed S] [--json]
+     python benchmarks/compiled_agreement.py --generated 1000 [--per 300] [--start I]
 Needs numba; numba's cache goes under the user cache folder (cheatdsl/compiled/cache.py).
 """
 
@@ -111,13 +121,141 @@ def statistics(games: int, seed: int) -> dict[str, Any]:
     return rows
 
 
+BOTS = ("random", "greedy", "honest", "counter")
+
+
+def _z_scores(a: list[GameRecord], b: list[GameRecord], players: int) -> dict[str, float]:
+    """Each statistic's difference between two engines' games over its standard error (0 where neither varies)."""
+    out: dict[str, float] = {}
+    rows: list[tuple[str, list[float], list[float]]] = []
+    for seat in range(players):
+        rows.append((f"win share seat {seat}", [float(r.winner == seat) for r in a], [float(r.winner == seat) for r in b]))
+    rows.append(("first player wins", [float(r.winner == r.first >= 0) for r in a],
+                 [float(r.winner == r.first >= 0) for r in b]))
+    rows.append(("turns", [float(r.turns) for r in a], [float(r.turns) for r in b]))
+    rows.append(("challenges", [float(r.challenges) for r in a], [float(r.challenges) for r in b]))
+    for key, xs, ys in rows:
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        vx = sum((x - mx) ** 2 for x in xs) / max(1, len(xs) - 1)
+        vy = sum((y - my) ** 2 for y in ys) / max(1, len(ys) - 1)
+        se = math.sqrt(vx / len(xs) + vy / len(ys))
+        if se > 0:
+            out[key] = (mx - my) / se
+    return out
+
+
+def _chi_square_tail(x: float, k: int) -> float:
+    """P(a chi-square variable with k degrees of freedom exceeds x) (the regularized upper gamma function)."""
+    if k <= 0:
+        return 1.0
+    s, a = k / 2.0, x / 2.0
+    if a <= 0:
+        return 1.0
+    if a < s + 1:  # the series for the lower function
+        term = total = 1.0 / s
+        n = s
+        while term > total * 1e-15:
+            n += 1
+            term *= a / n
+            total += term
+        return max(0.0, 1.0 - total * math.exp(-a + s * math.log(a) - math.lgamma(s)))
+    # the continued fraction for the upper function (Lentz)
+    b, c, d = a + 1 - s, 1 / 1e-300, 1 / (a + 1 - s)
+    h = d
+    for i in range(1, 300):
+        an = -i * (i - s)
+        b += 2
+        d = an * d + b
+        d = 1 / (d if abs(d) > 1e-300 else 1e-300)
+        c = b + an / c
+        c = c if abs(c) > 1e-300 else 1e-300
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(-a + s * math.log(a) - math.lgamma(s)) * h
+
+
+def generated(count: int, start: int, per: int, seed: int, alpha: float) -> dict[str, Any]:
+    """Part 3: rulebooks start..start+count-1 of the generator on both engines (see the module's docstring)."""
+    import random as random_module
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import kernel_decisions
+    import small_rulebooks
+
+    from cheatdsl.compiled.replay import follow, play_logged_from
+    from cheatdsl.compiled.run import Refused, RefusedForMemory
+
+    decisions = kernel_decisions.Decisions()
+    result: dict[str, Any] = {"rulebooks": 0, "tables": 0, "refused": 0, "games": 0, "replayed": 0,
+                              "disagreements": 0, "flagged": 0, "examples": [], "refusals": {}}
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="compiled-agreement-") as tmp:
+        for i in range(start, start + count):
+            data = small_rulebooks.generate(i)
+            path = Path(tmp) / f"small-{i}.yaml"
+            path.write_text(small_rulebooks.text_of(data))
+            rb = load_rulebook(str(path))
+            result["rulebooks"] += 1
+            for n in range(rb.players.min, rb.players.max + 1):
+                game = Game(rb, n, turn_cap=200)
+                for bots in (["greedy"] * n, ["honest"] * n, ["counter"] * n, [BOTS[s % 4] for s in range(n)]):
+                    try:
+                        table = CompiledTable(game, bots, seed, RATE)
+                    except (Refused, RefusedForMemory) as exc:
+                        result["refused"] += 1
+                        why = str(exc).split(": use")[0]
+                        result["refusals"][why] = result["refusals"].get(why, 0) + 1
+                        break
+                    result["tables"] += 1
+                    python = Table(rb, n, bots, seed, 200, RATE).play(0, per)
+                    compiled = table.play(0, per)
+                    result["games"] += 2 * per
+                    z = _z_scores(python, compiled, n)
+                    p = _chi_square_tail(sum(v * v for v in z.values()), len(z))
+                    name = f"small-{i} at {n} ({','.join(bots)})"
+                    if p < alpha:
+                        result["flagged"] += 1
+                        worst = max(z, key=lambda k: abs(z[k]))
+                        result["examples"].append(f"{name}: p {p:.1e}, {worst} z {z[worst]:+.1f}")
+                    for index in range(3):
+                        try:
+                            replay(game, play_logged(table, index))
+                            state = game.new_initial_state()
+                            rng = random_module.Random(repr((i, n, index)))
+                            while state.is_chance_node():
+                                state.apply_action(state.chance_outcome(rng))
+                            if not state.is_terminal():
+                                follow(state, play_logged_from(table, state.clone(), index))
+                            kernel_decisions.check_game(game, bots, seed, index, decisions)
+                            result["replayed"] += 3
+                        except Disagreement as exc:
+                            result["disagreements"] += 1
+                            result["examples"].append(f"{name} game {index}: {exc}")
+    result["exact_decisions"] = decisions.exact
+    result["decision_failures"] = decisions.failures()
+    result["pooled"] = {k: str(v) for k, v in decisions.pooled().items()}
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000, help="games replayed in all (default 100,000)")
     parser.add_argument("--stats", type=int, default=5000, help="games a rulebook and engine for part 2")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--generated", type=int, default=0, metavar="N",
+                        help="part 3 alone: N rulebooks of the generator on both engines")
+    parser.add_argument("--start", type=int, default=0, help="the first generated rulebook (default 0)")
+    parser.add_argument("--per", type=int, default=300, help="games a table and engine in part 3 (default 300)")
+    parser.add_argument("--alpha", type=float, default=1e-4, help="a table is flagged below this p (default 1e-4)")
     args = parser.parse_args(argv)
+    if args.generated:
+        out = generated(args.generated, args.start, args.per, args.seed, args.alpha)
+        print(json.dumps(out))
+        return 0 if not (out["disagreements"] or out["flagged"] or out["decision_failures"]) else 1
     result = {"replays": replays(args.games, args.seed), "statistics": statistics(args.stats, args.seed)}
     if args.json:
         print(json.dumps(result, indent=2))
