@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cheatdsl.derived import DealError
 from cheatdsl.jobs import die_with_parent
 from cheatdsl.model import Rulebook
+from cheatdsl.played_by import Engine, unplayed
 
 from .encoding.subject import Subject
 from .properties.registry import Property, properties
@@ -43,8 +45,23 @@ class Timed:
     seconds: float
 
 
+def _unmodelled(subject: Subject) -> str | None:
+    """Why the symbolic encoding does not model the rulebook at one of its counts (`played_by`), or None."""
+    for n in subject.counts:
+        try:
+            why = unplayed(subject.rules(n), Engine.VERIFIER)
+        except DealError:
+            continue
+        if why is not None:
+            return why
+    return None
+
+
 def _safe(prop: Property, subject: Subject, settings: Settings = DEFAULT, caches: Caches | None = None) -> Result:
     try:
+        why = _unmodelled(subject)
+        if why is not None:
+            return unknown(prop.id, f"the verifier does not model {why}")
         return prop.run(subject, settings, caches)
     except Exception as exc:  # a bug in a check must never read as a verdict
         return internal_error(prop.id, exc)

@@ -156,8 +156,9 @@ def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTab
     if need > budget:
         raise TooLarge(f"the compiled engine's tables for this table ({len(deck):,} cards) would take "
                        f"{need / 2**30:,.1f} GiB, past the {budget / 2**30:,.1f} GiB it may use")
-    pass_ok = _turn_table(game, rules.pass_when, claim_sets, len(deck), "a passing rule", rules.may_pass)
-    wins_at_start = _turn_table(game, rules.turn_start_win, claim_sets, len(deck), "a win at the start of a turn",
+    pass_ok = _turn_table(game, rules.pass_when, claim_sets, len(deck), "`passing.when`: a passing rule", rules.may_pass)
+    wins_at_start = _turn_table(game, rules.turn_start_win, claim_sets, len(deck),
+                                "`ending.turn_start_win`: a win at the start of a turn",
                                 False)
     give_up, groups = _give_up(game, n)
     faces = rules.values + (1 if rules.deck_counts[rules.joker] else 0)
@@ -233,8 +234,8 @@ def _first_players(game: Game, state: State, dealer: int, out: np.ndarray) -> in
     (card, *others) = asked
     value = rules.card_value(card)
     if others or rules.deck_counts[value] != 1:
-        raise SeatFormulaReadsDeal("a first player named by more than one card of the deal, or by a card the "
-                                   "hands do not tell apart from others of its rank")
+        raise SeatFormulaReadsDeal("`setup.first_player`: a first player named by more than one card of the deal, "
+                                   "or by a card the hands do not tell apart from others of its rank")
     return value
 
 
@@ -266,7 +267,7 @@ def _next_players(game: Game, state: State, dealer: int, out: np.ndarray) -> Non
                                    loser=loser, caught=bool(caught))
                 seat = game.rules.next_player.code(facts)
                 if facts.read_deal:
-                    raise SeatFormulaReadsDeal("a next player named by the deal")
+                    raise SeatFormulaReadsDeal("`challenge.next_player`: a next player named by the deal")
                 seat = claimant if seat is None else seat % n
                 out[claimant, challenger, caught] = seat if state.is_in(seat) else state.left_of(seat)
 
@@ -395,6 +396,6 @@ def _all_pass_leaders(game: Game, state: State, dealer: int, out: np.ndarray) ->
         facts = game.facts(state, dealer, last_player=last)
         seat = game.rules.all_pass_leader.code(facts)  # type: ignore[union-attr]
         if facts.read_deal:
-            raise SeatFormulaReadsDeal("a leader after every seat passed named by the deal")
+            raise SeatFormulaReadsDeal("`passing.all_pass_leader`: a leader after every seat passed named by the deal")
         seat = last if seat is None else seat % n
         out[last] = seat if state.is_in(seat) else state.left_of(seat)
