@@ -144,14 +144,62 @@ def test_expect_inherit_without_a_base_is_an_error(tmp_path: Path) -> None:
     assert any(x.code == "E303" and "`expect: inherit`" in x.message for x in d.errors)
 
 
-def test_verify_judges_the_guides_first_try_by_its_own_expectations(capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/guide.md step 4: the first try keeps no expectation of English ascending's, and says so."""
+def test_verify_judges_the_guides_first_try_against_its_base(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/guide.md step 4: the first try keeps no expectation of English ascending's and is judged against
+    English ascending's verdicts: the turn cap's termination is better, and nothing fails."""
     assert main(["verify", str(ROOT / "docs" / "examples" / "friday-first-try.yaml"), "-p", "termination"]) == 0
     captured = capsys.readouterr()
-    err = " ".join(captured.err.split())
-    assert "the expectations of english-ascending are not judged here" in err
-    assert "termination" in err and "`expect: inherit`" in err
-    assert "expected refuted" not in captured.out
+    out = " ".join(captured.out.split())
+    assert "judged against english-ascending" in out
+    assert "termination proved [better than english-ascending: refuted there]" in out
+    assert "expected refuted" not in out and "not judged here" not in captured.err
+
+
+def _standard_house_rule(tmp_path: Path, body: str, name: str = "house.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(f"rulebook: {name[:-5]}\ntitle: A house rule\nsource: a table\nextends: standard\n{body}",
+                    encoding="utf-8")
+    return path
+
+
+def test_a_verdict_a_house_rule_leaves_as_in_its_base_is_no_problem(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 41, point 1: a house rule that changes nothing about challenges keeps the standard sheet's refuted
+    challenge priority; that is "as in standard", not a failure (it exited 1 before), and the turn cap's
+    termination is better."""
+    path = _standard_house_rule(tmp_path, "ending:\n  turn_cap: 200\n")
+    assert main(["verify", str(path), "-p", "challenge-priority", "-p", "termination", "-n", "3"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "challenge-priority refuted [as in standard]" in out
+    assert "termination proved [better than standard: refuted there]" in out
+    assert "0 problems" in out
+
+
+def test_a_verdict_worse_than_the_bases_fails_until_the_file_expects_it(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 41, point 1: turning over the top card only makes the claim threshold unknown where the standard
+    sheet proves it: a change for the worse, which fails; the file's own `expect:` accepts it."""
+    worse = _standard_house_rule(tmp_path, "challenge:\n  reveal: top_card\n", "worse.yaml")
+    assert main(["verify", str(worse), "-p", "claim-threshold", "-n", "3", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)["rulebooks"][0]
+    assert data["against_base"]["base"] == "standard"
+    assert data["against_base"]["properties"] == [
+        {"id": "claim-threshold", "base": "proved", "verdict": "unknown", "change": "worse"}]
+    assert any("worse than in standard (proved there, unknown here)" in p for p in data["problems"])
+    said = _standard_house_rule(tmp_path, "challenge:\n  reveal: top_card\nexpect:\n  claim-threshold: unknown\n",
+                                "said.yaml")
+    assert main(["verify", str(said), "-p", "claim-threshold", "-n", "3"]) == 0
+
+
+def test_diff_of_a_house_rule_lists_no_expectation_it_only_leaves_unsaid(capsys: pytest.CaptureFixture[str],
+                                                                         tmp_path: Path) -> None:
+    """Issue 41, point 1: `diff standard HOUSE-RULE` listed seven or eight "no longer expected" lines that read
+    as regressions; a house rule is judged against its base's verdicts, so its silence is no change."""
+    path = _standard_house_rule(tmp_path, "ending:\n  turn_cap: 200\nexpect:\n  termination: proved\n")
+    main(["diff", "standard", str(path)])
+    out = capsys.readouterr().out
+    assert "no longer expected" not in out
+    assert "termination: expected proved (before: refuted)" in out
 
 
 def test_verify_with_expect_inherit_judges_the_bases_expectations(tmp_path: Path,

@@ -42,6 +42,55 @@ class Check:
                 "at": self.at}
 
 
+class Change(Enum):
+    """A house rule's verdict on a property beside its base's: the same, better, worse, or another verdict (or
+    value) neither better nor worse."""
+
+    SAME = "same"
+    BETTER = "better"
+    WORSE = "worse"
+    OTHER = "other"
+
+
+# How much a verdict assures: a proof (or a property that does not arise) more than a bounded or undecided
+# check, which assures more than a refutation.
+_STANDING = {Verdict.PROVED: 2, Verdict.NOT_APPLICABLE: 2, Verdict.BOUNDED: 1, Verdict.UNKNOWN: 1,
+             Verdict.REFUTED: 0}
+
+
+@dataclass(frozen=True)
+class AgainstBase:
+    """One property's verdict in a house rule beside the same property's in its base."""
+
+    id: str
+    base: str
+    verdict: str
+    change: Change
+
+    def as_json(self) -> dict[str, str]:
+        return {"id": self.id, "base": self.base, "verdict": self.verdict, "change": self.change.value}
+
+
+def compare_with_base(timed: Timed, base: Timed) -> Change:
+    """How a house rule's verdict stands beside its base's (the threshold's value counted too)."""
+    got, was = timed.result.verdict, base.result.verdict
+    if got is was:
+        values, base_values = _values(timed.result.details), _values(base.result.details)
+        common = set(values) & set(base_values)
+        return Change.SAME if all(values[n] == base_values[n] for n in common) else Change.OTHER
+    if got not in _STANDING or was not in _STANDING or _STANDING[got] == _STANDING[was]:
+        return Change.OTHER
+    return Change.BETTER if _STANDING[got] > _STANDING[was] else Change.WORSE
+
+
+def _values(details: dict[str, Any]) -> dict[int, Any]:
+    """A result's value by player count (claim-threshold's threshold; None for a property without one)."""
+    per = details.get("by_players")
+    if per is not None:
+        return {int(n): d.get("threshold") for n, d in per.items()}
+    return {int(n): details.get("threshold") for n in details.get("players", [])}
+
+
 def judge(expected: str, timed: Timed) -> Status:
     """Whether the verdict given meets the expectation (a proof also meets `bounded`)."""
     if not timed.implemented:
@@ -63,6 +112,18 @@ class RulebookReport:
     # Rules shown never to fire (W506) and calls that do not see the whole play (W507), from
     # `properties/firing.py`: warnings, not verdicts; none makes the run fail.
     warnings: list[DeadRule | UnsureCall] = field(default_factory=list)
+    # A house rule's base, as shown, and its verdicts at the same player counts (none: not a house rule, or
+    # the base could not be verified there): what the house rule is judged against.
+    base: str = ""
+    base_timed: list[Timed] = field(default_factory=list)
+
+    @property
+    def against_base(self) -> list[AgainstBase]:
+        """Every property verified in both the house rule and its base, beside each other (errors aside)."""
+        by_id = {t.result.id: t for t in self.base_timed if t.result.verdict is not Verdict.ERROR}
+        return [AgainstBase(t.result.id, by_id[t.result.id].result.verdict.value, t.result.verdict.value,
+                            compare_with_base(t, by_id[t.result.id]))
+                for t in self.timed if t.result.id in by_id and t.result.verdict is not Verdict.ERROR]
 
     @property
     def checks(self) -> list[Check]:
@@ -86,8 +147,14 @@ class RulebookReport:
         out = [f"{c.id}: expected {c.expected}, got {c.verdict} ({c.at})"
                for c in self.checks if c.status is Status.FAILED]
         expected = {c.id for c in self.checks}
+        # A house rule is judged against its base where it says nothing itself: a verdict as in the base is no
+        # problem, one worse than the base's is.
+        beside = {a.id: a for a in self.against_base if a.id not in expected}
+        out += [f"{a.id}: worse than in {self.base} ({a.base} there, {a.verdict} here), and the rulebook does not "
+                "expect it" for a in beside.values() if a.change is Change.WORSE]
         out += [f"{t.result.id}: refuted, and the rulebook does not expect it"
-                for t in self.timed if t.result.verdict is Verdict.REFUTED and t.result.id not in expected]
+                for t in self.timed if t.result.verdict is Verdict.REFUTED and t.result.id not in expected
+                and t.result.id not in beside]
         out += [f"{t.result.id}: {t.result.summary} (a bug in the verifier)"
                 for t in self.timed if t.result.verdict is Verdict.ERROR]
         from cheatdsl.compiler.lints import breaking
@@ -105,6 +172,8 @@ class RulebookReport:
             "variations": list(rb.active_variations),
             "results": [t.result.as_json() for t in self.timed],
             "expectations": [c.as_json() for c in self.checks],
+            "against_base": ({"base": self.base, "properties": [a.as_json() for a in self.against_base]}
+                             if self.base_timed else None),
             "problems": self.problems,
             "warnings": [w.as_json() for w in self.warnings],
         })
@@ -137,6 +206,11 @@ class Report:
             used = f", with {', '.join(rb.active_variations)}" if rb.active_variations else ""
             seats = str(rb.players.min) if rb.players.min == rb.players.max else f"{rb.players.min}..{rb.players.max}"
             lines += _wrap(f"{r.path}: {rb.title}, {seats} players{used}", width, "", "  ")
+            beside = {a.id: a for a in r.against_base}
+            if beside:
+                same = sum(a.change is Change.SAME for a in beside.values())
+                lines += _wrap(f"judged against {r.base}, its base: {same} of {len(beside)} verdicts as there; the "
+                               "file's own `expect:` comes first", width, "  ", "    ")
             checks = {c.id: c for c in r.checks}
             idw = max((len(t.result.id) for t in r.timed), default=0)
             for t in r.timed:
@@ -147,6 +221,8 @@ class Report:
                     mark = f"  [FAILS expect: {c.expected}]"
                 elif c is not None and c.status is Status.PENDING:
                     mark = f"  [expect {c.expected}: pending]"
+                elif c is None and res.id in beside:
+                    mark = _beside_mark(beside[res.id], r.base)
                 elif c is None and res.verdict is Verdict.REFUTED:
                     mark = "  [FAILS: refuted, not expected]"
                 lines.append(f"  {res.id:<{idw}}  {res.verdict.value}{mark}".rstrip())
@@ -175,6 +251,17 @@ class Report:
         for p in problems:
             lines += _wrap(p, width, "  ", "      ")
         return "\n".join(lines)
+
+
+def _beside_mark(a: AgainstBase, base: str) -> str:
+    """The mark after a house rule's verdict that its file does not expect: how it stands beside its base's."""
+    if a.change is Change.SAME:  # said only of a verdict that assures less than a proof
+        return f"  [as in {base}]" if a.verdict not in ("proved", "not_applicable") else ""
+    if a.change is Change.BETTER:
+        return f"  [better than {base}: {a.base} there]"
+    if a.change is Change.WORSE:
+        return f"  [FAILS: worse than {base}: {a.base} there]"
+    return f"  [changed from {base}: {a.base} there]" if a.base != a.verdict else f"  [changed from {base}]"
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:

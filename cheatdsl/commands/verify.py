@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import textwrap
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model import Rulebook
 from ..profiles import shown_path
@@ -65,14 +65,17 @@ invariants proved of every game) is a warning under its rulebook, located, with 
 that does not see the whole play, where a call on a claim past the cards is not sure to win (W507,
 on `challenge.reveal: top_card` or a Force call's `test: hand`). Neither changes the exit status.
 A rulebook that does not compile is listed with "error" and its diagnostics go to stderr.
-A house rule (a file with `extends:`) is judged by its own `expect:` only: its base's
-expectations are left aside, named in a note on stderr, unless it says `expect: inherit`.
+A house rule (a file with `extends:`) is judged against its base: the base is verified too, at the
+same player counts, and a verdict as in the base is no problem (`[as in standard]`), one better is
+marked so, and one worse than the base's (proved there, refuted or unknown here) fails; the file's
+own `expect:` comes first (`expect: inherit` takes the base's expectations as the file's own). The
+JSON gives each property beside its base's under "against_base".
 A scenario file given among the rulebooks is skipped with a one-line note on stderr.
 A progress bar is drawn on standard error when it is a terminal and the run takes over a second.
 
 Exit status:
-  0  no verdict contradicts the rulebook's `expect:` section, and no property the rulebook
-     does not expect to be refuted is refuted
+  0  no verdict contradicts the rulebook's `expect:` section, no property the rulebook
+     does not expect to be refuted is refuted (in a house rule: none is worse than in its base)
   1  an expectation failed, a property was refuted unexpectedly, or a rulebook did not compile.
      An expectation is met by the same verdict (`holds`/`fails` mean proved/refuted; a
      proof also meets `bounded`); one on a property not implemented yet is pending and
@@ -143,6 +146,25 @@ def dropped_note(shown: str, rulebook: Rulebook) -> str:
                          "that still hold", 100, subsequent_indent="  ", break_on_hyphens=False)
 
 
+def base_request(rulebook: Rulebook, asked: tuple[str, ...] | None, counts: tuple[int, ...] | None) -> Any:
+    """The request that verifies a house rule's base (`extends:`) as it stands, at the house rule's player counts
+    the base allows, for the properties asked; None for a rulebook that extends nothing, a base that does not
+    compile, or no count in common."""
+    from verifier.api import Request
+
+    from ..load import compile_rulebook
+    if len(rulebook.chain) < 2:
+        return None
+    base, d = compile_rulebook(rulebook.chain[1], (), lints=False)
+    if base is None:
+        return None
+    allowed = set(base.players.counts())
+    common = tuple(n for n in (counts or tuple(rulebook.players.counts())) if n in allowed)
+    if not common:
+        return None
+    return Request(base, asked, common)
+
+
 def run(args: argparse.Namespace) -> int:
     from verifier.api import Caches, Request, Settings, dead_rules, verify_many
     from verifier.properties.firing import unsure_calls
@@ -171,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
         return usage("verify", str(exc))
     report = Report()
     jobs = []
+    bases = []  # each house rule's base, verified beside it
     certify_at: list[tuple[int, ...]] = []
     for path in files:
         shown = "<stdin>" if path == STDIN else shown_path(path)
@@ -194,20 +217,27 @@ def run(args: argparse.Namespace) -> int:
                 return usage("verify", f"{shown} is for {rulebook.players.min}..{rulebook.players.max} "
                                        f"players, not {args.players}")
             counts = (args.players,)
-        if rulebook.dropped_expectations:
-            print(dropped_note(shown, rulebook), file=sys.stderr)
         report.rulebooks.append(RulebookReport(shown, rulebook))
         asked = None if args.properties is None else tuple(args.properties)
         jobs.append((report.rulebooks[-1], Request(rulebook, asked, counts)))
         certify_at.append(counts or tuple(rulebook.players.counts()))
+        base = base_request(rulebook, asked, counts)
+        if base is not None:
+            bases.append((report.rulebooks[-1], base))
+        elif rulebook.dropped_expectations:
+            print(dropped_note(shown, rulebook), file=sys.stderr)
     caches = Caches()  # the invariants the workers prove come back here, for the rule checks below
     with Progress("verifying", 0) as bar:
-        results = verify_many([job for _, job in jobs], settings, caches, progress=bar.update)
+        results = verify_many([job for _, job in jobs] + [job for _, job in bases], settings, caches,
+                              progress=bar.update)
     for (entry, request), timed in zip(jobs, results):
         entry.timed = timed
         entry.warnings = dead_rules(request.rulebook, request.counts, settings, caches)
         entry.warnings += unsure_calls(request.rulebook, next(
             (t.result for t in timed if t.result.id == "claim-threshold"), None))
+    for (entry, request), timed in zip(bases, results[len(jobs):]):
+        entry.base = request.rulebook.name
+        entry.base_timed = timed
     if args.save_witnesses:
         from ..output import OutputError
         try:

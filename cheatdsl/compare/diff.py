@@ -141,10 +141,15 @@ def _wording(base: Rulebook, variant: Rulebook) -> list[str]:
 
 
 def _expectations(base: Rulebook, variant: Rulebook) -> list[str]:
+    """The verdicts each file expects that differ. A house rule of `base` is judged against its verdicts (`verify`),
+    so an expectation it does not restate is no change."""
     a = {e.property: e.verdict for e in base.expectations}
     b = {e.property: e.verdict for e in variant.expectations}
+    house_rule = len(variant.chain) > 1 and variant.chain[1] == base.chain[0]
     out = []
     for pid in sorted(set(a) | set(b)):
+        if pid not in b and house_rule:
+            continue
         if pid not in b:
             out.append(f"{pid}: no longer expected (before: {a[pid]})")
         elif pid not in a:
