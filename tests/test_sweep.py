@@ -382,3 +382,26 @@ def test_a_worker_without_the_rulebook_files_compiles_the_cells_copy(tmp_path: P
     work._compiled.clear()
     assert main(["sweep", str(write_spec(tmp_path, "rulebooks: [house.yaml]\ngames: 10\n")),
                  "--out", str(tmp_path / "out")]) == 2  # the changed file no longer compiles
+
+
+def test_a_refutation_the_rulebook_expects_is_not_coloured_as_a_failure(tmp_path: Path) -> None:
+    """Issue 41, point 4: the small example sweep verifies termination, which Verish' Ne Verish' and English
+    ascending both expect refuted; its report painted all twelve cells red. Each verdict now carries the cell's
+    expectation: expected refutations take the expected colour in the table and the matrix, and the explore text
+    lists them apart from what a combination breaks."""
+    from cheatdsl.sweep.explore import matrix_text
+    from cheatdsl.sweep.report import EXPECTED_COLOUR, VERDICT_COLOURS
+
+    out = tmp_path / "small"
+    assert main(["sweep", str(ROOT / "docs" / "examples" / "sweeps" / "small.yaml"), "--out", str(out)]) == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count('class="v-refuted expected"') == 12
+    assert 'class="v-refuted"' not in html
+    assert f'fill="{VERDICT_COLOURS["refuted"]}"><title>' not in html
+    assert html.count(f'fill="{EXPECTED_COLOUR}"><title>') == 12
+    results = {d["key"]: d for d in (json.loads(p.read_text()) for p in (out / "cells").glob("*.json"))}
+    spec = read_spec(str(ROOT / "docs" / "examples" / "sweeps" / "small.yaml"), Diagnostics())
+    cells = expand(spec)
+    text = matrix_text(cells, {c.key: results[c.key] for c in cells if c.key in results}, {}, out)
+    assert "breaks termination" not in text
+    assert "refuted, as its rulebook expects: termination" in text

@@ -102,7 +102,10 @@ def matrix_text(cells: list[Cell], results: dict[str, dict[str, Any]], links: Li
             clashes.append(f"  {label}: {result.get('reason', '')}")
             continue
         verdicts = result.get("verify", [])
-        broken = [v for v in verdicts if v["verdict"] == "refuted"]
+        expected = result.get("expect", {})
+        # A refutation the combination's rulebook expects breaks nothing new: it is listed apart.
+        broken = [v for v in verdicts if v["verdict"] == "refuted" and expected.get(v["id"]) != "refuted"]
+        known = [v for v in verdicts if v["verdict"] == "refuted" and expected.get(v["id"]) == "refuted"]
         odd = [v for v in verdicts if v["verdict"] in ("unknown", "error")]
         if broken:
             lines.append(f"{label}{where}: breaks " + ", ".join(v["id"] for v in broken))
@@ -114,6 +117,8 @@ def matrix_text(cells: list[Cell], results: dict[str, dict[str, Any]], links: Li
                     lines.append(f"      witness: {folder / files[0]}")
         else:
             lines.append(f"{label}{where}: breaks nothing checked")
+        if known:
+            lines.append("    refuted, as its rulebook expects: " + ", ".join(v["id"] for v in known))
         if odd:
             lines.append("    undecided: " + ", ".join(f"{v['id']} ({v['verdict']})" for v in odd))
     if clashes:

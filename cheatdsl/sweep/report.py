@@ -17,10 +17,21 @@ from .cells import Cell
 
 VERDICT_COLOURS = {"proved": "#2f9e44", "refuted": "#e03131", "bounded": "#f59f00", "unknown": "#adb5bd",
                    "not_applicable": "#e9ecef", "error": "#862e9c"}
+EXPECTED_COLOUR = "#91a7c4"  # a refutation (or an undecided verdict) the rulebook expects: no failure, not red
+EXPECTED_KEY = "as expected"
+
+
+def verdict_colour(verdict: str, expected: str | None) -> str:
+    """A verdict's fill: its own colour, or the expected one where the rulebook expects that verdict and it is not a
+    proof (a proof keeps its green)."""
+    if expected == verdict and verdict not in ("proved", "not_applicable"):
+        return EXPECTED_COLOUR
+    return VERDICT_COLOURS.get(verdict, "#ffffff")
 NUM = ' class="num"'
 CSS = COMPARE_CSS + """
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.v-proved { background: #ebfbee; } td.v-refuted { background: #fff5f5; }
+td.v-refuted.expected, td.v-unknown.expected, td.v-bounded.expected { background: #eef2f8; color: #3d4f63; }
 ul.clash li { margin: 0.2em 0; } code { font-size: 0.95em; }
 div.scroll { overflow: auto; max-width: 100%; max-height: 80vh; margin: 0.6em 0; }
 div.scroll table { width: auto; min-width: 100%; margin: 0; }
@@ -49,8 +60,10 @@ def win_shares(names: Sequence[str], data: Sequence[Statistics | None]) -> str:
                           "Win share by seat", "decided games", by_seat=True)
 
 
-def verdict_grid(names: Sequence[str], verdicts: Sequence[Mapping[str, str]], ids: Sequence[str]) -> str:
-    """A square per cell and property, coloured by the verdict; each cell's name on a line above its squares."""
+def verdict_grid(names: Sequence[str], verdicts: Sequence[Mapping[str, str]], ids: Sequence[str],
+                 expected: Sequence[Mapping[str, str]] = ()) -> str:
+    """A square per cell and property, coloured by the verdict (a verdict the cell's rulebook expects, other than
+    a proof, in the expected colour); each cell's name on a line above its squares."""
     shown = [i for i, v in enumerate(verdicts) if v]
     if not shown or not ids:
         return ""
@@ -70,14 +83,16 @@ def verdict_grid(names: Sequence[str], verdicts: Sequence[Mapping[str, str]], id
         y += svg.LINE
         for j, pid in enumerate(ids):
             verdict = verdicts[i].get(pid, "")
-            fill = VERDICT_COLOURS.get(verdict, "#ffffff")
+            wanted = expected[i].get(pid) if i < len(expected) else None
+            fill = verdict_colour(verdict, wanted)
+            said = f" ({EXPECTED_KEY})" if wanted == verdict and verdict else ""
             body.append(f'<rect x="{left + j * size:.1f}" y="{y:.1f}" width="{size - 2:.1f}" height="{size - 2:.1f}" '
-                        f'fill="{fill}"><title>{escape(names[i])}: {escape(pid)} {escape(verdict or "-")}</title>'
-                        "</rect>")
+                        f'fill="{fill}"><title>{escape(names[i])}: {escape(pid)} {escape(verdict or "-")}{said}'
+                        "</title></rect>")
         y += size + 2
     y += 14
     x = left
-    for verdict, fill in VERDICT_COLOURS.items():
+    for verdict, fill in [*VERDICT_COLOURS.items(), (f"refuted or undecided, {EXPECTED_KEY}", EXPECTED_COLOUR)]:
         word = verdict.replace("_", " ")
         if x + 18 + svg.CHAR * len(word) > svg.WIDTH - svg.PAD:  # the key wraps rather than run past the drawing
             x, y = left, y + svg.LINE
@@ -106,6 +121,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
     got = [results.get(c.key) or {} for c in cells]
     sims = [Statistics.from_json(r["simulate"]) if "simulate" in r else None for r in got]
     verdicts = [{v["id"]: v["verdict"] for v in r.get("verify", [])} for r in got]
+    expected = [r.get("expect", {}) for r in got]
     ids = [p for p in _property_order() if any(p in v for v in verdicts)]
     done = sum(1 for r in got if r.get("status") == "done")
     clashes = [(c, r.get("reason", "")) for c, r in zip(cells, got) if r.get("status") == "clash"]
@@ -116,7 +132,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
            f"{len(cells) - done - len(clashes)} missing. {escape(note)}</p>"]
     out += _cells_table(cells, got, sims, failed)
     if ids:
-        out += _verdicts_table(cells, names, verdicts, ids, witnesses)
+        out += _verdicts_table(cells, names, verdicts, ids, witnesses, expected)
     if clashes:
         out += ['<h2 id="clashes">Combinations that clash</h2>', '<ul class="clash">']
         out += [f"<li><strong>{escape(c.label)}</strong>: {escape(why)}</li>" for c, why in clashes]
@@ -128,7 +144,7 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
     plots = [("wins", "Win share by seat", win_shares(names, sims)),
              ("turns", "Game length", svg.turns_per_game(names, sims)),
              ("challenges", "Challenge success", svg.challenge_outcomes(names, sims)),
-             ("verdicts", "Verdict matrix", verdict_grid(names, verdicts, ids))]
+             ("verdicts", "Verdict matrix", verdict_grid(names, verdicts, ids, expected))]
     plots = [p for p in plots if p[2]]
     if plots:
         out += ['<h2 id="charts">Charts</h2>', '<div class="plots">']
@@ -195,14 +211,15 @@ def _cells_table(cells: Sequence[Cell], got: Sequence[Mapping[str, Any]], sims: 
 
 
 def _verdicts_table(cells: Sequence[Cell], names: Sequence[str], verdicts: Sequence[Mapping[str, str]],
-                    ids: Sequence[str], witnesses: Mapping[str, Mapping[str, list[str]]]) -> list[str]:
+                    ids: Sequence[str], witnesses: Mapping[str, Mapping[str, list[str]]],
+                    expected: Sequence[Mapping[str, str]]) -> list[str]:
     """The verdict matrix as a table: a row per cell verified, a column per property; past a few properties their
     names are written upwards, so that sixteen fit 1280 pixels without breaking a word."""
     out = ['<h2 id="verdicts-heading">Verdicts</h2>', '<div class="scroll" id="verdicts-box">',
            f'<table id="verdicts"{UPRIGHT if len(ids) > UPRIGHT_FROM else ""}>', '<thead><tr><th scope="col">cell</th>']
     out += [f'<th scope="col" class="property" title="{escape(p)}"><span>{escape(p)}</span></th>' for p in ids]
     out += ["</tr></thead>", '<tbody id="verdict-rows">']
-    for cell, name, v in zip(cells, names, verdicts):
+    for cell, name, v, wanted in zip(cells, names, verdicts, expected):
         if not v:
             continue
         out.append(f'<tr data-key="{cell.key}"><th scope="row">{escape(name)}</th>')
@@ -210,7 +227,9 @@ def _verdicts_table(cells: Sequence[Cell], names: Sequence[str], verdicts: Seque
             verdict = v.get(p, "")
             files = witnesses.get(cell.key, {}).get(p, [])
             link = "".join(f' <a href="{escape(f)}">witness</a>' for f in files[:1])
-            out.append(f'<td class="v-{escape(verdict)}">{escape(verdict.replace("_", " "))}{link}</td>')
+            kind = " expected" if verdict and wanted.get(p) == verdict else ""
+            title = f' title="{EXPECTED_KEY}"' if kind else ""
+            out.append(f'<td class="v-{escape(verdict)}{kind}"{title}>{escape(verdict.replace("_", " "))}{link}</td>')
         out.append("</tr>")
     return out + ["</tbody>", "</table>", "</div>"]
 

@@ -45,6 +45,7 @@ def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None, cac
         with _may_fork():
             timed = verify(rulebook, Settings(), cell.verify, counts, caches)
         out["verify"] = [_without_timing(t.result.as_json()) for t in timed]
+        out["expect"] = expected_verdicts(rulebook)
     if cell.rate_games and cell.players is not None:
         from ..rate import rate
         from ..simulate.engine import Engine, search_playouts
@@ -54,6 +55,13 @@ def run_cell(cell: Cell, progress: Callable[[int, int], None] | None = None, cac
                            turn_cap=cell.turn_cap, playouts=search_playouts(Engine.AUTO)).as_json()
     out["status"] = "done"
     return out
+
+
+def expected_verdicts(rulebook: Rulebook) -> dict[str, str]:
+    """The verdict the rulebook expects of each property it names (`holds`/`fails` read as proved/refuted): what
+    a report colours as expected rather than as a failure."""
+    from verifier.report import SYNONYMS
+    return {e.property: SYNONYMS.get(e.verdict, e.verdict) for e in rulebook.expectations}
 
 
 def _without_timing(data: dict[str, Any]) -> dict[str, Any]:
