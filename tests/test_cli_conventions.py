@@ -182,6 +182,41 @@ def test_progress_is_drawn_on_a_terminal_after_its_delay() -> None:
         assert not bar.enabled, "a stream that is no terminal gets no bar"
 
 
+def test_long_work_off_a_terminal_says_how_far_it_has_gone() -> None:
+    """Issue 41, point 6: `rate` and `compare --rate` printed nothing for minutes when standard error was not a
+    terminal. Off a terminal a one-line note comes once the work has run `note_after` seconds (10 by default),
+    then at most every `note_every` seconds; none before."""
+    stream = io.StringIO()
+    with Progress("rating", 240, stream=stream, note_after=0.0, note_every=0.0) as bar:
+        bar.update(60)
+        bar.update(120, label="strong table")
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("rating: 60 of 240 (25%), ") and lines[0].endswith(" s so far")
+    assert lines[1].startswith("rating: 120 of 240 (50%)") and lines[1].endswith("strong table")
+    quiet = io.StringIO()
+    with Progress("rating", 240, stream=quiet) as bar:
+        bar.update(60)
+    assert quiet.getvalue() == "", "no note before ten seconds"
+
+
+def test_rate_counts_its_games_for_the_progress(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The ladder says each game done as one more; the progress is told the games done so far (it was told 1
+    every time)."""
+    from cheatdsl.commands import progress
+
+    seen: list[int] = []
+    real = progress.Progress.update
+
+    def spy(self: progress.Progress, done: int, total: int | None = None, label: str = "") -> None:
+        seen.append(done)
+        real(self, done, total, label)
+
+    monkeypatch.setattr(progress.Progress, "update", spy)
+    assert main(["rate", "standard-one-card-only", "-n", "2", "--games", "8", "--engine", "python"]) == 0
+    capsys.readouterr()
+    assert seen == list(range(1, len(seen) + 1)) and len(seen) >= 8
+
+
 # Verify's text fits 100 columns ----------------------------------------------------------------------
 
 def test_verify_text_fits_100_columns(capsys: pytest.CaptureFixture[str]) -> None:

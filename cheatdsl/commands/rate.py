@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--players", "-n", type=count("a number of players", 2, 1_000), metavar="N",
                    help="seats at the table (default: 4 where the rulebook allows it, else its fewest)")
     p.add_argument("--games", "-g", type=count("a number of games", 1, 1_000_000), default=DEFAULT_GAMES, metavar="G",
-                   help=f"games to play (default {DEFAULT_GAMES}: about half a minute with numba, a minute without)")
+                   help=f"games to play (default {DEFAULT_GAMES}: about a minute with numba on two cores)")
     p.add_argument("--seed", "-s", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--samples", type=count("a number of bootstrap samples", 10, 100_000), default=200, metavar="B",
                    help="bootstrap resamples for the intervals (default 200)")
@@ -111,8 +111,14 @@ def run(args: argparse.Namespace) -> int:
         return usage("rate", str(exc))
     try:
         with Progress("rating", args.games) as bar:
+            done = [0]
+
+            def one_more(games: int) -> None:  # the ladder says each game done as `1`; the bar counts them
+                done[0] += games
+                bar.update(done[0])
+
             report = rate(rulebook, players, args.games, args.seed, samples=args.samples, turn_cap=args.turn_cap,
-                          progress=bar.update if bar.enabled else None, playouts=playouts, jobs=args.jobs)
+                          progress=one_more, playouts=playouts, jobs=args.jobs)
     except ValueError as exc:  # a table the rules cannot deal, for one
         return usage("rate", str(exc))
     print(json.dumps(report.as_json(), indent=2) if args.format == "json" else render(report))

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                 Progress("simulating", args.games) as bar:
             stats = simulate(rulebook, players, args.games, args.seed, args.bots, turn_cap=args.turn_cap,
                              jobs=args.jobs, challenge_rate=args.challenge_rate,
-                             progress=bar.update if bar.enabled else None,
+                             progress=bar.update,
                              record=records.write if args.records else None,
                              engine=Engine(args.engine), notice=_notice)
     except OutputError as exc:

@@ -119,7 +119,7 @@ def carry_out(command: str, spec: Any, out: str, args: argparse.Namespace, title
         hook = save_witnesses
     try:
         with Progress(command, 0) as bar:
-            finished = run_spec(spec, out, args.jobs, args.scheduler, bar.update if bar.enabled else None,
+            finished = run_spec(spec, out, args.jobs, args.scheduler, bar.update,
                                 title, hook)
     except (SpecError, NeedsExtra, OutputError) as exc:
         return usage(command, str(exc))

@@ -15,9 +15,10 @@ from .spec import Spec
 GAME_SECONDS = 0.002
 """One simulated game of a shipped rulebook, in seconds (`cheatdsl simulate standard --games 2000`
 took 4.2 s, start-up included, on a loaded 2-core machine)."""
-VERIFIED_CELL_SECONDS = 10.0
-"""One cell through the verifier (every property at its player counts), in seconds: a rough middle
-(a shipped rulebook takes 1 to 30 s; a cell is cut short at `verify --time-limit`)."""
+VERIFIED_PROPERTY_SECONDS = 0.05
+"""One property of one cell through the verifier, in seconds: every property of a shipped rulebook at one player
+count took 0.4 to 0.8 s (`cheatdsl verify standard -n 4`, start-up included, on a loaded 2-core machine), and a
+cell is cut short at `verify --time-limit`."""
 RATED_GAME_SECONDS = 0.3
 """One game of the rating ladder (`rate:`), in seconds: its search bots make it dear (60 ladder games of a
 shipped profile at four seats took 14 to 44 s on a 2-core machine; docs/ratings.md)."""
@@ -33,10 +34,11 @@ class Size:
     games: int
     verified: int
     rated_games: int = 0  # games of the rating ladder, over every rated cell
+    properties: int = 16  # the properties each verified cell checks
 
     def seconds(self, jobs: int = 1) -> float:
         """A rough wall-clock estimate with `jobs` cells side by side."""
-        return (self.games * GAME_SECONDS + self.verified * VERIFIED_CELL_SECONDS
+        return (self.games * GAME_SECONDS + self.verified * self.properties * VERIFIED_PROPERTY_SECONDS
                 + self.rated_games * RATED_GAME_SECONDS) / max(jobs, 1)
 
     def words(self, jobs: int = 1) -> str:
@@ -89,4 +91,4 @@ def size_of(spec: Spec) -> Size:
             verified += combos * max(counts, 1)
         if spec.rate and spec.players is not None:
             rated += here * spec.rate
-    return Size(cells, games, verified, rated)
+    return Size(cells, games, verified, rated, len(spec.verify or ()))
