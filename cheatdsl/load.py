@@ -34,6 +34,8 @@ def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),
         rulebook = Builder(loaded.tree, path, loaded.chain, loaded.active, d, loaded.dropped_expect).build()
         if rulebook is not None:
             check_rulebook(rulebook, d, lints)
+        if loaded.as_written is not None:
+            _check_overridden(loaded, path, d)
         if loaded.extends is not None and loaded.own is not None:
             blame_house_rule(d, start, loaded.tree, loaded.own, loaded.extends)
     except RecursionError:
@@ -42,6 +44,17 @@ def compile_rulebook(path: str, variations: list[str] | tuple[str, ...] = (),
     if d.has_errors():
         return None, d
     return rulebook, d
+
+
+def _check_overridden(loaded: Loaded, path: str, d: Diagnostics) -> None:
+    """A rule the file sets and a variation it switches on sets again (W306) is still checked as the file wrote
+    it: the errors the file's own value makes, on those lines, are the file's errors."""
+    assert loaded.as_written is not None
+    own = Diagnostics()
+    own.sources = d.sources
+    Builder(loaded.as_written, path, loaded.chain, loaded.active, own).build()
+    lines = {(span.file, span.line) for span in loaded.overridden}
+    d.extend(item for item in own.errors if (item.span.file, item.span.line) in lines)
 
 
 def _check_own_fields(loaded: Loaded, path: str, d: Diagnostics) -> None:

@@ -271,7 +271,14 @@ def test_a_rule_set_by_the_file_and_by_a_variation_it_uses_is_a_located_warning(
     path.write_text("rulebook: my-house\ntitle: Our table\nsource: a house rule\nextends: standard\n"
                     "use: [one-card-only]\nclaim:\n  cards: 3..1\n")
     rb, d = compile_rulebook(str(path))
-    assert rb is not None
     (w,) = [x for x in d.items if x.code == "W306"]
     assert w.span.line == 7 and "one-card-only" in w.message and "standard" in w.message
     assert "house.yaml:5" in w.hint
+    # The file's own value is still checked: 3..1 is an empty range, an error on the author's line.
+    assert rb is None
+    (e,) = d.errors
+    assert e.code == "E207" and e.span.line == 7 and "empty" in e.message
+    path.write_text("rulebook: my-house\ntitle: Our table\nsource: a house rule\nextends: standard\n"
+                    "use: [one-card-only]\nclaim:\n  cards: 1..3\n")
+    rb, d = compile_rulebook(str(path))
+    assert rb is not None and [x.code for x in d.items] == ["W306"], "a sound own value: the warning alone"

@@ -62,6 +62,10 @@ class Loaded:
     extends: Entry | None = None
     dropped_expect: MapNode | None = None
     base_failed: bool = False
+    # Where a variation the file switches on sets a rule the file sets itself (W306): the file's own lines, and
+    # the tree with those rules as the file wrote them (no variation of `use:` applied), for checking them.
+    overridden: tuple[Span, ...] = ()
+    as_written: MapNode | None = None
 
 
 INHERIT = "inherit"
@@ -172,9 +176,10 @@ def load_tree(path: str, d: Diagnostics, requested: list[tuple[str, Span]] | Non
             own = _without_inherit(own)
         merged, chain, active, dropped = own, (path,), [], None
     uses = words_of(tree.get("use"), "use", d) + list(requested or [])
-    _overridden(own, merged, words_of(tree.get("use"), "use", Diagnostics()), active, d)
+    overridden = _overridden(own, merged, words_of(tree.get("use"), "use", Diagnostics()), active, d)
+    as_written = merged if overridden else None
     merged = apply_variations(merged, uses, active, d)  # type: ignore[arg-type]
-    return Loaded(merged, chain, active, tree, extends, dropped)
+    return Loaded(merged, chain, active, tree, extends, dropped, overridden=overridden, as_written=as_written)
 
 
 def _leaves(node: MapNode, prefix: str = "") -> dict[str, Entry]:
@@ -190,12 +195,13 @@ def _leaves(node: MapNode, prefix: str = "") -> dict[str, Entry]:
 
 
 def _overridden(own: MapNode, merged: MapNode, uses: list[tuple[str, Span]], active: list[str],
-                d: Diagnostics) -> None:
+                d: Diagnostics) -> tuple[Span, ...]:
     """W306: a rule the file sets itself and a variation it switches on with `use:` sets again. The variation's
-    value is the one played, so the file's own line does nothing; both lines are named."""
+    value is the one played, so the file's own line does nothing; both lines are named. The file's lines."""
     defined = merged.get("variations")
     if not isinstance(defined, MapNode):
-        return
+        return ()
+    lines: list[Span] = []
     mine = _leaves(MapNode(tuple(e for e in own.entries if e.key not in ("variations", "expect")), own.span))
     for name, span in uses:
         body = defined.get(name)
@@ -205,9 +211,11 @@ def _overridden(own: MapNode, merged: MapNode, uses: list[tuple[str, Span]], act
         for rule, change in _leaves(changes).items():
             written = mine.get(rule)
             if written is not None:
+                lines.append(written.key_span)
                 d.warning(written.key_span, "W306", f"`{rule}` is set here and again by the variation `{name}` "
                           f"this file switches on (at {change.key_span}): the variation's value is the one played",
                           f"drop this line, or the rule from `{name}`, or stop using `{name}` (used at {span})")
+    return tuple(lines)
 
 
 def words_of(node: Node | None, what: str, d: Diagnostics) -> list[tuple[str, Span]]:
