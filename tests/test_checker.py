@@ -268,3 +268,18 @@ def test_a_short_stock_rule_without_a_draw_is_a_warning(tmp_path: Path) -> None:
     ((code, message, at),) = codes(path)
     assert code == "W403" and "`challenge.penalty.short_stock`" in message
     assert VALID.splitlines()[at - 2].strip() == "pile_after: stays"
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("claim:\n  cards: [1\n  count: exact\n", "not closed on its line"),
+    ("claim:\n cards: 1\n  count: exact\n", "line up the rules of one section"),
+    ("title: Cheat: our table\n", "put a value with a colon in quotes"),
+    ("claim:\n\tcards: 1\n", "spaces only"),
+])
+def test_a_yaml_slip_gets_a_hint_in_an_authors_words(tmp_path: Path, text: str, words: str) -> None:
+    """Issue 41, point 9: a YAML syntax error showed the YAML reader's wording and no hint."""
+    path = tmp_path / "slip.yaml"
+    path.write_text("rulebook: slip\nsource: a table\nextends: standard\n" + text, encoding="utf-8")
+    _, d = compile_rulebook(str(path))
+    (e,) = d.errors
+    assert e.code == "E010" and words in e.hint, (e.message, e.hint)

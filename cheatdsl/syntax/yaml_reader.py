@@ -231,14 +231,42 @@ def read_yaml(source: SourceFile, diagnostics: Diagnostics, limits: ValueLimits 
         if problem == "exceeded maximum nesting depth":  # libyaml's own limit, deeper than ours
             diagnostics.error(_located(source, exc), "E013", f"values are nested more than {MAX_DEPTH} deep")
             return None
-        diagnostics.error(_located(source, exc), "E010", f"malformed YAML: {problem}")
+        diagnostics.error(_located(source, exc), "E010", f"malformed YAML: {problem}", yaml_hint(problem))
         return None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "reason", None) or str(exc).splitlines()[0]
-        diagnostics.error(_located(source, exc), "E010", f"malformed YAML: {problem}")
+        diagnostics.error(_located(source, exc), "E010", f"malformed YAML: {problem}", yaml_hint(problem))
         return None
     finally:
         dispose = getattr(parser, "dispose", None)
         if dispose is not None:
             dispose()
     return tree
+
+
+# The YAML reader's wordings of the usual slips, and what to do about each, in an author's words.
+_YAML_HINTS: tuple[tuple[str, str], ...] = (
+    ("mapping values are not allowed",
+     "a line here is indented unlike the rules beside it, or a value holds `: `: line up the rules of one "
+     "section under each other, and put a value with a colon in quotes (title: \"Cheat: our table\")"),
+    ("expected ',' or ']'", "a list opened with `[` is not closed on its line: end it with `]`, or write each "
+     "item on a line of its own starting `- `"),
+    ("expected ',' or '}'", "a section written in braces is not closed on its line: end it with `}`, or write "
+     "each rule on a line of its own"),
+    ("tab", "YAML indents with spaces only: replace the tab with spaces"),
+    ("could not find expected ':'", "each rule is written `name: value`: a colon and a space after the name"),
+    ("expected <block end>", "this line is indented more or less than the rules around it: line it up with them"),
+    ("found unexpected end of stream", "a quote opened here is not closed: end the value with the same quote"),
+    ("found character", "this character cannot start a value: put the value in quotes"),
+)
+_YAML_HINT = ("YAML is read by its indentation: each rule `name: value` on a line of its own, the rules of one "
+              "section indented alike, with spaces only")
+
+
+def yaml_hint(problem: str) -> str:
+    """What to do about a YAML reader's `problem`, in an author's words."""
+    for words, hint in _YAML_HINTS:
+        if words in problem:
+            return hint
+    return _YAML_HINT
+
