@@ -231,7 +231,8 @@ def read_yaml(source: SourceFile, diagnostics: Diagnostics, limits: ValueLimits 
         if problem == "exceeded maximum nesting depth":  # libyaml's own limit, deeper than ours
             diagnostics.error(_located(source, exc), "E013", f"values are nested more than {MAX_DEPTH} deep")
             return None
-        diagnostics.error(_located(source, exc), "E010", f"malformed YAML: {problem}", yaml_hint(problem))
+        where = _located(source, exc)
+        diagnostics.error(where, "E010", f"malformed YAML: {problem}", yaml_hint(problem, _char_at(source, where)))
         return None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "reason", None) or str(exc).splitlines()[0]
@@ -253,7 +254,6 @@ _YAML_HINTS: tuple[tuple[str, str], ...] = (
      "item on a line of its own starting `- `"),
     ("expected ',' or '}'", "a section written in braces is not closed on its line: end it with `}`, or write "
      "each rule on a line of its own"),
-    ("tab", "YAML indents with spaces only: replace the tab with spaces"),
     ("could not find expected ':'", "each rule is written `name: value`: a colon and a space after the name"),
     ("expected <block end>", "this line is indented more or less than the rules around it: line it up with them"),
     ("found unexpected end of stream", "a quote opened here is not closed: end the value with the same quote"),
@@ -263,8 +263,19 @@ _YAML_HINT = ("YAML is read by its indentation: each rule `name: value` on a lin
               "section indented alike, with spaces only")
 
 
-def yaml_hint(problem: str) -> str:
-    """What to do about a YAML reader's `problem`, in an author's words."""
+def _char_at(source: SourceFile, where: Span) -> str:
+    """The character of the source at `where` ('' past its end)."""
+    lines = source.text.splitlines()
+    if not 1 <= where.line <= len(lines):
+        return ""
+    line = lines[where.line - 1]
+    return line[where.column - 1] if 1 <= where.column <= len(line) else ""
+
+
+def yaml_hint(problem: str, char: str = "") -> str:
+    """What to do about a YAML reader's `problem` (met at the character `char`), in an author's words."""
+    if char == "\t" or "tab" in problem:
+        return "YAML indents with spaces only: replace the tab with spaces"
     for words, hint in _YAML_HINTS:
         if words in problem:
             return hint
