@@ -8,6 +8,7 @@ import argparse
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -264,3 +265,38 @@ def test_every_command_plays_the_same_table_by_default() -> None:
     for command in ("simulate", "play", "rate"):
         helps = [a.help or "" for a in sub.choices[command]._actions if "--players" in a.option_strings]
         assert helps and "4 where the rulebook allows it, else its fewest" in helps[0], command
+
+
+def _ranges_table() -> list[tuple[str, list[str], str]]:
+    """docs/cli.md's table of numeric options: (option, commands, default) a row."""
+    rows = []
+    for line in (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `--") and len(cells) == 4:
+            rows.append((cells[0].strip("`").split()[0], [c.strip() for c in cells[1].split(",")], cells[3]))
+    return rows
+
+
+def _said_default(default: str, command: str) -> str:
+    """The default docs/cli.md gives for `command`: its own where the row names it (`(play: a fresh seed)`), else
+    the row's, without the commas of a number or what follows a bracket or a semicolon."""
+    own = re.search(rf"\b{command}: ([^);]*)", default)
+    if own is not None and not own.group(1).startswith("or "):
+        default = own.group(1)
+    main = re.split(r" \(|;", default)[0].strip()
+    return re.sub(r"(?<=\d),(?=\d{3})", "", main).replace("`", "")
+
+
+@pytest.mark.parametrize(("option", "commands", "default"), _ranges_table(), ids=lambda v: str(v))
+def test_every_default_in_help_is_the_one_docs_cli_gives(option: str, commands: list[str], default: str) -> None:
+    """Issue 41, point 9: each command's `--help` says the default docs/cli.md's table gives for that option."""
+    import argparse
+
+    from cheatdsl.cli import build_parser
+
+    for command in commands:
+        sub = next(a for a in build_parser(command)._actions if isinstance(a, argparse._SubParsersAction))
+        action = next(a for a in sub.choices[command]._actions if option in a.option_strings)
+        said = re.sub(r"(?<=\d),(?=\d{3})", "", " ".join((action.help or "").split()))
+        expected = _said_default(default, command)
+        assert "default" in said and expected in said, (command, option, expected, said)

@@ -99,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--property", "-p", action="append", choices=PROPERTY_IDS, metavar="ID", dest="properties",
                    help="verify only this property (repeatable): " + ", ".join(PROPERTY_IDS))
     p.add_argument("--players", "-n", type=PLAYERS, metavar="N",
-                   help="verify at this player count only")
+                   help="verify at this player count only (default: every count the rulebook allows)")
     add_variation(p)
     add_format(p, ("text", "json", "md"), aliases=(("--markdown", "md"),))
     p.add_argument("--save-witnesses", metavar="DIR",
