@@ -252,6 +252,15 @@ def test_keyboard_alone_narrow_layout_and_labels(server: tuple[str, object], dri
         active().send_keys(Keys.ENTER)
         WebDriverWait(driver, 10).until(lambda d: _body(d, "phase") == "play")
         assert active().get_attribute("class") == "card"  # the page puts the focus on your hand
+        # Issue 41, point 9: at 390 px the seat chips took a line each and the Play button sat above the hand.
+        where = driver.execute_script("""
+            const rows = new Set([...document.querySelectorAll('#seats .seat')].map(e => e.offsetTop));
+            const hand = document.getElementById('hand').getBoundingClientRect();
+            const play = document.getElementById('play').getBoundingClientRect();
+            return [rows.size, document.querySelectorAll('#seats .seat').length, hand.bottom, play.top];""")  # type: ignore[attr-defined]  # noqa: E501
+        assert where[0] < where[1], f"{where[1]} seats on {where[0]} lines"
+        assert where[3] >= where[2], "the Play button comes after the hand"
+        _shot(driver, tmp_path / "narrow-play.png")
         active().send_keys(Keys.SPACE)  # the two aces lead the hand
         active().send_keys(Keys.TAB)
         active().send_keys(Keys.SPACE)
