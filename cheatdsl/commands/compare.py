@@ -15,7 +15,10 @@ HELP = """Compare rulebooks side by side.
 One table: a column per rulebook, a row per rule dimension of the rules catalogue (players, deck,
 deal, what is claimed, required claim, cards per play, count honesty, passing, challenges, penalty,
 who plays next, sets, winning and ending), each in plain words. Rows on which the rulebooks differ
-are marked with ≠ (highlighted in HTML, "differs": true in JSON).
+are marked with ≠ (highlighted in HTML, "differs": true in JSON); a figure measured by games (the
+statistics of --simulate, the ratings of --rate) only where some two rulebooks' figures differ beyond
+chance (the 95% interval of their difference leaves out 0), and one sentence leading the statistics
+says which do.
 
 Below the rules: the verifier's verdicts side by side (from `cheatdsl verify --format json`, run in a
 child process; "verifier unavailable" when it cannot be run, or skipped with --no-verify), and

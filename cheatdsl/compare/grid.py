@@ -43,7 +43,9 @@ class Row:
     """One dimension (or property, or statistic) across every column; `notes` are optional per-cell details.
 
     `readings` mark cells to set apart: "expected" (a verdict the rulebook expects), "unexpected";
-    `values`, when given, are what the row differs by (a verdict without its expectation).
+    `values`, when given, are what the row differs by (a verdict without its expectation). `beyond`, for a
+    figure measured by games, says whether some two columns differ beyond chance (`chance.py`): only then does
+    the row differ, however its cells read.
     """
 
     key: str
@@ -52,9 +54,12 @@ class Row:
     notes: tuple[str, ...] = ()
     readings: tuple[str, ...] = ()
     values: tuple[str, ...] = ()
+    beyond: bool | None = None
 
     @property
     def differs(self) -> bool:
+        if self.beyond is not None:
+            return self.beyond
         return len(set(self.values or self.cells)) > 1
 
 

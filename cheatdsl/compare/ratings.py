@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from ..model import Rulebook
 from ..rate import Estimate, Rating, rate
+from . import chance
 from .grid import Column, Row, Section
 from ..words.seats import place
 
@@ -70,20 +71,39 @@ def section(columns: tuple[Column, ...], data: Sequence[Rating | str]) -> Sectio
         return ", ".join(f"{place(k)} {100 * (s.value - fair):+.0f} ({100 * (s.low - fair):+.0f} to "
                          f"{100 * (s.high - fair):+.0f})" for k, s in enumerate(d.shares)) + " points"
 
+    rated = [d for d in data if isinstance(d, Rating)]
+
+    def apart(fn: Callable[[Rating], Estimate]) -> bool:
+        """Whether some two rulebooks' estimates differ beyond chance (`chance.py`)."""
+        return chance.any_apart([chance.from_interval(e.value, e.low, e.high) for e in map(fn, rated)])
+
+    def seats_apart() -> bool:
+        places = min((len(d.shares) for d in rated), default=0)
+        return any(apart(lambda d, k=k: d.shares[k]) for k in range(places))
+
+    def ladder_apart() -> bool:
+        common = set.intersection(*(set(d.entrants) for d in rated)) if rated else set()
+        return any(apart(lambda d, b=b: d.ratings[d.entrants.index(b)]) for b in sorted(common))
+
     rows = (
-        Row("skill_index", "skill index", each(lambda d: _cell(d.skill_index, "{:.2f}"))),
-        Row("rating_spread", "rating spread (Elo points)", each(lambda d: _cell(d.spread, "{:.0f}"))),
+        Row("skill_index", "skill index", each(lambda d: _cell(d.skill_index, "{:.2f}")),
+            beyond=apart(lambda d: d.skill_index)),
+        Row("rating_spread", "rating spread (Elo points)", each(lambda d: _cell(d.spread, "{:.0f}")),
+            beyond=apart(lambda d: d.spread)),
         Row("first_player_advantage", "first player's advantage",
             each(lambda d: _cell(Estimate(*(100 * x for x in (d.first_player_advantage.value,
                                                               d.first_player_advantage.low,
                                                               d.first_player_advantage.high))), "{:+.1f}")
-                 + " points")),
-        Row("seat_advantage", "advantage by position", each(seats)),
-        Row("duration", "duration (turns)", each(lambda d: _cell(d.duration, "{:.0f}"))),
-        Row("completion", "completion", each(lambda d: _cell(d.completion, "{:.2f}"))),
-        Row("balance", "balance", each(lambda d: _cell(d.balance, "{:.2f}"))),
-        Row("decisiveness", "decisiveness", each(lambda d: _cell(d.decisiveness, "{:.2f}"))),
-        Row("ladder", "ratings (Elo scale)", each(ladder)),
+                 + " points"), beyond=apart(lambda d: d.first_player_advantage)),
+        Row("seat_advantage", "advantage by position", each(seats), beyond=seats_apart()),
+        Row("duration", "duration (turns)", each(lambda d: _cell(d.duration, "{:.0f}")),
+            beyond=apart(lambda d: d.duration)),
+        Row("completion", "completion", each(lambda d: _cell(d.completion, "{:.2f}")),
+            beyond=apart(lambda d: d.completion)),
+        Row("balance", "balance", each(lambda d: _cell(d.balance, "{:.2f}")), beyond=apart(lambda d: d.balance)),
+        Row("decisiveness", "decisiveness", each(lambda d: _cell(d.decisiveness, "{:.2f}")),
+            beyond=apart(lambda d: d.decisiveness)),
+        Row("ladder", "ratings (Elo scale)", each(ladder), beyond=ladder_apart()),
     )
     failures = [d for d in data if isinstance(d, str)]
     note = MEANINGS + (" Not rated: " + "; ".join(failures) + "." if failures else "")

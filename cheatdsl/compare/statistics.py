@@ -19,7 +19,7 @@ from ..model import DEFAULT_TABLE, Rulebook
 from ..simulate import Statistics, simulate
 from ..simulate.engine import Engine
 from ..words.seats import place
-from . import identical, unfinished
+from . import chance, identical, unfinished
 from .grid import Column, Plot, Row, Section
 from .svg import WINS_TITLE, challenge_outcomes, counted_share, turns_per_game, wins_by_turn_order
 
@@ -170,15 +170,29 @@ def _rows(data: Sequence[Simulated]) -> list[Row]:
         p = d.pickups
         return f"mean {p.cards.mean:.1f}" if p.count else "no pickups"
 
+    def apart(fn: Callable[[Statistics], chance.Figure | None]) -> bool:
+        return chance.any_apart([fn(d) if isinstance(d, Statistics) and d.games else None for d in data])
+
+    def seats_apart() -> bool:
+        played = [d for d in data if isinstance(d, Statistics) and sum(d.wins_by_position)]
+        places = min((len(d.wins_by_position) for d in played), default=0)
+        return any(chance.any_apart([chance.share(d.wins_by_position[k], sum(d.wins_by_position)) for d in played])
+                   for k in range(places))
+
     return [
         Row("games", "games played", each(games)),
-        Row("turns", "turns per game", each(turns)),
-        Row("unfinished", "unfinished games", each(left)),
-        Row("wins_by_seat", "wins by turn order", each(seats)),
-        Row("challenges", "challenges per game", each(per_game(challenges))),
-        Row("caught", "caught a lie", each(per_game(caught))),
-        Row("forced_bluffs", "forced bluffs per game", each(per_game(forced))),
-        Row("pickups", "cards at a pickup", each(per_game(pickup))),
+        Row("turns", "turns per game", each(turns), beyond=apart(lambda d: chance.mean_of(d.turns_histogram))),
+        Row("unfinished", "unfinished games", each(left), beyond=apart(lambda d: chance.share(d.unfinished, d.games))),
+        Row("wins_by_seat", "wins by turn order", each(seats), beyond=seats_apart()),
+        Row("challenges", "challenges per game", each(per_game(challenges)),
+            beyond=apart(lambda d: chance.rate(d.challenges.caught + d.challenges.failed, d.games))),
+        Row("caught", "caught a lie", each(per_game(caught)),
+            beyond=apart(lambda d: chance.share(d.challenges.caught, d.challenges.caught + d.challenges.failed,
+                                                d.games))),
+        Row("forced_bluffs", "forced bluffs per game", each(per_game(forced)),
+            beyond=apart(lambda d: chance.rate(d.forced_bluffs.total, d.games))),
+        Row("pickups", "cards at a pickup", each(per_game(pickup)),
+            beyond=apart(lambda d: chance.spread_mean(d.pickups.cards, min(d.pickups.count, d.games)))),
     ]
 
 
@@ -234,8 +248,34 @@ def section(columns: tuple[Column, ...], data: Sequence[Simulated] | None, note:
         note = "simulation failed for " + "; ".join(failures)
     if not note:
         note = " ".join(p for p in (settings(data), MEANINGS) if p)
-    return Section("statistics", TITLE, tuple(_rows(data)), note, findings(columns, data, found, ran),
+    rows = tuple(_rows(data))
+    lead = chance_summary(columns, data, rows)
+    return Section("statistics", TITLE, rows, note, (*lead, *findings(columns, data, found, ran)),
                    plots([c.heading for c in columns], data), tuple(data))
+
+
+def chance_summary(columns: tuple[Column, ...], data: Sequence[Simulated], rows: Sequence[Row]) -> tuple[str, ...]:
+    """One sentence leading the statistics: which figures differ beyond chance (`chance.py`), the length of games
+    in words where it is one of them; none where fewer than two rulebooks were played."""
+    played = [(c, d) for c, d in zip(columns, data) if isinstance(d, Statistics) and d.games]
+    if len(played) < 2:
+        return ()
+    apart = [r.label for r in rows if r.beyond]
+    if not apart:
+        return (f"No figure differs beyond chance between {' and '.join(c.heading for c, _ in played)} "
+                f"over these games (95% intervals of each difference).",)
+    said = []
+    means = [chance.mean_of(d.turns_histogram) for _, d in played]
+    if "turns per game" in apart and means[0] is not None and means[1] is not None and means[0].value > 0:
+        ratio = means[1].value / means[0].value - 1
+        said.append(f"games last {abs(ratio):.0%} {'longer' if ratio > 0 else 'shorter'} under "
+                    f"{played[1][0].heading} than under {played[0][0].heading} "
+                    f"(mean {means[1].value:.0f} turns against {means[0].value:.0f})")
+    rest = [label for label in apart if label != "turns per game" or not said]
+    if rest:
+        said.append("beyond chance too: " + ", ".join(rest) if said else "beyond chance: " + ", ".join(rest))
+    text = "; ".join(said)
+    return (text[0].upper() + text[1:] + " (95% intervals of each difference; ≠ marks only these rows).",)
 
 
 def linked(columns: tuple[Column, ...], sections: tuple[Section, ...]) -> tuple[Section, ...]:
@@ -248,5 +288,6 @@ def linked(columns: tuple[Column, ...], sections: tuple[Section, ...]) -> tuple[
         return sections
     data = [d if isinstance(d, (Statistics, Failure)) else None for d in s.data]
     found = [d if isinstance(d, Mapping) else None for d in v.data] if v.data else None
-    new = replace(s, findings=findings(columns, data, found, ran=bool(v.data)))
+    new = replace(s, findings=(*chance_summary(columns, data, s.rows), *findings(columns, data, found,
+                                                                              ran=bool(v.data))))
     return tuple(new if x is s else x for x in sections)
