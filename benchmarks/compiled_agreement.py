@@ -175,8 +175,20 @@ def _chi_square_tail(x: float, k: int) -> float:
     return math.exp(-a + s * math.log(a) - math.lgamma(s)) * h
 
 
-def generated(count: int, start: int, per: int, seed: int, alpha: float) -> dict[str, Any]:
-    """Part 3: rulebooks start..start+count-1 of the generator on both engines (see the module's docstring)."""
+def _summary(result: dict[str, Any], decisions: Any, started: float) -> dict[str, Any]:
+    """The run's figures so far, the kernel's decisions pooled."""
+    out = dict(result)
+    out["exact_decisions"] = decisions.exact
+    out["decision_failures"] = decisions.failures()
+    out["pooled"] = {k: str(v) for k, v in decisions.pooled().items()}
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    return out
+
+
+def generated(count: int, start: int, per: int, seed: int, alpha: float, out: Path | None = None) -> dict[str, Any]:
+    """Part 3: rulebooks start..start+count-1 of the generator on both engines (see the module's docstring). With
+    `out`, the figures so far are written there after each rulebook (a run stopped part way keeps them), and a
+    line a rulebook goes to standard error."""
     import random as random_module
     import tempfile
 
@@ -233,11 +245,13 @@ def generated(count: int, start: int, per: int, seed: int, alpha: float) -> dict
                         except Disagreement as exc:
                             result["disagreements"] += 1
                             result["examples"].append(f"{name} game {index}: {exc}")
-    result["exact_decisions"] = decisions.exact
-    result["decision_failures"] = decisions.failures()
-    result["pooled"] = {k: str(v) for k, v in decisions.pooled().items()}
-    result["seconds"] = round(time.perf_counter() - started, 1)
-    return result
+            if out is not None:
+                so_far = _summary(result, decisions, started)
+                out.write_text(json.dumps(so_far) + "\n", encoding="utf-8")
+                print(f"rulebook {i}: {result['tables']} tables, {result['flagged']} flagged, "
+                      f"{result['disagreements']} disagreements, {len(so_far['decision_failures'])} decision "
+                      f"failures, {so_far['seconds']} s", file=sys.stderr, flush=True)
+    return _summary(result, decisions, started)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -251,9 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="the first generated rulebook (default 0)")
     parser.add_argument("--per", type=int, default=300, help="games a table and engine in part 3 (default 300)")
     parser.add_argument("--alpha", type=float, default=1e-4, help="a table is flagged below this p (default 1e-4)")
+    parser.add_argument("--out", type=Path, help="part 3: write the figures so far to this file after each rulebook")
     args = parser.parse_args(argv)
     if args.generated:
-        out = generated(args.generated, args.start, args.per, args.seed, args.alpha)
+        out = generated(args.generated, args.start, args.per, args.seed, args.alpha, args.out)
         print(json.dumps(out))
         return 0 if not (out["disagreements"] or out["flagged"] or out["decision_failures"]) else 1
     result = {"replays": replays(args.games, args.seed), "statistics": statistics(args.stats, args.seed)}
