@@ -39,3 +39,22 @@ def test_compare_marks_only_statistics_beyond_chance_and_says_which(capsys: pyte
     statistics = out[out.index("games played"):]
     assert "≠" not in statistics
     assert "! No figure differs beyond chance between standard and english-ascending" in out
+
+
+def test_a_figure_the_bots_habit_drives_is_flagged(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    """Issue 39, point 6: under a house rule that lets a seat pass when it holds none of the rank, `honest` still
+    calls about every play and catches a lie well under 5% of the time; `simulate` (text and JSON) and `compare`
+    say that the challenge figures show the bots' habit."""
+    import json
+
+    path = tmp_path / "pass-none.yaml"
+    path.write_text("rulebook: pass-none\ntitle: Pass holding none\nsource: a table\nextends: standard\n"
+                    "passing:\n  allowed: true\n  when: holds(required) == 0\n  all_pass_leader: last_player\n")
+    assert main(["simulate", str(path), "--games", "100", "--json"]) == 0
+    habit = json.loads(capsys.readouterr().out)["bots_habit"]
+    assert len(habit) == 1 and "caught a lie: the bots call out of habit" in habit[0]
+    assert main(["simulate", "standard", "--games", "100", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bots_habit"] == []
+    assert main(["compare", "standard", str(path), "--simulate", "100", "--no-verify"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "! pass-none: only" in out and "(the bots' habit)" in out and "! standard: only" not in out

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..model import DEFAULT_TABLE, Rulebook
 from ..simulate import Statistics, simulate
+from ..simulate.artefacts import artefacts
 from ..simulate.engine import Engine
 from ..words.seats import place
 from . import chance, identical, unfinished
@@ -229,6 +230,9 @@ def findings(columns: tuple[Column, ...], data: Sequence[Simulated],
         bots = sorted(set(first.settings.bots)) or ["the same"]
         out.append(identical.sentence([columns[i].heading for i in group], [columns[i].rulebook for i in group],
                                       first.settings.players, ", ".join(bots)))
+    for c, d in zip(columns, data):  # figures the bots' habits drive (`simulate.artefacts`; the cap told above)
+        if isinstance(d, Statistics):
+            out += [f"{c.heading}: {said} (the bots' habit)." for said in artefacts(d, capped=False)]
     return tuple(out)
 
 

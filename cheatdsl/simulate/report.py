@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
+from .artefacts import artefacts
 from .stats import Share, Statistics
 
 WIDTH = 100
@@ -60,6 +61,8 @@ def render(stats: Statistics) -> str:
     if losers is not None and lost:
         lines.append(f"losers by seat      of {lost:,} games with a loser")
         lines.extend(_seats(losers.shares))
+    for said in artefacts(stats):
+        lines += textwrap.wrap(f"BOTS' HABIT         {said}.", WIDTH, subsequent_indent=" " * 20)
     return "\n".join(lines)
 
 

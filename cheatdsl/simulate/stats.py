@@ -189,6 +189,8 @@ class Statistics:
         if self.losers is not None:
             out["losers_by_seat"] = list(self.losers.by_seat)
             out["loser_shares"] = [s.as_json() for s in self.losers.shares]
+        from .artefacts import artefacts  # it reads these statistics
+        out["bots_habit"] = artefacts(self)
         return out
 
     @classmethod
