@@ -19,6 +19,7 @@ plays), is asked DRAWS times, each with a fresh random stream, what it would do:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Sequence
@@ -126,14 +127,18 @@ def check_game(game: Game, bots: Sequence[str], seed: int, index: int, out: Deci
     from cheatdsl.compiled.replay import Disagreement
 
     table = CompiledTable(game, bots, seed, kernel_rate)
+    # Every table and game draws its own deal and its own kernel stream: a stream shared by the tables of a run
+    # would make their pooled differences hang together.
+    table_tag = (game.rulebook.name, game.players, tuple(bots), seed, index)
     state = game.new_initial_state()
-    rng = random.Random(repr(("deal", seed, index)))
+    rng = random.Random(repr(("deal", *table_tag)))
     while state.is_chance_node():
         state.apply_action(state.chance_outcome(rng))
     if state.is_terminal():
         return
     out.games += 1
-    logged = play_logged_from(table, state.clone(), hash((seed, index)) & ((1 << 63) - 1))
+    stream = int.from_bytes(hashlib.blake2b(repr(("kernel", *table_tag)).encode(), digest_size=8).digest(), "big")
+    logged = play_logged_from(table, state.clone(), stream >> 1)
     counters = {s: CounterBot(s, random.Random(s), RATE) for s, b in enumerate(bots) if b == "counter"}
     for i, (seat, action) in enumerate(actions_of(game, logged)):
         if seat == CHANCE:
@@ -146,7 +151,7 @@ def check_game(game: Game, bots: Sequence[str], seed: int, index: int, out: Deci
         if memory is not None:
             memory._remember(state.view(seat))  # what `act` does first
         if state.phase in (Phase.PLAY, Phase.RESPOND):
-            tag = (game.rulebook.name, game.players, tuple(bots), seed, index, i)  # a draw of its own each decision
+            tag = (*table_tag, i)  # a draw of its own each decision
             answers = [_asks(name, seat, memory, state, k, tag) for k in range(DRAWS)]
             exact = (state.phase is Phase.PLAY and name != "random" and len(set(answers)) == 1
                      and (_holds_a_claim(state, seat) or answers[0] is not None and isinstance(answers[0], Pass)))

@@ -160,11 +160,13 @@ def follow(state: State, logged: LoggedGame) -> tuple[int | None, str, int]:
 
 def _first_named(game: Game, logged: LoggedGame) -> int:
     """The seat `setup.first_player` names for the logged deal, as the engine's deal reads it (-1: none), the
-    cards' holders known where a card's value is the card itself."""
+    cards' holders known where a card is the only one of its value."""
     rules = game.rules
     n = game.players
     hands = [[int(k) for k in logged.hands[s]] + [0] * (rules.values + 1 - logged.hands.shape[1]) for s in range(n)]
-    holders = {} if rules.by_rank else {v: s for s in range(n) for v in range(rules.values) if hands[s][v]}
+    # Who holds an exact card is known where its value is that card alone: a claim by card, or a rank with one copy.
+    holders = {card: s for s in range(n) for card in set(rules.table.deck)
+               if rules.deck_counts[rules.card_value(card)] == 1 and hands[s][rules.card_value(card)]}
     state = game.new_initial_state()
     state.lay_out(logged.dealer, hands, holders=holders)
     for s in range(n):
