@@ -92,9 +92,21 @@ def test_compiled_statistics_have_the_same_json_and_do_not_depend_on_jobs() -> N
 def test_the_cache_folder_is_the_users_not_the_installs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 22: the kernel's disk cache goes under $XDG_CACHE_HOME (or ~/.cache), never site-packages."""
     monkeypatch.setenv("XDG_CACHE_HOME", "/tmp/h22-somewhere")
-    assert cache.default_folder() == Path("/tmp/h22-somewhere/cheatdsl/numba")
+    key = cache.sources_key()
+    assert cache.default_folder() == Path("/tmp/h22-somewhere/cheatdsl/numba") / key
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert cache.default_folder() == Path.home() / ".cache" / "cheatdsl" / "numba"
+    assert cache.default_folder() == Path.home() / ".cache" / "cheatdsl" / "numba" / key
+
+
+def test_the_cache_folder_is_keyed_by_the_kernels_sources(tmp_path: Path) -> None:
+    """Issue 40, point 5: numba's on-disk cache keyed by a hash of the kernel's sources: an edited kernel (or
+    another release of it) caches in a folder of its own, whatever the files' times say."""
+    (tmp_path / "kernel.py").write_text("x = 1\n")
+    before = cache.sources_key(tmp_path)
+    assert before == cache.sources_key(tmp_path) and len(before) == 16
+    (tmp_path / "kernel.py").write_text("x = 2\n")
+    assert cache.sources_key(tmp_path) != before
+    assert cache.sources_key() == cache.sources_key(Path(cache.__file__).parent)
 
 
 def _big_deck(tmp_path: Path, packs: int) -> str:

@@ -56,7 +56,8 @@ rules and bots as the Python engine with its own random draws, so its numbers ag
 intervals, not digit for digit. It plays the rules of every shipped rulebook (a few rules and decks it
 refuses by name, see docs/engine.md) and the random, greedy, honest and counter bots; `auto` uses it
 when it plays the run and the run would take the Python engine more than about 2 s (timed on its first
-two games), and `compiled` says why when it cannot. Its kernel is compiled once and kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME).
+two games), and `compiled` says why when it cannot. Its kernel is compiled once and kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME), in a folder
+named by a hash of the kernel's sources.
 
 Exit status: 0 simulated; 1 the rulebook has errors (printed like `cheatdsl check`), or with
 --strict some game did not finish;
