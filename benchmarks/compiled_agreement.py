@@ -196,7 +196,7 @@ def generated(count: int, start: int, per: int, seed: int, alpha: float, out: Pa
                     z = _z_scores(python, compiled, n)
                     # The figures hang together (the seats' shares add up to one, the first player is a seat), so
                     # the largest |z| is tested, Bonferroni over the figures, not the sum of their squares.
-                    p = min(1.0, len(z) * min((math.erfc(abs(v) / math.sqrt(2)) for v in z.values()), default=1.0))
+                    p = min(1.0, len(z) * min(math.erfc(abs(v) / math.sqrt(2)) for v in z.values())) if z else 1.0
                     name = f"small-{i} at {n} ({','.join(bots)})"
                     if p < alpha:
                         result["flagged"] += 1
