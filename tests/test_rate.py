@@ -11,7 +11,7 @@ import pytest
 from cheatdsl.cli import main
 from cheatdsl.rate.entrants import LADDER, strong_table
 from cheatdsl.rate.fit import bootstrap, fit, interval
-from cheatdsl.rate.ladder import schedule
+from cheatdsl.rate.ladder import rate, schedule
 from cheatdsl.rate.matches import Match
 from cheatdsl.rate.metrics import figures, position_shares
 
@@ -172,3 +172,31 @@ def test_rate_plays_the_search_bots_playouts_on_the_compiled_engine_where_asked(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["games"] == 8
     assert captured.err.count("numba is not installed") == 1
+
+
+def test_a_deal_is_played_in_every_rotation_of_its_entrants() -> None:
+    """Issue 39, point 1, duplicate deals: the rotations of a group of entrants share one deal, so every entrant
+    meets the same cards from every seat; the games' own bots draw apart. The intervals then resample deals."""
+    import random as random_module
+
+    from cheatdsl.engine import Game
+    from cheatdsl.load import load_rulebook
+    from cheatdsl.rate import matches as matches_module
+    from cheatdsl.simulate.play import game_seed
+
+    game = Game(load_rulebook("standard"), 3)
+
+    def dealt(index: int, deal: int | None) -> list[list[int]]:
+        rng = random_module.Random(game_seed(5, index) if deal is None
+                                   else game_seed(5, deal, matches_module.DEAL_STREAM))
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcome(rng))
+        return [list(state.hand(s)) for s in range(3)]
+
+    assert dealt(0, 7) == dealt(1, 7) == dealt(2, 7)
+    assert dealt(0, 7) != dealt(3, 8)
+    assert dealt(0, None) != dealt(1, None)
+    rating = rate(load_rulebook("standard-one-card-only"), 2, games=12, seed=1, samples=20,
+                  ladder=LADDER[:3], playouts=None)
+    assert rating.games == 12 and rating.skill_index.low <= rating.skill_index.value <= rating.skill_index.high

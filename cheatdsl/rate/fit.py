@@ -94,10 +94,17 @@ def _choice_fit(counts: Counter[tuple[tuple[int, ...], int]], entrants: int) -> 
     return g
 
 
-def bootstrap(games: Sequence[Outcome], entrants: int, samples: int, rng: random.Random) -> list[Fit]:
-    """Fits of `samples` resamples of the games, drawn with replacement."""
-    n = len(games)
-    return [fit([games[rng.randrange(n)] for _ in range(n)], entrants) for _ in range(samples)] if n else []
+def bootstrap(games: Sequence[Outcome], entrants: int, samples: int, rng: random.Random,
+              groups: Sequence[int] | None = None) -> list[Fit]:
+    """Fits of `samples` resamples of the games, drawn with replacement; with `groups` (each game's group: the
+    deal it was dealt from), whole groups are drawn, so that games that hang together stay together."""
+    if not games:
+        return []
+    by: dict[int, list[Outcome]] = {}
+    for i, g in enumerate(games):
+        by.setdefault(groups[i] if groups is not None else i, []).append(g)
+    blocks = list(by.values())
+    return [fit([g for _ in blocks for g in blocks[rng.randrange(len(blocks))]], entrants) for _ in range(samples)]
 
 
 def interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:

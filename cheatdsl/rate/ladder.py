@@ -107,25 +107,38 @@ def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int
     strong_ids = tuple(ladder.index(e) for e in strong)
     strong_games = max(players, games // 3 // players * players)
     seatings = schedule(len(ladder), players, max(1, games - strong_games))
+    robin = len(seatings)
     seatings += [strong_ids[r:] + strong_ids[:r] for r in range(players)] * (strong_games // players)
-    matches = play_matches(game, ladder, seatings, seed, playouts, jobs, progress)
-    table = matches[len(seatings) - strong_games:]
-    return summarise(rulebook.name, players, ladder, strong, matches, table, samples, random.Random(seed))
+    # Duplicate deals: the rotations of a group of entrants come one after another (`schedule`, and the strong
+    # table's), and each run of `players` of them is dealt alike, so the deal's luck falls on every entrant.
+    deals = [i // players for i in range(robin)]
+    deals += [(robin + players - 1) // players + i // players for i in range(len(seatings) - robin)]
+    matches = play_matches(game, ladder, seatings, seed, playouts, jobs, progress, deals)
+    table = matches[robin:]
+    return summarise(rulebook.name, players, ladder, strong, matches, table, samples, random.Random(seed), deals)
 
 
 def summarise(name: str, players: int, ladder: Sequence[Entrant], strong: Sequence[Entrant], matches: Sequence[Match],
-              table: Sequence[Match], samples: int, rng: random.Random) -> Rating:
-    """The report from the ladder's games and those of its strong table."""
+              table: Sequence[Match], samples: int, rng: random.Random, deals: Sequence[int] | None = None) -> Rating:
+    """The report from the ladder's games and those of its strong table (the last `len(table)` matches). With
+    `deals` (each match's deal), the intervals resample deals, each with every game dealt from it, not games:
+    the games of one deal hang together."""
+    deals = list(deals) if deals is not None else list(range(len(matches)))
     games = outcomes(matches)
     best = fit(games, len(ladder))
-    fits = bootstrap(games, len(ladder), samples, rng)
+    dealt = [deals[i] for i, m in enumerate(matches) if m.winner >= 0 or m.loser >= 0]  # as `outcomes` keeps them
+    fits = bootstrap(games, len(ladder), samples, rng, dealt)
     ratings = tuple(_estimate(best.ratings[i], [f.ratings[i] for f in fits]) for i in range(len(ladder)))
     skill = _estimate(best.skill_index(), [f.skill_index() for f in fits])
     spread = _estimate(best.spread(), [f.spread() for f in fits])
     whole = figures(table, players)
+    by_deal: dict[int, list[Match]] = {}
+    for deal, match in zip(deals[len(matches) - len(table):], table):
+        by_deal.setdefault(deal, []).append(match)
+    blocks = list(by_deal.values())
     resampled: list[TableFigures] = []
     for _ in range(samples):
-        resampled.append(figures([table[rng.randrange(len(table))] for _ in table], players))
+        resampled.append(figures([m for _ in blocks for m in blocks[rng.randrange(len(blocks))]], players))
 
     def est(pick: Callable[[TableFigures], float]) -> Estimate:
         return _estimate(pick(whole), [pick(f) for f in resampled])

@@ -31,11 +31,17 @@ class Match(NamedTuple):
         return self.winner >= 0 or self.loser >= 0
 
 
+DEAL_STREAM = -1  # the "seat" of a deal's own random stream (`game_seed`), apart from every game's and bot's
+
+
 def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed: int, index: int,
-               playouts: Playouts | None = None) -> Match:
+               playouts: Playouts | None = None, deal: int | None = None) -> Match:
     """Game `index` of a run seeded `seed`, entrant `ladder[seats[s]]` at seat s; search bots play out on
-    `playouts` (None: their own, on the Python engine)."""
-    rng = random.Random(game_seed(seed, index))
+    `playouts` (None: their own, on the Python engine). The cards are dealt (and any lot among callers drawn)
+    from deal number `deal` (default: the game's own index): games given one deal number are dealt alike, so
+    that the entrants of a rotation meet the same cards from every seat (duplicate deals). Each seat's bot
+    draws from the game's own stream."""
+    rng = random.Random(game_seed(seed, index) if deal is None else game_seed(seed, deal, DEAL_STREAM))
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcome(rng))
@@ -85,6 +91,7 @@ class _Run(NamedTuple):
     seatings: Sequence[Sequence[int]]
     seed: int
     playouts: Playouts | None
+    deals: Sequence[int] | None
 
 
 _run: _Run | None = None  # set in a forked worker only, by `_adopt`
@@ -92,14 +99,15 @@ _run: _Run | None = None  # set in a forked worker only, by `_adopt`
 
 def play_matches(game: Game, ladder: Sequence[Entrant], seatings: Sequence[Sequence[int]], seed: int,
                  playouts: Playouts | None = None, jobs: int = 1,
-                 progress: Callable[[int], None] | None = None) -> list[Match]:
-    """Game i of the run seeded `seed` with `seatings[i]`, for every i, in order; with `jobs` > 1 in that
-    many forked processes where the platform forks (else in this one). Each game is seeded by its index,
-    so the matches are the same whatever `jobs`. `progress(1)` is called as each game is done."""
+                 progress: Callable[[int], None] | None = None, deals: Sequence[int] | None = None) -> list[Match]:
+    """Game i of the run seeded `seed` with `seatings[i]` (dealt as deal `deals[i]`, or its own), for every i, in
+    order; with `jobs` > 1 in that many forked processes where the platform forks (else in this one). Each game
+    is seeded by its index and deal, so the matches are the same whatever `jobs`. `progress(1)` is called as each
+    game is done."""
     if jobs <= 1 or len(seatings) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return _collect((play_match(game, ladder, seats, seed, i, playouts) for i, seats in enumerate(seatings)),
-                        progress)
-    run = _Run(game, ladder, seatings, seed, playouts)
+        return _collect((play_match(game, ladder, seats, seed, i, playouts, None if deals is None else deals[i])
+                         for i, seats in enumerate(seatings)), progress)
+    run = _Run(game, ladder, seatings, seed, playouts, deals)
     context = multiprocessing.get_context("fork")  # a forked worker inherits the run: no game is pickled
     with context.Pool(min(jobs, len(seatings)), initializer=_adopt, initargs=(run,)) as pool:
         return _collect(pool.imap(_play_index, range(len(seatings))), progress)
@@ -123,4 +131,5 @@ def _adopt(run: _Run) -> None:
 
 def _play_index(index: int) -> Match:
     assert _run is not None
-    return play_match(_run.game, _run.ladder, _run.seatings[index], _run.seed, index, _run.playouts)
+    return play_match(_run.game, _run.ladder, _run.seatings[index], _run.seed, index, _run.playouts,
+                      None if _run.deals is None else _run.deals[index])
