@@ -119,6 +119,10 @@ def matrix_text(cells: list[Cell], results: dict[str, dict[str, Any]], links: Li
             lines.append(f"{label}{where}: breaks nothing checked")
         if known:
             lines.append("    refuted, as its rulebook expects: " + ", ".join(v["id"] for v in known))
+            for v in known:
+                files = links.get(cell.key, {}).get(v["id"], [])
+                if files:
+                    lines.append(f"      witness: {folder / files[0]}")
         if odd:
             lines.append("    undecided: " + ", ".join(f"{v['id']} ({v['verdict']})" for v in odd))
     if clashes:
