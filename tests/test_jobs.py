@@ -118,7 +118,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; the parent-death signal is Linux's")
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_rate_workers_end_with_their_parent(sig: signal.Signals, tmp_path: Path) -> None:
     """A running `rate --jobs 2` is sent the signal once its workers are up: within a few seconds none of them
     is left running two seconds later."""
