@@ -19,7 +19,7 @@ from the Python engine's own, and the kernel's decisions held against the Python
 (tests/kernel_decisions.py, pooled over the run). Prints one JSON line.
 
 Run: python benchmarks/compiled_agreement.py [--games 100000] [--stats 5000] [--seed S] [--json]
-     python benchmarks/compiled_agreement.py --generated 1000 [--per 300] [--start I]
+     python benchmarks/compiled_agreement.py --generated 1000 [--per 300] [--start I] [--variants]
 Needs numba; numba's cache goes under the user cache folder (cheatdsl/compiled/cache.py).
 """
 
@@ -154,7 +154,8 @@ def _summary(result: dict[str, Any], decisions: Any, started: float) -> dict[str
     return out
 
 
-def generated(count: int, start: int, per: int, seed: int, alpha: float, out: Path | None = None) -> dict[str, Any]:
+def generated(count: int, start: int, per: int, seed: int, alpha: float, out: Path | None = None,
+              variants: bool = False) -> dict[str, Any]:
     """Part 3: rulebooks start..start+count-1 of the generator on both engines (see the module's docstring). With
     `out`, the figures so far are written there after each rulebook (a run stopped part way keeps them), and a
     line a rulebook goes to standard error."""
@@ -174,12 +175,14 @@ def generated(count: int, start: int, per: int, seed: int, alpha: float, out: Pa
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="compiled-agreement-") as tmp:
         for i in range(start, start + count):
-            data = small_rulebooks.generate(i)
-            path = Path(tmp) / f"small-{i}.yaml"
+            data = small_rulebooks.variant(i) if variants else small_rulebooks.generate(i)
+            path = Path(tmp) / f"{data['rulebook']}.yaml"
             path.write_text(small_rulebooks.text_of(data))
             rb = load_rulebook(str(path))
             result["rulebooks"] += 1
-            for n in range(rb.players.min, rb.players.max + 1):
+            counts = list(rb.players.counts())
+            # A variant of a shipped rulebook: its fewest seats and two more (its decks are whole packs).
+            for n in (sorted({counts[0], counts[min(2, len(counts) - 1)]}) if variants else counts):
                 game = Game(rb, n, turn_cap=200)
                 for bots in (["greedy"] * n, ["honest"] * n, ["counter"] * n, [BOTS[s % 4] for s in range(n)]):
                     try:
@@ -197,7 +200,7 @@ def generated(count: int, start: int, per: int, seed: int, alpha: float, out: Pa
                     # The figures hang together (the seats' shares add up to one, the first player is a seat), so
                     # the largest |z| is tested, Bonferroni over the figures, not the sum of their squares.
                     p = min(1.0, len(z) * min(math.erfc(abs(v) / math.sqrt(2)) for v in z.values())) if z else 1.0
-                    name = f"small-{i} at {n} ({','.join(bots)})"
+                    name = f"{data['rulebook']} at {n} ({','.join(bots)})"
                     if p < alpha:
                         result["flagged"] += 1
                         worst = max(z, key=lambda k: abs(z[k]))
@@ -237,9 +240,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per", type=int, default=300, help="games a table and engine in part 3 (default 300)")
     parser.add_argument("--alpha", type=float, default=1e-4, help="a table is flagged below this p (default 1e-4)")
     parser.add_argument("--out", type=Path, help="part 3: write the figures so far to this file after each rulebook")
+    parser.add_argument("--variants", action="store_true",
+                        help="part 3 on variants of the shipped rulebooks (one to five fields changed: "
+                             "tests/small_rulebooks.variant) instead of generated rulebooks")
     args = parser.parse_args(argv)
     if args.generated:
-        out = generated(args.generated, args.start, args.per, args.seed, args.alpha, args.out)
+        out = generated(args.generated, args.start, args.per, args.seed, args.alpha, args.out, args.variants)
         print(json.dumps(out))
         return 0 if not (out["disagreements"] or out["flagged"] or out["decision_failures"]) else 1
     result = {"replays": replays(args.games, args.seed), "statistics": statistics(args.stats, args.seed)}

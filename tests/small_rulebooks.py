@@ -265,3 +265,51 @@ def coverage(datas: list[dict[str, Any]]) -> dict[str, float]:
         moved = sum(1 for d in datas if list(_values(d, path)) != base)
         out[f] = moved / len(datas) if datas else 0.0
     return out
+
+
+# -- variants of the shipped rulebooks --------------------------------------------------------------------
+
+# The fields a variant changes, each with the values it may take (a formula field's from FORMULAS).
+VARIANT_FIELDS: dict[str, list[Any]] = {
+    "deck.packs": [1, 2, "if players >= 5 then 2 else 1"],
+    "deck.jokers": [0, 1, 2],
+    "deck.jokers_wild": [True, False],
+    "setup.dealer": ["lot", "seat_zero"],
+    "setup.first_player": FORMULAS["setup.first_player"][:5],
+    "setup.direction": ["clockwise", "anticlockwise"],
+    "claim.count": ["exact", "extra_allowed", "any"],
+    "claim.first": ["aces", "any"],
+    "claim.follow": ["next(previous)", "prev(previous)", "{prev(previous), previous, next(previous)}", "any"],
+    "passing.allowed": [True, False],
+    "passing.when": FORMULAS["passing.when"],
+    "passing.all_pass_leader": FORMULAS["passing.all_pass_leader"],
+    "challenge.window": ["before_next_play", "count_of_three"],
+    "challenge.priority": ["first_clockwise", "offered_in_turn", "first_caller"],
+    "challenge.reveal": ["play", "top_card"],
+    "challenge.show_pile": [True, False],
+    "challenge.next_player": FORMULAS["challenge.next_player"],
+    "ending.style": ["first_out", "last_holder_loses"],
+    "ending.turn_start_win": FORMULAS["ending.turn_start_win"] + ["holds(required) >= 5"],
+    "ending.turn_cap": [40, 200, 1000],
+}
+
+
+def variant(i: int, tries: int = 60) -> dict[str, Any]:
+    """Variant number `i` (the same on every run): a shipped rulebook extended by a house rule changing one to
+    five fields of VARIANT_FIELDS (the way the issue on one rule, one meaning in both engines made its 265)."""
+    root = Path(__file__).resolve().parent.parent / "rulebooks"
+    shipped = sorted(p.stem for p in root.glob("*.yaml"))
+    rng = random.Random(f"rulebook-variant/{i}")
+    for _ in range(tries):
+        base = _pick(rng, shipped)
+        data: dict[str, Any] = {"rulebook": f"variant-{i}", "title": "A variant", "source": "tests/small_rulebooks.py",
+                                "extends": base}
+        for name in rng.sample(sorted(VARIANT_FIELDS), rng.randint(1, 5)):
+            section, key = name.split(".")
+            data.setdefault(section, {})[key] = _pick(rng, VARIANT_FIELDS[name])
+        passing = data.get("passing", {})
+        if passing.get("allowed") is True:
+            passing.setdefault("all_pass_leader", "last_player")
+        if valid(data):
+            return data
+    raise ValueError(f"no valid variant drawn for number {i} in {tries} tries")
