@@ -151,3 +151,29 @@ def test_the_replay_check_starts_from_the_python_engines_deal() -> None:
                     follow(state, logged)
                 except Disagreement as exc:  # pragma: no cover - the message says where
                     pytest.fail(f"{name} at {n} with {bots}, game {index}: {exc}")
+
+
+def test_a_table_that_ends_at_the_deal_where_the_last_holder_loses_ends_in_the_kernel_too() -> None:
+    """Found by the generated campaign: at two seats, a hand dealt as a pair leaves at once (forced sets of two),
+    and the other seat, the last holding cards, loses before any play. The kernel went on with one seat in and
+    never returned; it now ends the game at the deal as the engine does (the first out wins, the last in loses),
+    and every game replays. A child process, so that a kernel that hangs again fails the test instead."""
+    import subprocess
+
+    code = ("import sys; sys.path.insert(0, {root!r})\n"
+            "from cheatdsl.compiled.replay import play_logged, replay\n"
+            "from cheatdsl.compiled.run import CompiledTable\n"
+            "from cheatdsl.engine import Game\n"
+            "from cheatdsl.load import load_rulebook\n"
+            "game = Game(load_rulebook({path!r}), 2, turn_cap=200)\n"
+            "table = CompiledTable(game, ['greedy', 'greedy'], 1, 0.15)\n"
+            "ends = [replay(game, play_logged(table, i))[1] for i in range(60)]\n"
+            "records = table.play(0, 300)\n"
+            "print(ends.count('LAST_HOLDER'), sum(r.loser >= 0 for r in records))\n")
+    root = str(FIXTURES.parent.parent)
+    done = subprocess.run([sys.executable, "-c", code.format(root=root, path=str(FIXTURES /
+                           "kernel-last-holder-out-at-deal.yaml"))], capture_output=True, text=True, timeout=240,
+                          env={**os.environ, "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"]})
+    assert done.returncode == 0, done.stderr[-2000:]
+    at_deal_or_later, with_loser = map(int, done.stdout.split())
+    assert at_deal_or_later == 60 and with_loser == 300

@@ -322,6 +322,8 @@ def deal(deck, aside, dealt, n, step, by_lot, first_seat, first_card, set_size, 
         for seat in range(n):
             sizes[seat] -= put_out_sets(hands, seat, set_size, set_ranks, gone)
     seated[:] = True
+    left = n
+    gone_first = -1
     for seat in range(n):
         if sizes[seat] == 0:  # a hand dealt only sets goes out at once
             if not last_holder:
@@ -331,6 +333,18 @@ def deal(deck, aside, dealt, n, step, by_lot, first_seat, first_card, set_size, 
                 record[DEALER] = dealer
                 return dealer, -1
             seated[seat] = False
+            left -= 1
+            if gone_first < 0:
+                gone_first = seat
+            if left <= 1:  # one seat still in: it is the last holding cards, and loses (`challenge.go_out`)
+                record[:] = 0
+                record[FIRST] = record[LOSER] = -1
+                for s in range(n):
+                    if seated[s]:
+                        record[LOSER] = s
+                record[WINNER] = gone_first
+                record[DEALER] = dealer
+                return dealer, -1
     situation[:] = 0
     play_cards[:] = 0
     situation[LEADING] = 1  # the first play leads

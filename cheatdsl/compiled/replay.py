@@ -112,13 +112,21 @@ def actions_of(game: Game, logged: LoggedGame) -> Iterator[tuple[int, object]]:
 def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
     """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
     and the end; returns the Python engine's (winner, ending name, turns)."""
-    from .kernel import FIRST, STUCK, WINNER
+    from .kernel import FIRST, LOSER, STUCK, WINNER
     n = game.players
     emptied = tuple(s for s in range(n) if not logged.hands[s].any())  # dealt only sets, which left at once
     if emptied and game.rules.first_out:
         if len(logged.log) or int(logged.record[WINNER]) != emptied[0]:
             raise Disagreement(f"seat {emptied[0]} was dealt only sets and wins, but the kernel's game went on")
         return emptied[0], "WON", 0
+    if len(emptied) >= n - 1 and not game.rules.first_out:
+        # Every seat but one (or all) dealt only sets: the first of them out, the last one in loses at the deal.
+        held = [s for s in range(n) if s not in emptied]
+        loser = held[0] if held else emptied[-1]
+        if len(logged.log) or (int(logged.record[WINNER]), int(logged.record[LOSER])) != (emptied[0], loser):
+            raise Disagreement(f"seats {list(emptied)} were dealt only sets, so seat {loser} loses at the deal, "
+                               "but the kernel's game went otherwise")
+        return emptied[0], "LAST_HOLDER", 0
     position = start_of(game, logged)
     first = -1 if position is None else position.to_play
     if first != int(logged.record[FIRST]):
