@@ -57,4 +57,4 @@ def test_a_figure_the_bots_habit_drives_is_flagged(tmp_path, capsys: pytest.Capt
     assert json.loads(capsys.readouterr().out)["bots_habit"] == []
     assert main(["compare", "standard", str(path), "--simulate", "100", "--no-verify"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "! pass-none: only" in out and "(the bots' habit)" in out and "! standard: only" not in out
+    assert "! The bots' habit, under pass-none: only" in out and "under standard:" not in out

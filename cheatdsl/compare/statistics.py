@@ -232,7 +232,7 @@ def findings(columns: tuple[Column, ...], data: Sequence[Simulated],
                                       first.settings.players, ", ".join(bots)))
     for c, d in zip(columns, data):  # figures the bots' habits drive (`simulate.artefacts`; the cap told above)
         if isinstance(d, Statistics):
-            out += [f"{c.heading}: {said} (the bots' habit)." for said in artefacts(d, capped=False)]
+            out += [f"The bots' habit, under {c.heading}: {said}." for said in artefacts(d, capped=False)]
     return tuple(out)
 
 

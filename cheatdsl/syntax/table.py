@@ -105,7 +105,7 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
         F("sets", K.SECTION, "optional: complete sets leaving the game"),
         F("ending", K.SECTION, "**required**: how the game ends", required=True, why="how the game ends"),
         F("expect", K.VERDICTS, "verdicts the verifier should give for these rules, e.g. `termination: refuted`; "
-          "a house rule does not take over its base's unless it says `expect: inherit`",
+          "a house rule is judged against its base's verdicts instead, unless it says `expect: inherit`",
           words=PROPERTY_IDS),
         F("variations", K.VARIATIONS, "named variations this rulebook offers"),
     ),
