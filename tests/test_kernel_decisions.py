@@ -157,7 +157,9 @@ def test_a_table_that_ends_at_the_deal_where_the_last_holder_loses_ends_in_the_k
     """Found by the generated campaign: at two seats, a hand dealt as a pair leaves at once (forced sets of two),
     and the other seat, the last holding cards, loses before any play. The kernel went on with one seat in and
     never returned; it now ends the game at the deal as the engine does (the first out wins, the last in loses),
-    and every game replays. A child process, so that a kernel that hangs again fails the test instead."""
+    and every game replays. At three seats a seat the deal put out is the first out, the winner where the last
+    holder loses (the kernel counted the first to leave in play). A child process, so that a kernel that hangs
+    again fails the test instead."""
     import subprocess
 
     code = ("import sys; sys.path.insert(0, {root!r})\n"
@@ -169,6 +171,9 @@ def test_a_table_that_ends_at_the_deal_where_the_last_holder_loses_ends_in_the_k
             "table = CompiledTable(game, ['greedy', 'greedy'], 1, 0.15)\n"
             "ends = [replay(game, play_logged(table, i))[1] for i in range(60)]\n"
             "records = table.play(0, 300)\n"
+            "three = Game(game.rulebook, 3, turn_cap=200)\n"
+            "table = CompiledTable(three, ['greedy'] * 3, 1, 0.15)\n"
+            "ends += [replay(three, play_logged(table, i))[1] for i in range(60)]\n"
             "print(ends.count('LAST_HOLDER'), sum(r.loser >= 0 for r in records))\n")
     root = str(FIXTURES.parent.parent)
     done = subprocess.run([sys.executable, "-c", code.format(root=root, path=str(FIXTURES /
@@ -176,4 +181,4 @@ def test_a_table_that_ends_at_the_deal_where_the_last_holder_loses_ends_in_the_k
                           env={**os.environ, "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"]})
     assert done.returncode == 0, done.stderr[-2000:]
     at_deal_or_later, with_loser = map(int, done.stdout.split())
-    assert at_deal_or_later == 60 and with_loser == 300
+    assert at_deal_or_later == 120 and with_loser == 300

@@ -428,7 +428,14 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
         count = situation[COUNT]
         called = situation[CALLED]
         lie = situation[LIE] == 1
+        # The first seat out, the winner where the last holder loses: after a deal, the lowest seat it put out
+        # (sets dealt whole), as the engine puts them out in seat order; from a position, the same guess (a
+        # playout reads the loser only).
         first_out = -1
+        for s in range(n):
+            if not seated[s]:
+                first_out = s
+                break
         top = claim  # the last play's highest card (set with each play)
         if keeps:
             known[:] = 0
