@@ -65,7 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--engine", choices=("auto", "compiled", "python"), default="auto",
                    help="where the search bots' playouts run: auto (default), the compiled engine where numba is "
                         "installed and it plays the rules, else the Python engine; compiled: the compiled engine "
-                        "where it plays the rules, an error without numba; python: the Python engine")
+                        "where it plays the rules, an error without numba; python: the Python engine. The compiled "
+                        "engine plays the playouts' honest bots (it plays random, greedy, honest and counter) and "
+                        "every rule declared as its own in cheatdsl/played_by.py; it refuses the rest by the "
+                        "field's name (docs/engine.md)")
     p.add_argument("--jobs", "-j", type=JOBS, default=1, metavar="J",
                    help="worker processes for the games (default 1; where the platform forks); the figures do "
                         "not depend on it")
