@@ -14,8 +14,8 @@ generator (tests/small_rulebooks.py, the differential campaign's), at every play
 with greedy, honest and counter tables and the four bots by seat. Each table: --per games of each engine
 compared (each seat's win share, the first player's, turns and challenges a game, as z scores; the largest
 |z| of the table, Bonferroni over its figures since they hang together (the seats' shares add up to one),
-flagged below --alpha, 1e-4 by default, so that a thousand rulebooks flag about one table by chance), the kernel's games replayed by the Python engine from the kernel's deal and
-from the Python engine's own, and the kernel's decisions held against the Python bots at the same states
+flagged below --alpha, 1e-4 by default, so that a thousand rulebooks flag about one table by chance), the
+kernel's games replayed by the Python engine from the kernel's deal and from the Python engine's own, and the kernel's decisions held against the Python bots at the same states
 (tests/kernel_decisions.py, pooled over the run). Prints one JSON line.
 
 Run: python benchmarks/compiled_agreement.py [--games 100000] [--stats 5000] [--seed S] [--json]
@@ -129,7 +129,8 @@ def _z_scores(a: list[GameRecord], b: list[GameRecord], players: int) -> dict[st
     out: dict[str, float] = {}
     rows: list[tuple[str, list[float], list[float]]] = []
     for seat in range(players):
-        rows.append((f"win share seat {seat}", [float(r.winner == seat) for r in a], [float(r.winner == seat) for r in b]))
+        rows.append((f"win share seat {seat}", [float(r.winner == seat) for r in a],
+                     [float(r.winner == seat) for r in b]))
     rows.append(("first player wins", [float(r.winner == r.first >= 0) for r in a],
                  [float(r.winner == r.first >= 0) for r in b]))
     rows.append(("turns", [float(r.turns) for r in a], [float(r.turns) for r in b]))

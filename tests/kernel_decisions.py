@@ -13,8 +13,8 @@ plays), is asked DRAWS times, each with a fresh random stream, what it would do:
   how often it equals the Python bot's first answer, against how often the Python bot's other answers do (a
   collision test: equal distributions give equal rates), the cards it put down against the Python answers'
   mean, and how often it challenged against the Python answers' share (apart where half the Python answers
-  called every time, never, or sometimes, the share taken from the other half). Each is a sum of independent differences with mean 0 when the bots decide alike,
-  held within `SIGMAS` standard deviations.
+  called every time, never, or sometimes, the share taken from the other half). Each is a sum of independent
+  differences with mean 0 when the bots decide alike, held within `SIGMAS` standard deviations.
 """
 
 from __future__ import annotations

@@ -200,7 +200,8 @@ def test_long_work_off_a_terminal_says_how_far_it_has_gone() -> None:
     assert quiet.getvalue() == "", "no note before ten seconds"
 
 
-def test_rate_counts_its_games_for_the_progress(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_rate_counts_its_games_for_the_progress(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     """The ladder says each game done as one more; the progress is told the games done so far (it was told 1
     every time)."""
     from cheatdsl.commands import progress

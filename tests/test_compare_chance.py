@@ -3,6 +3,8 @@ statistics with one sentence saying which differ (cheatdsl/compare/chance.py).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cheatdsl.cli import main
@@ -41,7 +43,7 @@ def test_compare_marks_only_statistics_beyond_chance_and_says_which(capsys: pyte
     assert "! No figure differs beyond chance between standard and english-ascending" in out
 
 
-def test_a_figure_the_bots_habit_drives_is_flagged(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+def test_a_figure_the_bots_habit_drives_is_flagged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 39, point 6: under a house rule that lets a seat pass when it holds none of the rank, `honest` still
     calls about every play and catches a lie well under 5% of the time; `simulate` (text and JSON) and `compare`
     say that the challenge figures show the bots' habit."""

@@ -52,7 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rulebooks(p)
     add_variation(p, "switch a named variation on in every rulebook that offers it (repeatable)")
-    p.add_argument("--simulate", type=GAMES, metavar="G", help="simulate G games per rulebook and compare statistics (default: none, no simulation)")
+    p.add_argument("--simulate", type=GAMES, metavar="G",
+                   help="simulate G games per rulebook and compare statistics (default: none, no simulation)")
     p.add_argument("--rate", type=GAMES, metavar="G",
                    help="play a ladder of G games of bots per rulebook (`cheatdsl rate`) and compare skill index, "
                         "seats and length (default: none, no ladder)")

@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="RULEBOOK", help="a rulebook file or a shipped profile's name")
     p.add_argument("--players", "-n", type=_players, metavar="N,M|all",
-                   help="verify at these player counts, a row each (all: every count the rulebook allows; default: the counts the verifier chooses)")
+                   help="verify at these player counts, a row each (all: every count the rulebook allows; default: the "
+                        "counts the verifier chooses)")
     p.add_argument("--property", "-p", action="append", choices=PROPERTY_IDS, metavar="ID", dest="properties",
                    help="verify only this property (repeatable): " + ", ".join(PROPERTY_IDS))
     add_runner(p, "explore-results/NAME")

@@ -55,10 +55,10 @@ Engines (--engine): the compiled engine (numba, `pip install cheatdsl[compiled]`
 rules and bots as the Python engine with its own random draws, so its numbers agree within their
 intervals, not digit for digit. It plays every rule declared as its own in cheatdsl/played_by.py (all
 those of the shipped rulebooks; the rest it refuses by the field's name, and a deck too large for its
-tables by the memory they would take, see docs/engine.md) and the random, greedy, honest and counter bots; `auto` uses it
-when it plays the run and the run would take the Python engine more than about 2 s (timed on its first
-two games), and `compiled` says why when it cannot. Its kernel is compiled once and kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME), in a folder
-named by a hash of the kernel's sources.
+tables by the memory they would take, see docs/engine.md) and the random, greedy, honest and counter
+bots; `auto` uses it when it plays the run and the run would take the Python engine more than about 2 s
+(timed on its first two games), and `compiled` says why when it cannot. Its kernel is compiled once and
+kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME), in a folder named by a hash of the kernel's sources.
 
 Exit status: 0 simulated; 1 the rulebook has errors (printed like `cheatdsl check`), or with
 --strict some game did not finish;

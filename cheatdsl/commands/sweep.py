@@ -60,7 +60,8 @@ def add_runner(p: argparse.ArgumentParser, default_out: str) -> None:
     p.add_argument("--jobs", "-j", type=JOBS, default=1, metavar="J",
                    help="worker processes on this machine (default 1); the results do not depend on it")
     p.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
-                   help="run the cells on the Dask scheduler at ADDRESS (tcp://HOST:8786) instead (default: none, on this machine)")
+                   help="run the cells on the Dask scheduler at ADDRESS (tcp://HOST:8786) instead (default: none, on "
+                        "this machine)")
     p.add_argument("--force", action="store_true",
                    help="start even when the work is over 1,000 cells or an estimated hour (the size and the "
                         "estimate are printed first either way)")

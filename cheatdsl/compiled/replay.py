@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import (ACCEPT, CHANCE, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Game, Play, Position,
-                      State)
+from ..engine import (ACCEPT, CHANCE, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Game, Play,
+                      Position, State)
 from ..engine.deal import enter_position
 from .position import turn_start
 from .run import CompiledTable
@@ -63,8 +63,8 @@ def play_logged_from(table: CompiledTable, state: State, seed: int) -> LoggedGam
         for card in cards:
             gone[card] += 1
     gone[t.faces] = gone[:t.faces].sum()
-    kernel_game(t, at.dealer, at.hands, at.pile, at.stock, at.seated, at.seat, at.row, at.situation, at.play_cards, gone,
-                turns, np.uint64(seed & ((1 << 64) - 1)), table.rates, table.policies, record, pickups, log, states)
+    kernel_game(t, at.dealer, at.hands, at.pile, at.stock, at.seated, at.seat, at.row, at.situation, at.play_cards,
+                gone, turns, np.uint64(seed & ((1 << 64) - 1)), table.rates, table.policies, record, pickups, log, states)
     n = int(record[LOG_ROWS])
     return LoggedGame(at.dealer, hands, tuple(at.stock.tolist()), log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))

@@ -156,7 +156,8 @@ def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTab
     if need > budget:
         raise TooLarge(f"the compiled engine's tables for this table ({len(deck):,} cards) would take "
                        f"{need / 2**30:,.1f} GiB, past the {budget / 2**30:,.1f} GiB it may use")
-    pass_ok = _turn_table(game, rules.pass_when, claim_sets, len(deck), "`passing.when`: a passing rule", rules.may_pass)
+    pass_ok = _turn_table(game, rules.pass_when, claim_sets, len(deck), "`passing.when`: a passing rule",
+                          rules.may_pass)
     wins_at_start = _turn_table(game, rules.turn_start_win, claim_sets, len(deck),
                                 "`ending.turn_start_win`: a win at the start of a turn",
                                 False)
