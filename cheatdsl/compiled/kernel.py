@@ -927,6 +927,19 @@ def play_logged(t, seed, index, rates, policies, record, pickups, hands0, stock0
 
 
 @njit(cache=True)
+def position_start(t, hands, seed):
+    """The random stream of `seed` and each seat's hand size: what play from a position needs (`playout`,
+    `play_logged_from`)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = u64(seed)
+    draw(rng)
+    sizes = np.zeros(t.players, dtype=np.int64)
+    for s in range(t.players):
+        sizes[s] = hands[s].sum()
+    return rng, sizes
+
+
+@njit(cache=True)
 def playout(t, dealer, hands, pile, stock, seated, seat, row, situation, play_cards, turns_left, actions_left, seed,
             rates, policies, record):
     """A search bot's playout: a table the Python engine holds at a turn's start (`hands` by seat and value,
@@ -935,12 +948,7 @@ def playout(t, dealer, hands, pile, stock, seated, seat, row, situation, play_ca
     other facts in `situation` and the last play's cards in `play_cards`) played on by `policies` for at most
     `actions_left` decisions. `hands` and `seated` end as at the end; `record` says the winner and the loser
     (-1: none yet)."""
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = u64(seed)
-    draw(rng)
-    sizes = np.zeros(t.players, dtype=np.int64)
-    for s in range(t.players):
-        sizes[s] = hands[s].sum()
+    rng, sizes = position_start(t, hands, seed)
     pickups = np.zeros(turns_left + 1, dtype=np.int64)
     none = np.zeros((1, 1), dtype=np.int64)
     play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), stock, seated, seat, row, situation.copy(),
@@ -955,12 +963,7 @@ def play_logged_from(t, dealer, hands, pile, stock, seated, seat, row, situation
     the cards put out in sets so far by value, their total last), played on to its end by `policies`, with its
     action log and the state after every action (record[LOG_ROWS] is the log's length): the replay check from
     the Python engine's own deal."""
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = u64(seed)
-    draw(rng)
-    sizes = np.zeros(t.players, dtype=np.int64)
-    for s in range(t.players):
-        sizes[s] = hands[s].sum()
+    rng, sizes = position_start(t, hands, seed)
     work = workspace(t, policies, turns_left)
     work[13][:] = gone
     play_on(t, dealer, hands, sizes, pile.copy(), pile.sum(), stock, seated, seat, row, situation.copy(),
