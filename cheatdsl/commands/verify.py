@@ -226,18 +226,25 @@ def run(args: argparse.Namespace) -> int:
             bases.append((report.rulebooks[-1], base))
         elif rulebook.dropped_expectations:
             print(dropped_note(shown, rulebook), file=sys.stderr)
+    # A base several house rules share is verified once (at the counts and properties they ask alike).
+    once: dict[tuple[str, Any, Any], int] = {}
+    distinct = []
+    for _, request in bases:
+        key = (request.rulebook.chain[0], request.properties, request.counts)
+        if key not in once:
+            once[key] = len(distinct)
+            distinct.append(request)
     caches = Caches()  # the invariants the workers prove come back here, for the rule checks below
     with Progress("verifying", 0) as bar:
-        results = verify_many([job for _, job in jobs] + [job for _, job in bases], settings, caches,
-                              progress=bar.update)
+        results = verify_many([job for _, job in jobs] + distinct, settings, caches, progress=bar.update)
     for (entry, request), timed in zip(jobs, results):
         entry.timed = timed
         entry.warnings = dead_rules(request.rulebook, request.counts, settings, caches)
         entry.warnings += unsure_calls(request.rulebook, next(
             (t.result for t in timed if t.result.id == "claim-threshold"), None))
-    for (entry, request), timed in zip(bases, results[len(jobs):]):
+    for entry, request in bases:
         entry.base = request.rulebook.name
-        entry.base_timed = timed
+        entry.base_timed = results[len(jobs) + once[(request.rulebook.chain[0], request.properties, request.counts)]]
     if args.save_witnesses:
         from ..output import OutputError
         try:
