@@ -223,6 +223,14 @@ def test_class_f_no_internal_error_where_the_only_call_is_barred(settings: Setti
     assert _at(term, 4)["verdict"] == _at(term, 5)["verdict"] == "proved"
 
 
+def test_class_f_no_internal_error_where_the_deal_puts_a_seat_out() -> None:
+    """Class (f), found by the differential campaign (generated rulebook 2552): forced sets put a seat out at the
+    deal, and challenge-priority's game had that seat call at once with another; it was never asked, no call was
+    heard, and the verifier raised IndexError. The game is now sought among seats still in."""
+    results = _results("judge-seat-out-at-deal", SYMBOLIC, "challenge-priority")
+    assert results["challenge-priority"].verdict is Verdict.PROVED
+
+
 def test_class_g_a_seat_that_wins_at_its_first_turn_from_every_deal() -> None:
     """Class (g): a full hand of three wins at the start of a turn, so the first player wins at once from every
     deal; the symbolic verifier left winnability and termination unknown, the judge decides both."""

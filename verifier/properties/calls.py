@@ -42,6 +42,8 @@ def _try(game: Game, seed: int, places: tuple[int, ...]) -> Witness | None:
     if st.phase is not Phase.RESPOND:
         return None
     callers = tuple(sorted(game.rules.seat_after(claimant, d) for d in places))
+    if len(set(callers)) < len(callers) or claimant in callers or not all(st.is_in(c) for c in callers):
+        return None  # a seat the deal put out (sets dealt whole) is never asked: another seed
     call = Challenge(game.rules.kind_names[0])
     asked: list[int] = []  # the seats asked to respond, in turn, a step each after the play
     while st.phase is Phase.RESPOND:
@@ -58,6 +60,8 @@ def _try(game: Game, seed: int, places: tuple[int, ...]) -> Witness | None:
         return Witness(PRIORITY, game.players, {"seed": seed, "dealer": st.dealer}, steps,
                        {"phase": "chance", "callers": list(callers)}, [said, "the lot must say who called first"],
                        summary)
+    if not st.reveals():
+        return None  # no call was heard (the game ended first): another seed
     r = st.reveals()[-1]
     unasked = [seat for seat in callers if seat not in asked]
     if unasked:  # offered in turn: the first challenge was heard before the others were asked
