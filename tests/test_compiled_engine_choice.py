@@ -153,12 +153,25 @@ def test_a_deck_too_large_for_the_kernel_is_refused_by_compiled_and_played_by_au
 @needs_numba
 def test_auto_chooses_by_the_work_of_the_run_not_its_count_of_games() -> None:
     """Issue 41 point 7: Mogeln at four seats, 1,000 games, ran on the interpreter in 19.6 s against 0.79 s
-    compiled, because `auto` counted games. It now times the first games in Python: a thousand long games go
-    to the kernel, a handful of short ones stay in Python."""
+    compiled, because `auto` counted games. It now counts the decisions of the first games in Python: a thousand
+    long games go to the kernel, a handful of short ones stay in Python. Counted, not timed: the same run gets the
+    same estimate on a busy machine (a sweep's cell played on one engine, then on the other, under load)."""
+    import time
+
+    from cheatdsl.simulate import engine as engine_module
     from cheatdsl.simulate.engine import python_seconds
     mogeln = load_rulebook(str(ROOT / "rulebooks" / "mogeln.yaml"))
     table = Table(mogeln, 4, ("honest",) * 4, 0, None, 0.15)
-    assert python_seconds(table, 1000) > 2.0
+    estimate = python_seconds(table, 1000)
+    assert estimate > 2.0
+    slow = time.perf_counter
+    try:
+        time.perf_counter = lambda: slow() * 50  # type: ignore[assignment]  # a machine fifty times busier
+        assert python_seconds(table, 1000) == estimate
+    finally:
+        time.perf_counter = slow  # type: ignore[assignment]
+    actions = sum(r.actions for r in table.play(0, engine_module.PROBE_GAMES))
+    assert estimate == actions * engine_module.decision_seconds(52) * 1000 / engine_module.PROBE_GAMES
     assert choose(Engine.AUTO, table, table.bots, 1000) is not table
     english = Table(load_rulebook(ENGLISH), 3, ("greedy",) * 3, 0, None, 0.15)
     assert choose(Engine.AUTO, english, english.bots, 20) is english

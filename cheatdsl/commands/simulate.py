@@ -57,8 +57,9 @@ intervals, not digit for digit. It plays every rule declared as its own in cheat
 those of the shipped rulebooks; the rest it refuses by the field's name, and a deck too large for its
 tables by the memory they would take, see docs/engine.md) and the random, greedy, honest and counter
 bots; `auto` uses it when it plays the run and the run would take the Python engine more than about 2 s
-(timed on its first two games), and `compiled` says why when it cannot. Its kernel is compiled once and
-kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME), in a folder named by a hash of the kernel's sources.
+(estimated from the decisions of its first two games), and `compiled` says why when it cannot. Its kernel
+is compiled once and kept in ~/.cache/cheatdsl/numba (or $XDG_CACHE_HOME), in a folder named by a hash of
+the kernel's sources.
 
 Exit status: 0 simulated; 1 the rulebook has errors (printed like `cheatdsl check`), or with
 --strict some game did not finish;
@@ -87,9 +88,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "likelier true than false at most this often (default 0.15)")
     p.add_argument("--engine", choices=("auto", "compiled", "python"), default="auto",
                    help="auto (default): the compiled engine when it plays the rules and the run would take "
-                        "the Python engine more than about 2 s (timed on its first two games), else the Python "
-                        "engine; compiled: the compiled engine or an error saying why not; python: the Python "
-                        "engine (the reference)")
+                        "the Python engine more than about 2 s (estimated from the decisions of its first two "
+                        "games), else the Python engine; compiled: the compiled engine or an error saying why not; "
+                        "python: the Python engine (the reference)")
     add_format(p, ("text", "json"))
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when any game is unfinished (stopped by the turn cap or with no legal action)")
