@@ -16,15 +16,13 @@ from .play import Table
 AUTO_PYTHON_SECONDS = 2.0
 PROBE_GAMES = 2  # games played in Python to estimate a run's length there (their records are not kept)
 ACTION_SECONDS = 2e-6
-"""A decision of the Python engine, bots' thinking included, at the dear end for a deck of a pack or a few:
-`cheatdsl simulate mogeln --games 200 --engine python` made 1.6 million in 3.3 s whole process (1.9 microseconds
-each), the standard sheet 60,000 in 0.3 s (0.8), on the 2-core machine, 2026-12-07. An estimate from counted
-decisions, not timed ones, so that a run plays on the same engine (and gives the same figures) however busy the
-machine is."""
+"""A decision of the Python engine, bots' thinking included, at the dear end for a deck of a pack or a few (1.9
+microseconds measured on the shipped profile of the longest games, 0.8 on a short one: docs/engine.md). An
+estimate from counted decisions, not timed ones, so that a run plays on the same engine (and gives the same
+figures) however busy the machine is."""
 DECK_CUBE_SECONDS = 1.65e-13
-"""What a decision costs more with a deck of N cards: N**3 times this (the bots' odds over ever larger hands).
-The standard sheet with 4, 12 and 38 packs, four seats, `--engine python`: about 1, 40 and 1,300 microseconds
-a decision (208, 624 and 1,976 cards), the same machine and day."""
+"""What a decision costs more with a deck of N cards: N**3 times this (the bots' odds over ever larger hands;
+about 1, 40 and 1,300 microseconds a decision measured at 208, 624 and 1,976 cards: docs/engine.md)."""
 
 
 class Engine(Enum):
