@@ -200,3 +200,14 @@ def test_a_deal_is_played_in_every_rotation_of_its_entrants() -> None:
     rating = rate(load_rulebook("standard-one-card-only"), 2, games=12, seed=1, samples=20,
                   ladder=LADDER[:3], playouts=None)
     assert rating.games == 12 and rating.skill_index.low <= rating.skill_index.value <= rating.skill_index.high
+
+
+def test_duplicate_deals_give_the_same_report_whatever_the_jobs() -> None:
+    """Issue 39, point 4: the same report for the same seed whatever --jobs, the deals shared by a rotation's
+    games handed to the workers too."""
+    from cheatdsl.load import load_rulebook
+
+    rulebook = load_rulebook("standard-one-card-only")
+    one = rate(rulebook, 2, games=12, seed=4, samples=10, ladder=LADDER[:3], playouts=None, jobs=1)
+    two = rate(rulebook, 2, games=12, seed=4, samples=10, ladder=LADDER[:3], playouts=None, jobs=2)
+    assert json.dumps(one.as_json(), sort_keys=True) == json.dumps(two.as_json(), sort_keys=True)
