@@ -24,7 +24,7 @@ if importlib.util.find_spec("numba") is None:  # numba is optional: `pip install
 # numba reads its cache folder once, when first imported (see cheatdsl/compiled/cache.py).
 os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba"))
 
-from cheatdsl.compiled.replay import Disagreement, play_logged, replay  # noqa: E402
+from cheatdsl.compiled.replay import Disagreement, follow, play_logged, play_logged_from, replay  # noqa: E402
 from cheatdsl.compiled.run import CompiledTable, unsupported  # noqa: E402
 from cheatdsl.engine import Game, Play  # noqa: E402
 from cheatdsl.load import load_rulebook  # noqa: E402
@@ -71,6 +71,13 @@ def test_every_rulebook_plays_compiled_and_replays_exactly_or_is_refused(path: P
             winner, _, turns = replay(game, logged)
             record = table.play(index, index + 1)[0]
             assert (record.winner if record.winner >= 0 else None, record.turns) == (winner, turns)
+        # Issue 40, point 2: the replay from a deal the Python engine made, not the kernel's.
+        state = game.new_initial_state()
+        rng = random.Random(f"{path.stem}/{players}/{bots}")
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcome(rng))
+        if not state.is_terminal():
+            follow(state, play_logged_from(table, state.clone(), 11))
 
 
 def test_every_shipped_rulebook_plays_compiled() -> None:
