@@ -231,6 +231,17 @@ def test_class_f_no_internal_error_where_the_deal_puts_a_seat_out() -> None:
     assert results["challenge-priority"].verdict is Verdict.PROVED
 
 
+def test_a_loop_played_by_bots_is_a_whole_position_met_twice() -> None:
+    """Found by the differential campaign (generated rulebook 2937): a pass lets the last play be challenged
+    again, and the games played by bots took a position where it still may for one where it no longer may
+    (alike in hands, pile and claims), so the symbolic verifier refuted termination; the judge decides that every
+    game from every deal ends. The loops are now keyed by the whole position, as the judge keys it."""
+    sym = _results("judge-pass-reopens-the-window", SYMBOLIC, "termination")["termination"]
+    assert sym.verdict is not Verdict.REFUTED
+    judged = _results("judge-pass-reopens-the-window", Settings(), "termination")["termination"]
+    assert _at(judged, 2)["verdict"] == "proved"
+
+
 def test_class_g_a_seat_that_wins_at_its_first_turn_from_every_deal() -> None:
     """Class (g): a full hand of three wins at the start of a turn, so the first player wins at once from every
     deal; the symbolic verifier left winnability and termination unknown, the judge decides both."""

@@ -452,10 +452,11 @@ _PLAY = Phase.PLAY  # read once: an enum member read from its class costs more t
 
 
 def _key(st: State) -> tuple[Any, ...]:
-    """The state at the start of a turn, as the lassos compare it: each hand as its count of every card value
-    (equal exactly when the hands hold the same cards), the pile, the stock, the claims, the seats in."""
-    return (st.phase, st.to_act, tuple(map(tuple, map(st.hand, range(st.game.players)))), st.pile_cards(),
-            st.stock(), st.previous, st.leading, st.required, st.seating)
+    """The state at the start of a turn, as the lassos compare it: the whole position (`State.position`, as the
+    exhaustive judge keys it), so that two states alike in hands, pile and claims but not in the passes, the
+    open window or the cards gone are never taken for one (the loop played by bots read so once: generated
+    rulebook 2937). Who was dealt each card is kept: it never changes within a game."""
+    return st.position(turns=False, holders=True)
 
 
 def _expect_now(st: State) -> dict[str, Any]:

@@ -68,11 +68,12 @@ class Found:
 
 
 def _key(st: State) -> tuple[Any, ...]:
-    """The whole position at the start of a turn, as far as the rest of the game can read it (each hand as its
-    count of every card value: equal exactly when the hands hold the same cards)."""
-    return (st.to_act, tuple(map(tuple, map(st.hand, range(st.game.players)))), st.pile_plays(), st.stock(),
-            st.previous, st.leading, st.required, st.seating, st.passes, st.last_player, st.gone(), st.aside(),
-            st.discarded_sets(), st.order_out(), st.claimant)
+    """The whole position at the start of a turn, everything the rest of the game can read (`State.position`, as
+    the exhaustive judge keys it): whether the last play may still be challenged too, and who answers it. Who
+    was dealt each card is kept: it never changes within a game, so it hides no loop. (A key without the open
+    window took a position where a pass lets the last play be challenged for one where it no longer may, and
+    refuted termination where every game ends: found by the differential campaign, generated rulebook 2937.)"""
+    return st.position(turns=False, holders=True)
 
 
 def _now(st: State) -> dict[str, Any]:
