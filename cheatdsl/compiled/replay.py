@@ -12,6 +12,7 @@ from ..engine import (ACCEPT, CHANCE, KEEP as KEEP_SETS, PASS, ChanceCaller, Cha
 from ..engine.deal import enter_position
 from .position import turn_start
 from .run import CompiledTable
+from .tables import KernelTables
 
 
 class LoggedGame(NamedTuple):
@@ -26,17 +27,22 @@ class LoggedGame(NamedTuple):
     pickups: tuple[int, ...]
 
 
+def _log_room(t: KernelTables, turns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays a logged game of at most `turns` turns fills: its record, pickups, action log and the states
+    after each action (a turn's rows: the play, the answers, the caller's lot, the sets)."""
+    from .kernel import RECORD_WIDTH
+    rows = turns * (t.players + 2 + (t.values if t.set_size else 0)) + 1
+    return (np.zeros(RECORD_WIDTH, dtype=np.int64), np.zeros(turns + 1, dtype=np.int64),
+            np.zeros((rows, 4 + t.max_cards), dtype=np.int64), np.zeros((rows, 1 + t.players), dtype=np.int64))
+
+
 def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     """Game `index` of `table`'s run, with its action log."""
-    from .kernel import DEALER, LOG_ROWS, PICKUPS, RECORD_WIDTH, play_logged as kernel_game
+    from .kernel import DEALER, LOG_ROWS, PICKUPS, play_logged as kernel_game
     t = table.tables
-    rows = t.turn_cap * (t.players + 2 + (t.values if t.set_size else 0)) + 1  # a turn: play, answers, caller, sets
-    record = np.zeros(RECORD_WIDTH, dtype=np.int64)
-    pickups = np.zeros(t.turn_cap + 1, dtype=np.int64)
+    record, pickups, log, states = _log_room(t, t.turn_cap)
     hands = np.zeros((t.players + 1, t.faces), dtype=np.int64)
     stock = np.zeros(max(1, t.stock_size), dtype=np.int64)
-    log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
-    states = np.zeros((rows, 1 + t.players), dtype=np.int64)
     kernel_game(t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
                 stock, log, states)
     n = int(record[LOG_ROWS])
@@ -48,15 +54,11 @@ def play_logged_from(table: CompiledTable, state: State, seed: int) -> LoggedGam
     """The kernel's game from `state`, a turn's start the Python engine holds (a deal it made, the first player
     to play), played on by `table`'s bots from the random stream `seed`, with its action log. Its `hands` are
     those of `state`, one row a seat (no row for the cards in no hand)."""
-    from .kernel import LOG_ROWS, PICKUPS, RECORD_WIDTH, play_logged_from as kernel_game
+    from .kernel import LOG_ROWS, PICKUPS, play_logged_from as kernel_game
     t = table.tables
     turns = max(0, state.game.turn_limit - state.turns)
-    rows = turns * (t.players + 2 + (t.values if t.set_size else 0)) + 1
     at = turn_start(state, t.values, t.faces)
-    record = np.zeros(RECORD_WIDTH, dtype=np.int64)
-    pickups = np.zeros(turns + 1, dtype=np.int64)
-    log = np.zeros((rows, 4 + t.max_cards), dtype=np.int64)
-    states = np.zeros((rows, 1 + t.players), dtype=np.int64)
+    record, pickups, log, states = _log_room(t, turns)
     hands = at.hands.copy()
     gone = np.zeros(t.faces + 1, dtype=np.int64)  # the cards put out in sets (at the deal, where they are forced)
     for _, _, cards in state.discarded_sets():

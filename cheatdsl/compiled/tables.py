@@ -273,7 +273,7 @@ def _next_players(game: Game, state: State, dealer: int, out: np.ndarray) -> Non
                 out[claimant, challenger, caught] = seat if state.is_in(seat) else state.left_of(seat)
 
 
-def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _claims(rules: TableRules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The claims allowed after each claim and first (`rules.follow_claims`, `rules.first_claims`, in claim
     value order, as the engine offers them), how many each allows, a slot in the lie memo for each number of
     claims a responder weighs, and that number for each row."""
