@@ -252,8 +252,36 @@ def test_class_g_a_seat_that_wins_at_its_first_turn_from_every_deal() -> None:
     assert judged["termination"].verdict is Verdict.PROVED
 
 
+def test_class_d_a_missing_leader_after_an_outcome_no_game_makes() -> None:
+    """Class (d) for round-rank: `next_player` names no seat only after a true claim, and no claim can be true
+    (three cards or more a play, two copies a rank). The symbolic verifier refuted round-rank from the rule
+    table alone; a refutation now needs a game that meets the gap, and the judge decides the table."""
+    sym = _results("judge-round-gap-never-met", SYMBOLIC, "round-rank")["round-rank"]
+    assert sym.verdict is Verdict.UNKNOWN and "may never happen in play" in sym.summary
+    judged = _results("judge-round-gap-never-met", Settings(), "round-rank")["round-rank"]
+    assert judged.verdict is Verdict.PROVED and "decided over all" in judged.summary
+
+
+@pytest.mark.parametrize("settings", [SYMBOLIC, Settings()], ids=["symbolic", "with-judge"])
+def test_class_d_a_missing_leader_is_refuted_by_a_game_that_meets_it(settings: Settings, tmp_path: Path) -> None:
+    """Round-rank refuted stands on a game from a deal in which the rules name nobody to lead (the four of
+    spades set aside at two players), and the scenario runner replays it, with the gap the game met."""
+    r = _results("judge-round-gap-met", settings, "round-rank")["round-rank"]
+    assert r.verdict is Verdict.REFUTED and "names no seat to lead" in r.summary
+    (w,) = _witnesses(r)
+    assert w["expect"]["rule_gaps"] == ["next_player"]
+    from verifier.properties.witness import scenario_of
+    scenario = scenario_of(w, str(FIXTURES / "judge-round-gap-met.yaml"), path=str(tmp_path / "gap.yaml"))
+    path = tmp_path / "gap.yaml"
+    path.write_text(scenario.to_yaml())
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        assert main(["scenario", str(path)]) == 0, sink.getvalue()[-2000:]
+
+
 @pytest.mark.parametrize("name", ["judge-force-passes-cards", "judge-turn-start-win", "judge-top-card",
-                                  "judge-one-card-at-once", "judge-barred-call", "judge-first-turn-win"])
+                                  "judge-one-card-at-once", "judge-barred-call", "judge-first-turn-win",
+                                  "judge-round-gap-met"])
 def test_class_e_every_witness_starts_from_a_deal(name: str) -> None:
     """Class (e): a witness starts from a deal the rulebook's dealing makes (a seed, or a deck order dealt by
     the rules), never from a table set by hand."""

@@ -122,7 +122,9 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
     "round-rank": (
         "In games whose rounds end, the round's claim and the next leader are defined after every outcome.",
         "A round with no leader or no claim to lead stops the game.",
-        "Every outcome is tabulated; Z3 looks for one naming no seat or allowing no claim."),
+        "Every outcome is tabulated; Z3 looks for one naming no seat or allowing no claim. A gap found so is "
+        "refuted only by a game from a deal that meets it (the interpreter says each gap it fills), else unknown; "
+        "the exhaustive judge decides small tables from every gap play meets."),
 }
 
 SHORT = {"proved": "proved", "refuted": "**refuted**", "bounded": "bounded", "unknown": "unknown",

@@ -40,12 +40,12 @@ from .ending import Ending
 from .game import Game
 from .observation import ClaimRecord, Observation
 from .position import Position
-from .records import Result, RevealRecord
+from .records import Result, RevealRecord, RuleGap
 from .state import State
 from .view import View
 
 __all__ = [
     "ACCEPT", "CHANCE", "KEEP", "PASS", "TERMINAL", "Accept", "Action", "Challenge", "ChanceCaller", "ChanceDealer",
     "ChanceShuffle", "ClaimRecord", "DiscardSet", "Game", "IllegalAction", "KeepSets", "Observation", "Pass", "Phase",
-    "Play", "Position", "Ending", "Result", "RevealRecord", "State", "TooManyActions", "View", "action_key",
+    "Play", "Position", "Ending", "Result", "RevealRecord", "RuleGap", "State", "TooManyActions", "View", "action_key",
 ]

@@ -12,7 +12,7 @@ from ..model import ChallengeKind, ChallengeTest
 from .actions import IllegalAction, Phase
 from .ending import Ending
 from .refusals import Refusal
-from .records import RevealRecord
+from .records import RevealRecord, RuleGap
 
 if TYPE_CHECKING:
     from ..derived import TableRules
@@ -135,17 +135,20 @@ def settle(state: State, claimant: int, challenger: int, winner: int, loser: int
     # unless it read the deal (who was dealt a card differs from game to game).
     dealer = state.dealer
     key = (claimant, challenger, caught, dealer, state.seating)
-    nxt = g.next_player_memo.get(key)
-    if nxt is None:
+    memo = g.next_player_memo.get(key)
+    if memo is None:
         facts = g.facts(state, dealer or 0, claimant=claimant, challenger=challenger, winner=winner,
                         loser=loser, caught=caught)
-        nxt = rules.next_player.code(facts)
-        nxt = claimant if nxt is None else nxt % g.players
+        named = rules.next_player.code(facts)
+        nxt = claimant if named is None else named % g.players
         if not state.is_in(nxt):
             nxt = state.left_of(nxt)
+        memo = (nxt, named is None)
         if not facts.read_deal:
-            g.next_player_memo[key] = nxt
-    return nxt
+            g.next_player_memo[key] = memo
+    if memo[1]:
+        state.fill_gap(RuleGap.NEXT_PLAYER)
+    return memo[0]
 
 
 def all_passed(state: State) -> None:
@@ -157,8 +160,10 @@ def all_passed(state: State) -> None:
     seat = state.current_player()
     if rules.round_ends_on_all_pass and rules.all_pass_leader is not None:
         last = state.last_player if state.last_player is not None else state.left_of(seat)
-        leader = rules.all_pass_leader.code(g.facts(state, state.dealer or 0, last_player=last))
-        leader = last if leader is None else leader % g.players
+        named = rules.all_pass_leader.code(g.facts(state, state.dealer or 0, last_player=last))
+        if named is None:
+            state.fill_gap(RuleGap.ALL_PASS_LEADER)
+        leader = last if named is None else named % g.players
         if not state.is_in(leader):
             leader = state.left_of(leader)
         state.new_round()

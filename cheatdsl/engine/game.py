@@ -44,7 +44,7 @@ class Game:
         self.facts_type = facts_class(self)
         # The answers a responder may give, as the engine's actions: accept, or a call of each kind allowed.
         self.responses: tuple[Action, ...] = (ACCEPT, *(Challenge(k) for k in rules.kind_names))
-        self.next_player_memo: dict[tuple[object, ...], int] = {}
+        self.next_player_memo: dict[tuple[object, ...], tuple[int, bool]] = {}  # seat, and whether the rule named none
         self.card_memo: dict[str, int] = {}  # a card's text -> its value, for the texts read so far
         # The turns this game is played for at most: the rulebook's turn cap or the caller's, the lower.
         caps = [c for c in (rules.turn_cap, turn_cap) if c is not None]

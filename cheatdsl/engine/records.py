@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import NamedTuple
 
 from .ending import Ending
 
 PileEntry = tuple  # (seat | None, cards, claim | None, count, emptied the hand)
+
+
+class RuleGap(Enum):
+    """A gap in the rules a game met, filled by the interpreter so that play goes on."""
+
+    NEXT_PLAYER = "next_player"  # `challenge.next_player` named no seat: the claimant plays next
+    ALL_PASS_LEADER = "all_pass_leader"  # `passing.all_pass_leader` named no seat: the last seat to play leads
+    LEAD = "lead"  # a new round began where `claim.lead` allows no claim after the last one
 
 
 @dataclass(frozen=True)

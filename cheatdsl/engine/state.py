@@ -39,7 +39,7 @@ from .ending import Ending
 from .refusals import Doing, Refusal
 from .observation import Observation, observe
 from .rearranging import same_cards_elsewhere
-from .records import PileEntry, Result, RevealRecord
+from .records import PileEntry, Result, RevealRecord, RuleGap
 from .seating import close_up
 from .view import View
 
@@ -69,7 +69,7 @@ class State:
         "_aside", "_gone", "_sets", "_in", "_seating", "_in_count", "_out_order", "_next_in", "_prev_in",
         "_responders_of", "_previous", "_leading", "_required", "_required_set", "_claimant", "_responders",
         "_ri", "_calls", "_open", "_after_pass", "_passes", "_last_player", "_turns", "_history", "_reveals",
-        "_pending", "_winner", "_loser", "_capped", "_reason", "_ending", "_holders", "_first",
+        "_pending", "_winner", "_loser", "_capped", "_reason", "_ending", "_holders", "_first", "_gaps",
     )
 
     def __init__(self, game: Game) -> None:
@@ -118,6 +118,7 @@ class State:
         self._ending: Ending | None = None
         self._holders: Mapping[int, int] = _NOBODY
         self._first: int | None = None
+        self._gaps: frozenset[RuleGap] = frozenset()
 
     # -- the OpenSpiel surface -----------------------------------------------------------------
 
@@ -141,6 +142,9 @@ class State:
     first_player: int | None = _reading(
         "_first", "The seat whose turn came first, as the deal (or a position) named it, even where the turn-start "
         "rules moved the turn on at once or ended the game; None before the deal or where the rules named nobody.")
+    rule_gaps: frozenset[RuleGap] = _reading(
+        "_gaps", "The gaps in the rules this game has met (a seat formula that named no seat, a round with no claim "
+        "to lead), each filled by the interpreter to go on; empty while the rules have said every step.")
     records: Sequence[RevealRecord] = _reading("_reveals", "Every challenge's outcome so far (the state's own list).")
     holders: Mapping[int, int] = _reading(
         "_holders", "The seat dealt each exact card (`suit * ranks + rank`), for the whole game; a card set aside, left "
@@ -505,6 +509,11 @@ class State:
         """A challenge's outcome goes on the public record."""
         self._reveals.append(record)
 
+    def fill_gap(self, gap: RuleGap) -> None:
+        """The rules left `gap` here and the interpreter filled it (kept in `rule_gaps`)."""
+        if gap not in self._gaps:
+            self._gaps = self._gaps | {gap}
+
     def new_round(self) -> None:
         """The next play leads a new round."""
         self._leading = True
@@ -534,6 +543,8 @@ class State:
     def next_turn(self, seat: int) -> None:
         """The claims allowed follow the last claim (a lead when a round begins); `seat` comes to play."""
         self._required, self._required_set = self.game.rules.required_after(self._previous, self._leading)
+        if not self._required and self._leading and self._previous is not None:
+            self.fill_gap(RuleGap.LEAD)
         self.begin_turn(seat)
 
     def finish(self, ending: Ending, reason: str, winner: int | None = None, loser: int | None = None) -> None:

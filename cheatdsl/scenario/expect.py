@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Phase, RevealRecord, State
+from ..engine import Phase, RevealRecord, RuleGap, State
 from ..words.notation import (
     NotationError,
     cards_text,
@@ -360,6 +360,18 @@ def illegal(state: State, value: Any, key: str) -> list[Mismatch]:
     return out
 
 
+_GAPS = {g.value: g for g in RuleGap}
+
+
+def rule_gaps(state: State, value: Any, key: str) -> list[Mismatch]:
+    """The gaps in the rules the game has met, each filled by the interpreter (`next_player`,
+    `all_pass_leader`, `lead`): a list, [] for none."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v in _GAPS for v in value):
+        raise BadExpectation(key, f"`rule_gaps` lists gaps among {', '.join(sorted(_GAPS))}, such as [lead], or []")
+    show = lambda gaps: "[" + ", ".join(sorted(g.value for g in gaps)) + "]"  # noqa: E731
+    return _same(key, frozenset(_GAPS[v] for v in value), state.rule_gaps, show)
+
+
 def last_cards(state: State, value: Any, key: str) -> list[Mismatch]:
     claims = state.observation(0).claims
     actual = bool(claims and claims[-1].last_cards)
@@ -373,7 +385,7 @@ CHECKS: dict[str, Callable[[State, Any, str], list[Mismatch]]] = {
     "leading": leading, "winner": winner, "loser": loser, "out": out, "over": over, "capped": capped,
     "revealed": revealed, "caught": caught, "picked_up": picked_up, "challenger": challenger, "callers": callers,
     "discarded": discarded, "legal": legal,
-    "illegal": illegal, "last_cards": last_cards,
+    "illegal": illegal, "last_cards": last_cards, "rule_gaps": rule_gaps,
 }
 
 

@@ -3,8 +3,9 @@
 Every verdict says what it rests on: "decided over all 14,085 states from 7 deals" where the search was
 complete; a refutation met before the budget ran out stands too (its game is real), while a property
 that needs every state seen gets no verdict from an incomplete search (None: the symbolic verifier's
-stands). Table facts about the claim and deck rules (rank-cycle, ranks-exist, deal, consistency) and
-round-rank are not the judge's (the interpreter fills an undefined leader in, so play cannot show one).
+stands). Table facts about the claim and deck rules (rank-cycle, ranks-exist, deal, consistency) are not
+the judge's. Round-rank is read off the gaps the interpreter filled (`State.rule_gap`): a seat formula that
+named no seat to lead, or a new round with no claim to lead.
 """
 
 from __future__ import annotations
@@ -12,17 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cheatdsl.engine import Action, Game
+from cheatdsl.engine import Action, Game, RuleGap
 
 from ..encoding.graph import ClaimGraph, claim_graph
 from ..encoding.subject import Subject
+from ..properties.gaps import gap_text
 from ..properties.verdict import Result, not_applicable, proved, refuted
 from .explore import Exploration, Step
-from .witness import witness
+from .witness import replayed, witness
 
 # The properties the judge decides from play.
 JUDGED = ("seat-fairness", "claim-threshold", "card-conservation", "discards", "no-deadlock", "turn-order",
-          "termination", "winner", "winnability", "challenge-priority", "challenge-resolution")
+          "termination", "winner", "winnability", "challenge-priority", "challenge-resolution", "round-rank")
 
 
 def evidence(x: Exploration) -> str:
@@ -156,6 +158,29 @@ class Judge:
         who = ", ".join(f"seat {s}" for s in never)
         return refuted(pid, self._decided(f"{who} never win{'s' if len(never) == 1 else ''} in any game from any "
                                           "deal"), never_wins=never, **_details(x))
+
+    def _gaps_at(self, step: Step) -> frozenset[RuleGap]:
+        """Every gap in the rules met on the way to `step` (its game played again from the deal)."""
+        deal, moves = self.x.path(step)
+        end = replayed(self.game, None, deal, moves)
+        return frozenset() if end is None else end.rule_gaps
+
+    def _round_rank(self) -> Result | None:
+        pid = "round-rank"
+        rb = self.game.rulebook
+        if not rb.claim.round_ends:
+            return not_applicable(pid, "rounds never end: the claim sequence runs on through every challenge")
+        f = self.x.facts
+        if f.round_gap is not None:
+            gap = f.round_gap_kind
+            assert gap is not None
+            gaps = self._gaps_at(f.round_gap)
+            return self._refuted(pid, f.round_gap, gap_text(rb, gap), {"rule_gaps": sorted(g.value for g in gaps)},
+                                 rule_gap=gap.value)
+        if not self.x.complete:
+            return None
+        return proved(pid, self._decided("after every round's end met, the rules name a seat to lead and allow a "
+                                         "claim to lead"), **_details(self.x))
 
     def _challenge_priority(self) -> Result | None:
         x = self.x

@@ -18,8 +18,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from cheatdsl.engine import Action, Ending, Game, Phase, State, TooManyActions
+from cheatdsl.engine import Action, Ending, Game, Phase, RuleGap, State, TooManyActions
 
+from ..properties.gaps import round_gaps
 from .deals import Deal, every_deal
 from .positions import Positions
 
@@ -57,6 +58,8 @@ class Facts:
     passes: Step | None = None  # a seat may pass
     caught: Step | None = None  # a lie was caught
     survived: Step | None = None  # a call showed a claim true
+    round_gap: Step | None = None  # a round ended with no seat named to lead, or no claim to lead
+    round_gap_kind: RuleGap | None = None  # which of those it was
 
 
 @dataclass
@@ -120,6 +123,7 @@ class _Search:
         self.deck = list(self.rules.deck_counts)
         self.step = self.rules.step
         self.n = game.players
+        self.round_gaps = round_gaps(self.rules)
 
     def keep(self, node: int, st: State) -> None:
         self.x._seat_at.setdefault(node, st.current_player())
@@ -228,6 +232,11 @@ class _Search:
                     rank = rec.claim % self.rules.rank_count
                     if any(r == rank for _, r, _ in before.discarded_sets()):
                         f.dead_rank_true = step
+        if f.round_gap is None and after.rule_gaps is not before.rule_gaps:
+            new = (after.rule_gaps - before.rule_gaps) & self.round_gaps
+            if new:
+                self.keep(node, before)
+                f.round_gap, f.round_gap_kind = step, min(new, key=lambda g: g.value)
         if f.out_regains is None and before.players_in < self.n:
             for seat in range(self.n):
                 if not before.is_in(seat) and after.hand_size(seat) > before.hand_size(seat):

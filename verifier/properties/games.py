@@ -23,6 +23,7 @@ from cheatdsl.engine.game import NO_CAP
 from cheatdsl.simulate.engine import Engine
 from cheatdsl.words.notation import card_text, claim_text, rank_words
 
+from .gaps import gap_text, round_gaps
 from .witness import ACCEPTED, Said, Witness, choose, dealt, steps_text, win_expected, words_text
 
 _PLAY, _RESPOND, _TERMINAL = Phase.PLAY, Phase.RESPOND, Phase.TERMINAL
@@ -225,9 +226,20 @@ def _play(run: Run, wanted: set[str], found: Found, turns: int, actions: int) ->
     loop = "loop" in wanted and "loop" not in found.witnesses and g.turn_limit >= NO_CAP
     dead_claim = "dead-claim" in wanted and "dead-claim" not in found.witnesses
     void = "void" in wanted and "void" not in found.witnesses
+    gaps = round_gaps(g.rules) if "gap" in wanted and "gap" not in found.witnesses else frozenset()
     act = run.act
     done = found.actions
     while done < actions and st.phase is not _TERMINAL and st.turns < turns:
+        if gaps:
+            act()
+            done += 1
+            if st.rule_gaps & gaps:
+                met = min(st.rule_gaps & gaps, key=lambda gap: gap.value)
+                found.witnesses["gap"] = run.witness(
+                    "round-rank", {"rule_gaps": sorted(gap.value for gap in st.rule_gaps)},
+                    f"{st.turns} turns from a deal, {run.by}: {gap_text(g.rulebook, met)}", last=2)
+                break
+            continue
         if void and run.heard and run.records[-1].taken == 0:
             r = run.records[-1]
             found.witnesses["void"] = run.witness(
