@@ -91,16 +91,20 @@ def test_a_last_holder_game_shares_not_losing() -> None:
 
 def test_rate_prints_the_issues_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 23: "JSON keys: `skill_index` {value, low, high}, `ladder` [{bot, rating, low, high}],
-    `seat_advantage`, `first_player_advantage`, `completion`, `duration`, `balance`, `decisiveness`"."""
-    assert main(["rate", "english-ascending", "--games", "16", "--samples", "10", "--format", "json"]) == 0
+    `seat_advantage`, `first_player_advantage`, `completion`, `duration`, `balance`, `decisiveness`"; issue 39:
+    `skill_edge`, `luck_share` and `bluffing` (the lie share, lies caught, calls won and `lie_value`)."""
+    assert main(["rate", "english-ascending", "--games", "24", "--samples", "10", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     for key in ("skill_index", "rating_spread", "first_player_advantage", "completion", "duration", "balance",
-                "decisiveness"):
+                "decisiveness", "skill_edge", "luck_share"):
         assert set(out[key]) == {"value", "low", "high"}, key
+    for key in ("lie_share", "lies_caught", "calls_won", "lie_value"):
+        assert set(out["bluffing"][key]) == {"value", "low", "high"}, key
+    assert sum(out["headline_games"].values()) == 12
     assert [e["bot"] for e in out["ladder"]] == [e.label for e in LADDER]
     assert all(set(e) == {"bot", "rating", "low", "high"} for e in out["ladder"])
     assert len(out["seat_advantage"]) == 4
-    assert out["games"] == 16
+    assert out["games"] == 24
 
 
 def test_rate_refuses_bad_input_plainly(capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,8 +167,8 @@ def test_rate_plays_the_search_bots_playouts_on_the_compiled_engine_where_asked(
     if importlib.util.find_spec("numba") is not None:
         from cheatdsl.compiled.playouts import CompiledPlayouts
         playouts = CompiledPlayouts()
-        report = rate(load_rulebook(str(shipped_path("english-ascending"))), 4, 12, samples=10, playouts=playouts)
-        assert playouts.compiled > 0 and report.as_json()["games"] == 12
+        report = rate(load_rulebook(str(shipped_path("english-ascending"))), 4, 24, samples=10, playouts=playouts)
+        assert playouts.compiled > 0 and report.as_json()["games"] == 24
     monkeypatch.setattr(cache, "numba_available", lambda: False)
     assert main(["rate", "english-ascending", "--games", "4", "--samples", "10", "--engine", "compiled"]) == 2
     assert "pip install cheatdsl[compiled]" in capsys.readouterr().err

@@ -80,12 +80,14 @@ class SearchBot(CounterBot):
     """Tries its candidates on determinized tables played on by `honest` bots; `counter`'s memory and odds."""
 
     name = "search"
-    options = ("challenge_rate", "effort", "determinizations", "horizon", "playouts")
+    options = ("challenge_rate", "effort", "determinizations", "horizon", "playouts", "truthful")
 
     def __init__(self, seat: int, rng: random.Random, challenge_rate: float = 0.15, effort: str | Effort = "default",
                  determinizations: int | None = None, horizon: int | None = None,
-                 playouts: Playouts | None = None, **options: Any) -> None:
+                 playouts: Playouts | None = None, truthful: bool = False, **options: Any) -> None:
         super().__init__(seat, rng, challenge_rate, **options)
+        # With `truthful`, it never lies when a truthful play is open (what lying is worth: `rate`'s lie value).
+        self.truthful = truthful
         self.budget = budget_of(effort, determinizations, horizon)
         self.playouts: Playouts = playouts if playouts is not None else PythonPlayouts(challenge_rate)
         self.searched = 0  # decisions that were searched (the rest had one sensible choice)
@@ -169,7 +171,16 @@ class SearchBot(CounterBot):
         for a in out:
             if a not in unique:
                 unique.append(a)
+        if self.truthful:
+            true = [a for a in unique if a is PASS or (isinstance(a, Play) and self._is_true(a))]
+            if true:
+                return true
         return unique
+
+    def _is_true(self, play: Play) -> bool:
+        """Whether every card of `play` passes as its claim and its count is the cards' (a true play)."""
+        passes = self._t.rules.passes_as
+        return play.count == len(play.cards) and all(play.claim in passes(c) for c in play.cards)
 
     # -- the search ----------------------------------------------------------------------------
 

@@ -22,26 +22,39 @@ from .arguments import (
 )
 
 HELP = """Play a ladder of bots of increasing strength on a rulebook, fit their ratings, and report
-what the rules reward: skill or luck, the seat, the length of a game.
+what the rules reward: skill or luck, what bluffing is worth, the seat, the length of a game.
+
+The headline tables, each over duplicate deals (every seating of a deal gets the same cards):
+  skill edge     the strongest entrant (search) at a table of honest bots, at every seat of each
+                 deal in turn: its share of the good result less a fair 1/N (0 where every choice
+                 is forced or changes nothing)
+  luck share     search at every seat, each deal played twice with fresh random numbers: the share
+                 of the variance of a seat's result the deal and seat decide (1: the bots' draws
+                 change nothing)
+  bluffing       at that table: the share of plays that are lies, of lies caught, of calls won;
+                 lie value: search at a table of copies of itself that never lie when a truthful
+                 play is open, its share less 1/N (what lying is worth under these rules)
 
 The ladder: random, greedy, honest, counter, search-low (the search bot at low effort) and search
-(default effort). Two thirds of the games are a round robin (every group of N entrants in every
-rotation); one third is a strong table (the N strongest entrants in every rotation).
+(default effort). A sixth of the games each is the strong table (the N strongest entrants in every
+rotation) and each headline table; the rest is a round robin (every group of N entrants in every
+rotation). With too few games for a deal at each headline table, the ladder alone is played.
 
-The report (every interval a 95% bootstrap over the games):
+The report (every interval a 95% bootstrap over the deals):
   ratings        a Plackett-Luce maximum-likelihood fit of who won (or lost), on the Elo scale
   skill index    2P - 1, P the chance the strongest entrant beats the weakest head to head:
-                 0 a coin-flip game, 1 the stronger always wins
+                 0 a coin-flip game, 1 the stronger always wins (the ladder's ends)
   rating spread  the strongest rating less the weakest, in Elo points (does not level off near 1)
   seats          each position's share of the good result from the first player on, less a fair
                  1/N, at the strong table (first player: position 0)
   completion, duration, balance, decisiveness
                  at the strong table, in Ludii's words (docs/ratings.md)
 
-With --format json (or --json) one JSON object with the keys skill_index {value, low, high},
+With --format json (or --json) one JSON object with the keys skill_edge, luck_share ({value, low,
+high} each), bluffing {lie_share, lies_caught, calls_won, lie_value}, headline_games, skill_index,
 rating_spread {value, low, high}, ladder [{bot, rating, low, high}], seat_advantage [{position,
 value, low, high}], first_player_advantage, completion, duration, balance, decisiveness ({value,
-low, high} each).
+low, high} each), games (every game played).
 
 Game i is dealt from a seed worked out from (--seed, i): the same seed gives the same report.
 

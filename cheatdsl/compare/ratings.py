@@ -10,12 +10,17 @@ from collections.abc import Callable, Sequence
 
 from ..model import Rulebook
 from ..rate import Estimate, Rating, rate
+from ..rate.headline import Headline
 from . import chance
 from .grid import Column, Row, Section
 from ..words.seats import place
 
 TITLE = "Ratings"
-MEANINGS = ("A ladder of bots (random, greedy, honest, counter, search at two efforts) per rulebook; the skill index "
+MEANINGS = ("The skill edge is the strongest bot's share of wins at a table of honest bots over its fair share; the "
+            "luck share, the part of a seat's result that the deal and the seat decide (each deal played twice by "
+            "equal strong bots); the lie value, the strongest bot's share over its fair share at a table of copies "
+            "that never lie when they can tell the truth; all over duplicate deals. "
+            "A ladder of bots (random, greedy, honest, counter, search at two efforts) per rulebook; the skill index "
             "is 2P - 1 for P the chance its strongest bot beats its weakest head to head (0 a coin flip); seats, "
             "length, completion, balance and decisiveness are measured at a table of the strongest bots "
             "(see docs/ratings.md). Intervals are 95% bootstrap intervals.")
@@ -85,7 +90,27 @@ def section(columns: tuple[Column, ...], data: Sequence[Rating | str]) -> Sectio
         common = set.intersection(*(set(d.entrants) for d in rated)) if rated else set()
         return any(apart(lambda d, b=b: d.ratings[d.entrants.index(b)]) for b in sorted(common))
 
+    def top(pick: Callable[[Headline], Estimate], fmt: str, scale: float = 1.0) -> tuple[str, ...]:
+        def one(d: Rating) -> str:
+            e = pick(d.headline) if d.headline is not None else None
+            if e is None or e.value != e.value:
+                return "-"
+            return _cell(Estimate(scale * e.value, scale * e.low, scale * e.high), fmt)
+        return each(one)
+
+    def top_apart(pick: Callable[[Headline], Estimate]) -> bool:
+        have = [pick(d.headline) for d in rated if d.headline is not None]
+        return chance.any_apart([chance.from_interval(e.value, e.low, e.high) for e in have if e.value == e.value])
+
     rows = (
+        Row("skill_edge", "skill edge (points over a fair share)", top(lambda h: h.skill_edge, "{:+.1f}", 100),
+            beyond=top_apart(lambda h: h.skill_edge)),
+        Row("luck_share", "luck share", top(lambda h: h.luck_share, "{:.2f}"),
+            beyond=top_apart(lambda h: h.luck_share)),
+        Row("lie_value", "lie value (points over a fair share)", top(lambda h: h.lie_value, "{:+.1f}", 100),
+            beyond=top_apart(lambda h: h.lie_value)),
+        Row("lie_share", "plays that are lies", top(lambda h: h.lie_share, "{:.2f}"),
+            beyond=top_apart(lambda h: h.lie_share)),
         Row("skill_index", "skill index", each(lambda d: _cell(d.skill_index, "{:.2f}")),
             beyond=apart(lambda d: d.skill_index)),
         Row("rating_spread", "rating spread (Elo points)", each(lambda d: _cell(d.spread, "{:.0f}")),

@@ -17,6 +17,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from .matches import Match
@@ -105,6 +106,19 @@ def bootstrap(games: Sequence[Outcome], entrants: int, samples: int, rng: random
         by.setdefault(groups[i] if groups is not None else i, []).append(g)
     blocks = list(by.values())
     return [fit([g for _ in blocks for g in blocks[rng.randrange(len(blocks))]], entrants) for _ in range(samples)]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95% interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def as_json(self) -> dict[str, float | None]:
+        return {k: (None if v != v else round(v, 4)) for k, v in (("value", self.value), ("low", self.low),
+                                                                    ("high", self.high))}
 
 
 def interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:

@@ -4,15 +4,16 @@ The round robin seats every group of `players` different entrants (every entrant
 fewer) in every rotation, cycling through the groups until its share of the games is played; the
 strong table seats the strongest entrants (`entrants.strong_table`) in every rotation. Ratings and the
 skill index come from every decided game; seats, length, completion, balance and decisiveness from
-the strong table alone, as Ludii measures them between its strong agents. Every interval is a 95%
-percentile bootstrap over the games (ratings: refitted on each resample).
+the strong table alone, as Ludii measures them between its strong agents. The headline figures (skill
+edge, luck share, bluffing) come from three tables of their own (`headline.py`). Every interval is a
+95% percentile bootstrap over the deals (ratings: refitted on each resample).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -20,7 +21,8 @@ from ..bots.search_playout import Playouts
 from ..engine import Game
 from ..model import Rulebook
 from .entrants import LADDER, Entrant, strong_table
-from .fit import bootstrap, fit, interval, outcomes
+from .fit import Estimate, bootstrap, fit, interval, outcomes
+from .headline import REPLAYS, Headline, headline, truthful
 from .matches import Match, play_matches
 from .metrics import TableFigures, figures
 
@@ -30,25 +32,12 @@ DEFAULT_TURN_CAP = 2000
 
 
 @dataclass(frozen=True)
-class Estimate:
-    """A figure with its 95% interval."""
-
-    value: float
-    low: float
-    high: float
-
-    def as_json(self) -> dict[str, float | None]:
-        return {k: (None if v != v else round(v, 4)) for k, v in (("value", self.value), ("low", self.low),
-                                                                    ("high", self.high))}
-
-
-@dataclass(frozen=True)
 class Rating:
     """A ladder's report."""
 
     rulebook: str
     players: int
-    games: int
+    games: int  # every game played: the ladder's and, where played, the headline tables'
     strong_games: int
     entrants: tuple[str, ...]
     ratings: tuple[Estimate, ...]
@@ -60,6 +49,7 @@ class Rating:
     balance: Estimate
     decisiveness: Estimate
     strong: tuple[str, ...]
+    headline: Headline | None = None  # skill edge, luck share and bluffing (`headline.py`)
 
     @property
     def first_player_advantage(self) -> Estimate:
@@ -72,6 +62,7 @@ class Rating:
         return {
             "rulebook": self.rulebook, "players": self.players, "games": self.games,
             "strong_table": {"bots": list(self.strong), "games": self.strong_games},
+            **(self.headline.as_json() if self.headline is not None else {}),
             "fit": "plackett-luce maximum likelihood (first choice), Elo scale",
             "skill_index": self.skill_index.as_json(),
             "rating_spread": self.spread.as_json(),
@@ -98,15 +89,23 @@ def schedule(entrants: int, players: int, games: int) -> list[tuple[int, ...]]:
 def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int = 0,
          ladder: Sequence[Entrant] = LADDER, samples: int = DEFAULT_SAMPLES, turn_cap: int | None = None,
          progress: Callable[[int], None] | None = None, playouts: Playouts | None = None, jobs: int = 1) -> Rating:
-    """Play the ladder on `rulebook` at `players` seats (`games` games: two thirds round robin, one third
-    strong table, in whole rotations) and fit it; the search bots play out on `playouts` (None: their own,
-    on the Python engine); the games are played in `jobs` processes (`play_matches`), the same games."""
+    """Play the ladder on `rulebook` at `players` seats and fit it, and play the headline tables (`headline.py`):
+    of the `games` games, a sixth each at the strong table, the skill table, the equal table and the lie table
+    (in whole rotations), the rest round robin; where `games` is too few for a deal at each headline table, the
+    ladder alone. The search bots play out on `playouts` (None: their own, on the
+    Python engine); the games are played in `jobs` processes (`play_matches`), the same games whatever `jobs`."""
     ladder = tuple(ladder)
     game = Game(rulebook, players, turn_cap=turn_cap if turn_cap is not None else DEFAULT_TURN_CAP)
     strong = strong_table(ladder, players)
     strong_ids = tuple(ladder.index(e) for e in strong)
-    strong_games = max(players, games // 3 // players * players)
-    seatings = schedule(len(ladder), players, max(1, games - strong_games))
+    sixth = games // 6
+    strong_games = max(players, sixth // players * players)
+    lie_deals = max(1, sixth // players) if truthful(ladder[-1]) is not None else 0
+    table_deals = (max(1, sixth // players), max(2, sixth // REPLAYS), lie_deals)
+    headline_games = (table_deals[0] + table_deals[2]) * players + table_deals[1] * REPLAYS
+    if games < strong_games + headline_games + 1:
+        headline_games = 0  # too few games for the headline tables: the ladder alone
+    seatings = schedule(len(ladder), players, max(1, games - strong_games - headline_games))
     robin = len(seatings)
     seatings += [strong_ids[r:] + strong_ids[:r] for r in range(players)] * (strong_games // players)
     # Duplicate deals: the rotations of a group of entrants come one after another (`schedule`, and the strong
@@ -115,7 +114,12 @@ def rate(rulebook: Rulebook, players: int, games: int = DEFAULT_GAMES, seed: int
     deals += [(robin + players - 1) // players + i // players for i in range(len(seatings) - robin)]
     matches = play_matches(game, ladder, seatings, seed, playouts, jobs, progress, deals)
     table = matches[robin:]
-    return summarise(rulebook.name, players, ladder, strong, matches, table, samples, random.Random(seed), deals)
+    rng = random.Random(seed)
+    rating = summarise(rulebook.name, players, ladder, strong, matches, table, samples, rng, deals)
+    if not headline_games:
+        return rating
+    top = headline(game, ladder[-1], table_deals, seed, samples, rng, playouts, jobs, progress)
+    return replace(rating, headline=top, games=rating.games + sum(top.games.values()))
 
 
 def summarise(name: str, players: int, ladder: Sequence[Entrant], strong: Sequence[Entrant], matches: Sequence[Match],

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from ..bots.search_playout import Playouts
-from ..engine import CHANCE, Game
+from ..engine import CHANCE, Game, Play
 from ..jobs import die_with_parent
 from ..simulate import game_seed
 from .entrants import Entrant
@@ -25,10 +25,26 @@ class Match(NamedTuple):
     ended: bool       # the game came to its end (not stopped by the turn cap or stuck)
     turns: int        # plays and passes
     settled: int      # the turn from which the hand counts agreed with the result for good
+    plays: int = 0    # plays made (passes not counted)
+    lies: int = 0     # plays whose cards did not all pass as the claim, or whose count was not the cards'
+    calls: int = 0    # challenges heard
+    caught: int = 0   # challenges that caught a lie
+    calls_won: int = 0  # challenges the caller won
 
     @property
     def decided(self) -> bool:
         return self.winner >= 0 or self.loser >= 0
+
+    def good(self, seat: int) -> float | None:
+        """The seat's share of the good result, or None when nobody won or lost: the win in first-out games;
+        in last-holder-loses games, not losing, shared among the seats that did not lose (1/N fair either
+        way)."""
+        n = len(self.entrants)
+        if self.winner >= 0:
+            return 1.0 if seat == self.winner else 0.0
+        if self.loser >= 0:
+            return 0.0 if seat == self.loser else 1.0 / (n - 1)
+        return None
 
 
 DEAL_STREAM = -1  # the "seat" of a deal's own random stream (`game_seed`), apart from every game's and bot's
@@ -53,11 +69,16 @@ def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed
     # For each seat, the last turn at which it did not hold strictly the fewest (most) cards.
     not_fewest = [0] * n
     not_most = [0] * n
-    turns = 0
+    turns = plays = lies = 0
+    passes = game.rules.passes_as
     while True:
         seat = state.to_act
         if seat >= 0:
-            state.apply_action(acts[seat](views[seat]))
+            action = acts[seat](views[seat])
+            if type(action) is Play:
+                plays += 1
+                lies += action.count != len(action.cards) or any(action.claim not in passes(c) for c in action.cards)
+            state.apply_action(action)
         elif seat == CHANCE:
             state.apply_action(state.chance_outcome(rng))
         else:
@@ -80,7 +101,9 @@ def play_match(game: Game, ladder: Sequence[Entrant], seats: Sequence[int], seed
     winner = result.winner if result.winner is not None and ended else -1
     loser = result.loser if result.loser is not None and ended else -1
     settled = not_fewest[winner] if winner >= 0 else not_most[loser] if loser >= 0 else state.turns
-    return Match(tuple(seats), first, winner, loser, ended, state.turns, settled)
+    records = state.records
+    return Match(tuple(seats), first, winner, loser, ended, state.turns, settled, plays, lies, len(records),
+                 sum(r.caught for r in records), sum(r.loser != r.challenger for r in records))
 
 
 class _Run(NamedTuple):
@@ -92,6 +115,7 @@ class _Run(NamedTuple):
     seed: int
     playouts: Playouts | None
     deals: Sequence[int] | None
+    first_index: int
 
 
 _run: _Run | None = None  # set in a forked worker only, by `_adopt`
@@ -99,15 +123,17 @@ _run: _Run | None = None  # set in a forked worker only, by `_adopt`
 
 def play_matches(game: Game, ladder: Sequence[Entrant], seatings: Sequence[Sequence[int]], seed: int,
                  playouts: Playouts | None = None, jobs: int = 1,
-                 progress: Callable[[int], None] | None = None, deals: Sequence[int] | None = None) -> list[Match]:
-    """Game i of the run seeded `seed` with `seatings[i]` (dealt as deal `deals[i]`, or its own), for every i, in
-    order; with `jobs` > 1 in that many forked processes where the platform forks (else in this one). Each game
-    is seeded by its index and deal, so the matches are the same whatever `jobs`. `progress(1)` is called as each
-    game is done."""
+                 progress: Callable[[int], None] | None = None, deals: Sequence[int] | None = None,
+                 first_index: int = 0) -> list[Match]:
+    """Game `first_index + i` of the run seeded `seed` with `seatings[i]` (dealt as deal `deals[i]`, or its own),
+    for every i, in order; with `jobs` > 1 in that many forked processes where the platform forks (else in this
+    one). Each game is seeded by its index and deal, so the matches are the same whatever `jobs`. `progress(1)`
+    is called as each game is done."""
     if jobs <= 1 or len(seatings) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return _collect((play_match(game, ladder, seats, seed, i, playouts, None if deals is None else deals[i])
+        return _collect((play_match(game, ladder, seats, seed, first_index + i, playouts,
+                                    None if deals is None else deals[i])
                          for i, seats in enumerate(seatings)), progress)
-    run = _Run(game, ladder, seatings, seed, playouts, deals)
+    run = _Run(game, ladder, seatings, seed, playouts, deals, first_index)
     context = multiprocessing.get_context("fork")  # a forked worker inherits the run: no game is pickled
     with context.Pool(min(jobs, len(seatings)), initializer=_adopt, initargs=(run,)) as pool:
         return _collect(pool.imap(_play_index, range(len(seatings))), progress)
@@ -131,5 +157,5 @@ def _adopt(run: _Run) -> None:
 
 def _play_index(index: int) -> Match:
     assert _run is not None
-    return play_match(_run.game, _run.ladder, _run.seatings[index], _run.seed, index, _run.playouts,
-                      None if _run.deals is None else _run.deals[index])
+    return play_match(_run.game, _run.ladder, _run.seatings[index], _run.seed, _run.first_index + index,
+                      _run.playouts, None if _run.deals is None else _run.deals[index])

@@ -20,11 +20,15 @@ def figure_text(figure: Mapping[str, Any] | None, form: str, label: str = "") ->
 
 
 def _pct(e: Estimate, signed: bool = False) -> str:
+    if e.value != e.value:
+        return "undefined"
     f = "{:+.1f}" if signed else "{:.1f}"
     return f"{f.format(100 * e.value)}% (95% {f.format(100 * e.low)}% to {f.format(100 * e.high)}%)"
 
 
 def _num(e: Estimate, digits: int = 2) -> str:
+    if e.value != e.value:
+        return "undefined"
     return f"{e.value:.{digits}f} (95% {e.low:.{digits}f} to {e.high:.{digits}f})"
 
 
@@ -32,8 +36,21 @@ def render(r: Rating) -> str:
     """The report: ratings, skill index, seats and the strong table's figures."""
     fair = 1.0 / r.players
     lines = [f"{r.rulebook}: ladder of {len(r.entrants)} bots, {r.games} games at {r.players} players "
-             f"({r.strong_games} at the strong table: {', '.join(r.strong)})",
-             "ratings (Plackett-Luce, Elo scale, 95% bootstrap)"]
+             f"({r.strong_games} at the strong table: {', '.join(r.strong)})"]
+    h = r.headline
+    if h is None:
+        lines.append("what the rules reward: too few games for the skill, luck and lie tables (try --games 60)")
+    else:
+        lines += [f"what the rules reward ({h.strong} against the rest; {h.games['skill']} + {h.games['equal']} + "
+                  f"{h.games['lie']} games of duplicate deals)",
+                  f"  skill edge        {_pct(h.skill_edge, signed=True)}   {h.strong} among honest bots, over its "
+                  "fair share",
+                  f"  luck share        {_num(h.luck_share)}   of a seat's result that the deal and seat decide",
+                  f"  lies              {_pct(h.lie_share)} of plays; {_pct(h.lies_caught)} of them caught",
+                  f"  calls won         {_pct(h.calls_won)} of challenges",
+                  f"  lie value         {_pct(h.lie_value, signed=True)}   " + (
+                      h.lie_value_note or f"{h.strong} among copies that never lie when they can tell the truth")]
+    lines.append("the ladder's ends: ratings (Plackett-Luce, Elo scale, 95% bootstrap)")
     width = max(len(b) for b in r.entrants)
     for bot, e in sorted(zip(r.entrants, r.ratings), key=lambda be: -be[1].value):
         lines.append(f"  {bot:<{width}}  {e.value:+7.0f}  ({e.low:+.0f} to {e.high:+.0f})")
