@@ -7,7 +7,8 @@ gallery build only reads them:
 
 Each entry is keyed by the profile's name and holds the hash of the rulebook files it was made from (the
 page's own file and every file it extends), the games, seed and turn cap, and the skill index and the
-first-player advantage between strong bots with their 95% intervals, or why it is not rated (games
+first-player advantage between strong bots, the skill edge, the luck share and the lie value with their
+95% intervals, or why it is not rated (games
 between honest bots that mostly do not end). `stale` names the entries whose files changed since; a test
 fails on them, naming the command that refreshes them.
 """
@@ -79,8 +80,11 @@ def rate_profile(name: str, path: str, players: int, unfinished: float, games: i
     # The search bots play out on the kernel where numba is installed, as `cheatdsl rate` does by default.
     playouts = search_playouts(Engine.AUTO)
     report = rate(rb, players, games=games, seed=seed, turn_cap=turn_cap, playouts=playouts).as_json()
-    for key in ("skill_index", "first_player_advantage", "completion"):
-        entry[key] = report[key]
+    for key in ("skill_index", "first_player_advantage", "completion", "skill_edge", "luck_share"):
+        if key in report:
+            entry[key] = report[key]
+    if "bluffing" in report:
+        entry["lie_value"] = report["bluffing"]["lie_value"]
     return entry
 
 
@@ -124,4 +128,12 @@ def page_lines(entry: Mapping[str, Any] | None, path: str) -> list[str]:
         f"| skill index (0: a coin-flip game; higher: stronger bots win more) | {figure(entry.get('skill_index'), '{:.2f}')} |",
         f"| first-player advantage between strong bots (share of wins above fair) | "
         f"{figure(entry.get('first_player_advantage'), '{:+.1%}')} |",
-        f"| strong table's games that ended | {figure(entry.get('completion'), '{:.0%}')} |", ""]
+        f"| strong table's games that ended | {figure(entry.get('completion'), '{:.0%}')} |",
+        *([f"| skill edge: the search bot among honest bots, share of wins above fair | "
+           f"{figure(entry.get('skill_edge'), '{:+.1%}')} |",
+           f"| luck share: the part of a seat's result the deal and seat decide | "
+           f"{figure(entry.get('luck_share'), '{:.2f}')} |",
+           f"| lie value: the search bot among copies that never lie when they can tell the truth | "
+           f"{figure(entry.get('lie_value'), '{:+.1%}')} |"] if "skill_edge" in entry else
+          ["| skill edge, luck share, lie value | not measured yet: refreshed by "
+           f"`{REFRESH} --only NAME` |"]), ""]
