@@ -226,3 +226,21 @@ def test_cards_for_the_threshold_game_come_from_a_deck_the_rules_deal() -> None:
     again.apply_action(ChanceDealer(0))
     deal_deck(again, deck)
     assert again.position(False, True) == st.position(False, True)
+
+
+def test_every_closed_form_verdict_says_what_it_rests_on() -> None:
+    """Issue 38 point 3: "Every closed-form verdict names the play events it counts ... The details say what the
+    verdict rests on." Seat fairness (a seat-claim cycle), claim-threshold, challenge-priority and round-rank,
+    proved or refuted, each name theirs at every player count: the games from a deal, or the rule table Z3 read."""
+    closed = ("seat-fairness", "claim-threshold", "challenge-priority", "round-rank")
+    seen = set()
+    for name in ("standard", "verish-ne-verish", "full-rules-bigger-claims"):
+        for t in verify(load_rulebook(name), list(closed)):
+            r = t.result
+            per = r.details.get("by_players") or {"all": {"verdict": r.verdict.value, **r.details}}
+            for n, d in per.items():
+                if d["verdict"] in ("proved", "refuted"):
+                    assert d.get("rests_on"), (name, r.id, n, d["verdict"])
+                    seen.add((r.id, d["verdict"]))
+    assert {("challenge-priority", "refuted"), ("challenge-priority", "proved"), ("round-rank", "proved"),
+            ("seat-fairness", "proved"), ("claim-threshold", "proved")} <= seen

@@ -99,6 +99,7 @@ def challenge_priority(subject: Subject) -> Result:
         # two callers need not sit side by side.
         shown = min(bad, default=min((n for n in active if n >= 4), default=min((n for n in active if n >= 3),
                                                                                   default=None)))
+        table = "the priority rule read over every set of callers at {n} seats (Z3)"
         for n in active:
             if n in bad:
                 # Two calls at once are a play fact: the refutation at `n` stands on a game from a deal there.
@@ -109,8 +110,12 @@ def challenge_priority(subject: Subject) -> Result:
                 elif n != shown:  # the game was played at this count too; the one shown is the first count's
                     by[n] = Result(by[n].id, by[n].verdict, by[n].summary,
                                    {k: v for k, v in by[n].details.items() if k != "witness"})
+                if by[n].verdict is Verdict.REFUTED:
+                    by[n].details["rests_on"] = [table.format(n=n)] + (
+                        [f"a game from a deal at {n} players in which two seats may call on one play"]
+                        if bad[n][0] == "two" else [])
             else:
-                by[n] = proved(PRIORITY, _priority_text(priority),
+                by[n] = proved(PRIORITY, _priority_text(priority), rests_on=[table.format(n=n)],
                                **(_game(subject, n, shown_places(n)) if n == shown else {}))
     return combine(PRIORITY, by)
 
@@ -255,7 +260,9 @@ def _round_proved(subject: Subject, outcomes: int) -> Result:
     ends = " or ".join(w for e, w in ((RoundEnd.CHALLENGE, "after a challenge"), (RoundEnd.ALL_PASS, "when everyone passes"))
                        if e in rb.claim.round_ends)
     return proved(ROUND, f"{ends} the next leader is always a seat (the next one still in if it is out) "
-                  f"and `lead: {rb.claim.lead.text}` always allows a claim", outcomes=outcomes)
+                  f"and `lead: {rb.claim.lead.text}` always allows a claim", outcomes=outcomes,
+                  rests_on=[f"every way a round can end ({outcomes}), each with every seat the rules may name, "
+                            "and every claim made before it (Z3 over the rule tables)"])
 
 
 class _Gaps:

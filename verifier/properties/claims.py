@@ -359,7 +359,13 @@ def _fair_at(subject: Subject, g: ClaimGraph, n: int, meets: _Meets) -> Result:
     shown = _fair_game(subject, n, sv, first, loop + length * n // step)
     return refuted(FAIR, f"{n} seats and a cycle of {length} claims share the factor {step}: "
                    f"{_seat_word(sv)} is never asked for {', '.join(first[:12])}{' ...' if len(first) > 12 else ''}"
-                   f"{while_in}", seat=_seat_word(sv), never_asked=never, **details, **shown)
+                   f"{while_in}", seat=_seat_word(sv), never_asked=never, **details, **shown,
+                   rests_on=[f"the turn's shifts ({', '.join(map(str, drifts)) or 'none'}) every rule can make, "
+                             f"and {n} seats and the claim cycle sharing the factor {step} (Z3)",
+                             "no pass under `passing.when` that would shift the turn: none is allowed, or none can "
+                             "happen in any game (the proof behind W506)" if _conditional_pass(subject) else
+                             "no pass that shifts the turn by other than the drifts counted",
+                             "no game from a deal played shows a pair the closed form says is never met"])
 
 
 def _no_pass_possible(subject: Subject, n: int) -> bool:
