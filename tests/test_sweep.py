@@ -405,3 +405,24 @@ def test_a_refutation_the_rulebook_expects_is_not_coloured_as_a_failure(tmp_path
     text = matrix_text(cells, {c.key: results[c.key] for c in cells if c.key in results}, {}, out)
     assert "breaks termination" not in text
     assert "refuted, as its rulebook expects: termination" in text
+
+
+def test_the_report_leads_with_what_differs_beyond_chance(tmp_path: Path) -> None:
+    """Issue 39 point 5: a sweep marks a difference only where the intervals say it is beyond chance, and leads
+    with one sentence. A turn cap that stops games at once against none: game length differs beyond chance;
+    two cells alike in everything (the same rulebook twice) differ in nothing."""
+    from cheatdsl.simulate import Statistics
+    from cheatdsl.sweep.differences import differences
+
+    def sim(name: str, cap: int | None) -> Statistics:
+        from cheatdsl.load import load_rulebook
+        return simulate(load_rulebook(name), players=3, games=60, seed=1, bots=["honest"], turn_cap=cap)
+
+    short, full = sim("standard", 20), sim("standard", None)
+    said = differences(["capped", "whole"], [short, full], [{}, {}])
+    assert said.startswith("Beyond chance, against capped") and "games last" in said
+    same = differences(["a", "b"], [full, full], [{}, {}])
+    assert same.startswith("No figure of any cell differs")
+    rated = differences(["a", "b"], [None, None], [{"skill_edge": {"value": 0.0, "low": -0.05, "high": 0.05}},
+                                                   {"skill_edge": {"value": 0.3, "low": 0.2, "high": 0.4}}])
+    assert "skill edge +0.30 against +0.00" in rated

@@ -1,6 +1,7 @@
 """The sweep's HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched).
 
-A table of the cells, the verdict matrix, and charts: win share by seat with 95% intervals, game
+A sentence on what differs beyond chance between the cells (`differences.py`), a table of the cells, the
+verdict matrix, and charts: win share by seat with 95% intervals, game
 length and challenge success (drawn by `cheatdsl.compare.svg`), and the verdicts as a grid.
 """
 
@@ -14,6 +15,7 @@ from ..compare import svg
 from ..compare.page import CSS as COMPARE_CSS
 from ..simulate import Statistics, wilson
 from .cells import Cell
+from .differences import differences
 
 VERDICT_COLOURS = {"proved": "#2f9e44", "refuted": "#e03131", "bounded": "#f59f00", "unknown": "#adb5bd",
                    "not_applicable": "#e9ecef", "error": "#862e9c"}
@@ -130,6 +132,9 @@ def render(title: str, cells: Sequence[Cell], results: Mapping[str, Mapping[str,
            f"<style>\n{CSS}\n</style>", "</head>", "<body>", f"<h1>{escape(title)}</h1>",
            f'<p id="summary">{len(cells)} cells: {done} run, {len(clashes)} clash, '
            f"{len(cells) - done - len(clashes)} missing. {escape(note)}</p>"]
+    said = differences(names, sims, [r.get("rate") or {} for r in got])
+    if said:
+        out.append(f'<p id="differences">{escape(said)}</p>')
     out += _cells_table(cells, got, sims, failed)
     if ids:
         out += _verdicts_table(cells, names, verdicts, ids, witnesses, expected)

@@ -42,9 +42,9 @@ SEAT_COLUMNS = (("win_count_seat", "int"), ("win_share_seat", "float"), ("win_lo
                 ("win_low_position", "float"), ("win_high_position", "float"), ("lose_count_seat", "int"),
                 ("lose_share_seat", "float"), ("lose_low_seat", "float"), ("lose_high_seat", "float"))
 # The rating ladder's figures (`rate:` in the spec), each with its 95% bootstrap interval.
-RATE_COLUMNS = (("rate_games", "int"), ("skill_index", "float"), ("skill_index_low", "float"),
-                ("skill_index_high", "float"), ("first_player_advantage", "float"),
-                ("first_player_advantage_low", "float"), ("first_player_advantage_high", "float"))
+RATE_FIGURES = ("skill_index", "first_player_advantage", "skill_edge", "luck_share", "lie_value")
+RATE_COLUMNS = (("rate_games", "int"), *((f"{name}{end}", "float") for name in RATE_FIGURES
+                                         for end in ("", "_low", "_high")))
 Row = dict[str, Any]
 
 
@@ -101,11 +101,12 @@ def _seats(row: Row, what: str, by: str, seats: Sequence[Share]) -> None:
 
 
 def _rating(rating: dict[str, Any]) -> Row:
-    """The ladder's skill index and first-player advantage with their intervals (None where undefined)."""
+    """The ladder's figures with their intervals (None where undefined, or where the ladder played no headline
+    tables)."""
     row: Row = {"rate_games": rating["games"]}
-    for name in ("skill_index", "first_player_advantage"):
-        figure = rating[name]
-        row.update({name: figure["value"], f"{name}_low": figure["low"], f"{name}_high": figure["high"]})
+    for name in RATE_FIGURES:
+        figure = rating.get(name) or rating.get("bluffing", {}).get(name) or {}
+        row.update({name: figure.get("value"), f"{name}_low": figure.get("low"), f"{name}_high": figure.get("high")})
     return row
 
 
