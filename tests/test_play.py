@@ -320,3 +320,15 @@ def test_help_at_the_answer_prompt_explains_each_choice_and_shows_the_hand() -> 
     shown = text[text.index("Other answers: hand (show your hand)"):]
     assert "[a] accept" in answered
     assert re.search(r"^Other answers[^\n]*\nYOUR HAND[^\n]*\n +A  A  A", shown), shown
+
+
+def test_a_gap_in_the_rules_is_said_at_the_table(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Where the rules name nobody to lead after a challenge (the four of spades set aside,
+    tests/fixtures/judge-round-gap-met.yaml), the game goes on as the engine fills the gap, and the table
+    is told so rather than left to wonder why the claimant plays again."""
+    fixture = str(Path(__file__).resolve().parent / "fixtures" / "judge-round-gap-met.yaml")
+    code, out, _ = run_cli(monkeypatch, capsys, [fixture, "--seed", "2"], "\n".join(CYCLE * 50) + "\n")
+    assert code == 0
+    assert "(The rules leave a gap here: `challenge.next_player` names nobody to play next, so the claimant " \
+           "plays next.)" in out
