@@ -11,6 +11,7 @@ stock, the cards set aside) is dealt out again at random, which only holds if no
 from __future__ import annotations
 
 import random
+from pathlib import Path
 import warnings
 from typing import Any
 
@@ -328,3 +329,29 @@ def test_calls_at_once_are_unseen_and_the_lot_is_drawn_like_the_deal(app: Any, c
             view = r.json()
         lots += sum("called first" in line["text"] for line in view["log"])
     assert lots
+
+
+def test_the_practice_table_says_a_gap_in_the_rules() -> None:
+    """Where the rules name nobody to lead (tests/fixtures/judge-round-gap-met.yaml: the four of spades set
+    aside at two seats), the log says the gap and how the game goes on, as `cheatdsl play` does."""
+    fixture = str(Path(__file__).resolve().parent / "fixtures" / "judge-round-gap-met.yaml")
+    app = create_app(build_catalog([fixture]))
+    client = TestClient(app, base_url="http://127.0.0.1")
+    said = False
+    for seed in range(12):
+        rng = random.Random(seed)
+        r = client.post("/api/games", json={"entry": 0, "seed": seed, "bots": ["honest"]})
+        assert r.status_code == 201, r.text
+        view = r.json()
+        for _ in range(400):
+            if view["phase"] == "end":
+                break
+            r = client.post(f"/api/games/{view['id']}/act", json={"step": view["step"], "action": _my_move(view, rng)})
+            if r.status_code == 409:
+                continue
+            view = r.json()
+        said = said or any("The rules leave a gap here: `challenge.next_player` names nobody" in line["text"]
+                           for line in view["log"])
+        if said:
+            break
+    assert said

@@ -6,7 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..engine import CHANCE, KEEP, Accept, Action, Challenge, ChanceCaller, DiscardSet, Pass, Phase, Play, RuleGap
+from ..engine import CHANCE, KEEP, Accept, Action, Challenge, ChanceCaller, DiscardSet, Pass, Phase, Play
+from ..words.gaps import new_gaps
 from ..words.notation import action_text, why_illegal
 from .console import Console, Quit
 from .human import HumanSeat
@@ -20,13 +21,6 @@ if TYPE_CHECKING:
 NAMES = ("Robin", "Alex", "Sam", "Jo", "Kim", "Lee", "Max", "Pat", "Ray", "Ash", "Kit")
 
 
-
-# What the table is told when the rules leave a step unsaid and the game goes on as the engine fills it in.
-GAP_WORDS = {
-    RuleGap.NEXT_PLAYER: "`challenge.next_player` names nobody to play next, so the claimant plays next",
-    RuleGap.ALL_PASS_LEADER: "`passing.all_pass_leader` names nobody to lead, so the last seat to play leads",
-    RuleGap.LEAD: "`claim.lead` allows no claim to lead this round, so the round cannot be led",
-}
 
 class Table:
     """One game: the deal from `seed`, then turns until the game ends or you leave."""
@@ -160,8 +154,8 @@ class Table:
         for who in after.order_out()[len(before.order_out()):]:
             if not (g.rules.first_out and after.is_terminal()):
                 c.say(f"{v.name(who)} {v.verb(who, 'are')} out of cards and out of the game!")
-        for gap in sorted(after.rule_gaps - before.rule_gaps, key=lambda gap: gap.value):
-            c.say(f"(The rules leave a gap here: {GAP_WORDS[gap]}.)")
+        for line in new_gaps(before.rule_gaps, after.rule_gaps):
+            c.say(line)
         if after.phase is Phase.PLAY and after.leading and not before.leading:
             leader = after.current_player()
             c.say(f"A new round: {v.name(leader, False) if leader != self.you else 'you'} "

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine import CHANCE, Accept, Action, Challenge, ChanceCaller, Pass, Phase, Play, RevealRecord
+from ..words.gaps import new_gaps
 from ..words.notation import action_text, cards_text, why_illegal
 from ..play.opponents import Opponent, make_opponent
 from ..play.table import NAMES
@@ -163,7 +164,7 @@ class Session:
     def _apply(self, seat: int, action: Action) -> None:
         g, s, v = self.game, self.state, self.voices
         reveals, sets, out = len(s.reveals()), len(s.discarded_sets()), len(s.order_out())
-        pile, leading = s.pile_size(), s.leading
+        pile, leading, gaps = s.pile_size(), s.leading, s.rule_gaps
         s.apply_action(action)
         if isinstance(action, Play):
             self.plays_made += 1
@@ -204,6 +205,8 @@ class Session:
         for who in s.order_out()[out:]:
             if not (g.rules.first_out and s.is_terminal()):
                 self._say("info", f"{v.name(who)} {v.verb(who, 'are')} out of cards and out of the game.", who)
+        for line in new_gaps(gaps, s.rule_gaps):
+            self._say("info", line, None)
         if s.phase is Phase.PLAY and s.leading and not leading and not s.is_terminal():
             leader = s.current_player()
             self._say("info", f"A new round: {v.name(leader)} {v.verb(leader, 'lead')}.", leader)
