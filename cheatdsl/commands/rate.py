@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--players", "-n", type=count("a number of players", 2, 1_000), metavar="N",
                    help="seats at the table (default: 4 where the rulebook allows it, else its fewest)")
     p.add_argument("--games", "-g", type=count("a number of games", 1, 1_000_000), default=DEFAULT_GAMES, metavar="G",
-                   help=f"games to play (default {DEFAULT_GAMES}: about a minute with numba on two cores)")
+                   help=f"games to play (default {DEFAULT_GAMES}: about two minutes with numba on one core)")
     p.add_argument("--seed", "-s", type=seed, default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--samples", type=count("a number of bootstrap samples", 10, 100_000), default=200, metavar="B",
                    help="bootstrap resamples for the intervals (default 200)")
