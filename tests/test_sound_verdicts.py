@@ -232,7 +232,7 @@ def test_every_closed_form_verdict_says_what_it_rests_on() -> None:
     """Issue 38 point 3: "Every closed-form verdict names the play events it counts ... The details say what the
     verdict rests on." Seat fairness (a seat-claim cycle), claim-threshold, challenge-priority and round-rank,
     proved or refuted, each name theirs at every player count: the games from a deal, or the rule table Z3 read."""
-    closed = ("seat-fairness", "claim-threshold", "challenge-priority", "round-rank")
+    closed = ("seat-fairness", "claim-threshold", "challenge-priority", "round-rank", "winnability")
     seen = set()
     for name in ("standard", "verish-ne-verish", "full-rules-bigger-claims"):
         for t in verify(load_rulebook(name), list(closed)):
@@ -243,4 +243,4 @@ def test_every_closed_form_verdict_says_what_it_rests_on() -> None:
                     assert d.get("rests_on"), (name, r.id, n, d["verdict"])
                     seen.add((r.id, d["verdict"]))
     assert {("challenge-priority", "refuted"), ("challenge-priority", "proved"), ("round-rank", "proved"),
-            ("seat-fairness", "proved"), ("claim-threshold", "proved")} <= seen
+            ("seat-fairness", "proved"), ("claim-threshold", "proved"), ("winnability", "proved")} <= seen

@@ -188,6 +188,7 @@ def _played(pid: str, a: Analysis, look: str, before: Result, text: str) -> Resu
     how = ("from a deal, steered so that every play is the fewest cards, a lie where it can, and is challenged"
            if look in found.drained else "played by bots from a deal")
     return refuted(pid, f"{text}, in a game {how}", witness=w.as_json(), found_by="games",
+                   rests_on=[f"a game {how} at {a.n} players, replayed by the interpreter"],
                    **({"cti": before.details["cti"]} if "cti" in before.details else {}))
 
 
@@ -603,7 +604,9 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
                       ) if budget.first else ""
             return refuted(pid, f"a play that never ends: {found.summary}{closed}", witness=found.as_json(),
                            recurrent_set=budget.first,
-                           move="a round led by a caught lie and ended by all passing, repeated for ever,")
+                           move="a round led by a caught lie and ended by all passing, repeated for ever,",
+                           rests_on=[f"a game from a deal at {a.n} players that comes back to a whole position "
+                                     "(a round led by a caught lie, all passing), replayed by the interpreter"])
         return _played(pid, a, "loop", unknown(
             pid, f"a recurrent set exists (a round led by a caught lie and ended by all passing returns every "
             f"hand), but {found}"), "a play that never ends")
@@ -613,7 +616,9 @@ def termination_at(a: Analysis, budget: Budget) -> Result:
             closed = ("; every state where each seat holds two different cards and the pile is empty goes on so "
                       "for ever (a recurrent set, checked by Z3)") if budget.first else ""
             return refuted(pid, f"a play that never ends: {found.summary}{closed}", witness=found.as_json(),
-                           recurrent_set=budget.first)
+                           recurrent_set=budget.first,
+                           rests_on=[f"a game from a deal at {a.n} players that comes back to a whole position "
+                                     "(a caught lie repeated), replayed by the interpreter"])
         return _played(pid, a, "loop", unknown(
             pid, f"a recurrent set exists (a caught lie returns every hand), but {found}"), "a play that never ends")
     if not sp.rules.may_pass or "passes" in a.inv.proved:

@@ -92,7 +92,8 @@ def winnability_at(a: Any, budget: Any) -> Result:
                   witnesses={str(s): w.witness.as_json() for s, w in sorted(wins.items())},
                   games={str(s): w.as_json() for s, w in sorted(wins.items())},
                   found_by="+".join(by for by in ("greedy", "games", "steered", "bmc")
-                                    if any(w.by == by for w in wins.values())))
+                                    if any(w.by == by for w in wins.values())),
+                  rests_on=[f"a game from a deal won by each of the {n} seats, each replayed by the interpreter"])
 
 
 def _seats(seats: list[int]) -> str:
