@@ -8,13 +8,9 @@ running on, orphaned, holding its memory.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
 
 # What one worker process holds at most, measured: `rate --jobs 200` took the machine from 0.9 GB to 10.9 GB
 # (about 50 MB a worker), with a margin.
@@ -60,30 +56,3 @@ def die_with_parent(every: float = PARENT_CHECK_SECONDS) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="cheatdsl-parent-watch", daemon=True).start()
-
-
-# How long an interrupted pool's teardown is waited for before it is left to the exiting process.
-TEARDOWN_SECONDS = 2.0
-
-
-@contextmanager
-def worker_pool(context: Any, processes: int, initializer: Callable[..., None],
-                initargs: tuple[Any, ...]) -> Iterator[Any]:
-    """A `multiprocessing` pool of `processes` workers from `context`, closed as `with Pool` closes it. Where the
-    block is left by an exception (an interrupt, say), the pool's teardown is waited on for `TEARDOWN_SECONDS` at
-    most, and its workers are then killed: an interrupted pool's teardown can wait for ever on its task queue's
-    lock, held by a worker waiting for a task (seen under load: `rate --jobs 2` sent SIGINT did not end)."""
-    before = {p.pid for p in multiprocessing.active_children()}
-    pool = context.Pool(processes, initializer=initializer, initargs=initargs)
-    try:
-        yield pool
-    except BaseException:
-        teardown = threading.Thread(target=pool.terminate, name="cheatdsl-pool-teardown", daemon=True)
-        teardown.start()
-        teardown.join(TEARDOWN_SECONDS)
-        if teardown.is_alive():
-            for worker in multiprocessing.active_children():
-                if worker.pid not in before:
-                    worker.kill()
-        raise
-    pool.terminate()

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from ..bots.search_playout import Playouts
 from ..engine import CHANCE, Game, Play
-from ..jobs import die_with_parent, worker_pool
+from ..jobs import die_with_parent
 from ..simulate import game_seed
 from .entrants import Entrant
 
@@ -135,7 +135,7 @@ def play_matches(game: Game, ladder: Sequence[Entrant], seatings: Sequence[Seque
                          for i, seats in enumerate(seatings)), progress)
     run = _Run(game, ladder, seatings, seed, playouts, deals, first_index)
     context = multiprocessing.get_context("fork")  # a forked worker inherits the run: no game is pickled
-    with worker_pool(context, min(jobs, len(seatings)), _adopt, (run,)) as pool:
+    with context.Pool(min(jobs, len(seatings)), initializer=_adopt, initargs=(run,)) as pool:
         return _collect(pool.imap(_play_index, range(len(seatings))), progress)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..bots import BOTS
-from ..jobs import die_with_parent, worker_pool
+from ..jobs import die_with_parent
 from ..model import EndStyle, Rulebook
 from ..profiles import command_name
 from ..tally import GameRecord, Tally
@@ -123,7 +123,7 @@ def _run(table: Player, rulebook: Rulebook, games: int, jobs: int, progress: Pro
                 table.game.turn_limit, table.challenge_rate, compiled)
     workers = min(jobs, -(-games // _chunk_size(games, jobs, most)))
     try:
-        with worker_pool(context, workers, _start_worker, init) as pool:
+        with context.Pool(workers, initializer=_start_worker, initargs=init) as pool:
             # Pool.imap would read every chunk range up front; a bounded queue of results keeps memory flat.
             pending: deque[tuple[int, Any]] = deque()
             for span in chunks:
