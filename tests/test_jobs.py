@@ -122,10 +122,13 @@ def _alive(pid: int) -> bool:
 def test_rate_workers_end_with_their_parent(sig: signal.Signals, tmp_path: Path) -> None:
     """A running `rate --jobs 2` is sent the signal once its workers are up: within a few seconds none of them
     is left running two seconds later."""
+    # The parent is started with SIGINT at its default: a suite run in the background of a shell without job
+    # control inherits SIGINT ignored, and so would a `rate` started from it, which no interrupt then reaches.
     proc = subprocess.Popen([sys.executable, "-m", "cheatdsl", "rate", "english-ascending", "--games", "400",
                              "--samples", "10", "--jobs", "2", "--engine", "python"],
                             cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         workers: list[int] = []
