@@ -824,7 +824,6 @@ class State:
         deal(self, action.seed)
 
 # What `clone` shares (values never changed in place) and what it copies (lists a state changes).
-# Slots holding lists the state changes in place: each copy gets lists of its own.
 _COPIED = ("_sizes", "_pile", "_pile_by", "_pile_cards", "_stock", "_aside", "_gone", "_sets", "_in", "_out_order",
            "_reveals")
 _SHARED = tuple(name for name in State.__slots__ if name not in (*_COPIED, "_hands", "_history"))

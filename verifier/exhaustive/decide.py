@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cheatdsl.engine import Action, Game, RuleGap
+from cheatdsl.engine import Action, Game
 
 from ..encoding.graph import ClaimGraph, claim_graph
 from ..encoding.subject import Subject
 from ..properties.gaps import gap_text
 from ..properties.verdict import Result, not_applicable, proved, refuted
 from .explore import Exploration, Step
-from .witness import replayed, witness
+from .witness import witness
 
 # The properties the judge decides from play.
 JUDGED = ("seat-fairness", "claim-threshold", "card-conservation", "discards", "no-deadlock", "turn-order",
@@ -159,12 +159,6 @@ class Judge:
         return refuted(pid, self._decided(f"{who} never win{'s' if len(never) == 1 else ''} in any game from any "
                                           "deal"), never_wins=never, **_details(x))
 
-    def _gaps_at(self, step: Step) -> frozenset[RuleGap]:
-        """Every gap in the rules met on the way to `step` (its game played again from the deal)."""
-        deal, moves = self.x.path(step)
-        end = replayed(self.game, None, deal, moves)
-        return frozenset() if end is None else end.rule_gaps
-
     def _round_rank(self) -> Result | None:
         pid = "round-rank"
         rb = self.game.rulebook
@@ -174,8 +168,8 @@ class Judge:
         if f.round_gap is not None:
             gap = f.round_gap_kind
             assert gap is not None
-            gaps = self._gaps_at(f.round_gap)
-            return self._refuted(pid, f.round_gap, gap_text(rb, gap), {"rule_gaps": sorted(g.value for g in gaps)},
+            return self._refuted(pid, f.round_gap, gap_text(rb, gap),
+                                 {"rule_gaps": sorted(g.value for g in f.round_gaps_met)},
                                  rule_gap=gap.value)
         if not self.x.complete:
             return None

@@ -60,6 +60,7 @@ class Facts:
     survived: Step | None = None  # a call showed a claim true
     round_gap: Step | None = None  # a round ended with no seat named to lead, or no claim to lead
     round_gap_kind: RuleGap | None = None  # which of those it was
+    round_gaps_met: frozenset[RuleGap] = frozenset()  # every gap its game had met by then
 
 
 @dataclass
@@ -237,6 +238,7 @@ class _Search:
             if new:
                 self.keep(node, before)
                 f.round_gap, f.round_gap_kind = step, min(new, key=lambda g: g.value)
+                f.round_gaps_met = after.rule_gaps
         if f.out_regains is None and before.players_in < self.n:
             for seat in range(self.n):
                 if not before.is_in(seat) and after.hand_size(seat) > before.hand_size(seat):
