@@ -296,7 +296,8 @@ def compiled_rows(games: int, seed: int, repeats: int) -> dict[str, Any] | None:
         return None
     import numpy as np
 
-    from cheatdsl.compiled.kernel import RECORD_WIDTH, ACTIONS, play_games
+    from cheatdsl.compiled.common import ACTIONS, RECORD_WIDTH
+    from cheatdsl.compiled.kernel import play_games
     from cheatdsl.compiled.run import CompiledTable, unsupported
     from cheatdsl.compiled.support import KERNEL_BOTS
     from cheatdsl.simulate.engine import Engine

@@ -19,10 +19,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cheatdsl.compiled.cache import sources_key
+
 if importlib.util.find_spec("numba") is None:  # numba is optional: `pip install cheatdsl[compiled]`
     pytest.skip("numba is not installed", allow_module_level=True)
 # numba reads its cache folder once, when first imported (see cheatdsl/compiled/cache.py).
-os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba"))
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba" / sources_key()))
 
 from cheatdsl.compiled.replay import Disagreement, follow, play_logged, play_logged_from, replay  # noqa: E402
 from cheatdsl.compiled.run import CompiledTable, unsupported  # noqa: E402
@@ -206,7 +208,7 @@ def test_the_kernels_honest_odds_are_the_python_bots() -> None:
     meet, for a claimant with one claim to make or a choice of 2, 3 or 13, to 1e-9 (the kernel works with
     log-gamma, the Python bot with exact binomials)."""
     from cheatdsl.bots.table import tables_for
-    from cheatdsl.compiled.kernel import chance_of_lie
+    from cheatdsl.compiled.bots import chance_of_lie
 
     game = Game(load_rulebook(str(ROOT / "rulebooks" / "english-ascending.yaml")), 4)
     t = tables_for(game)
@@ -225,7 +227,7 @@ def test_the_kernels_honest_bluff_card_is_one_the_python_bot_could_give_up() -> 
     order that the hand holds, one of the values held fewest of (bots/table.py `card_to_give_up`), on hands
     drawn from seeded Python games of English ascending and the standard sheet."""
     from cheatdsl.bots.table import card_to_give_up as python_card, tables_for
-    from cheatdsl.compiled.kernel import card_to_give_up
+    from cheatdsl.compiled.bots import card_to_give_up
 
     for name, n in (("english-ascending", 3), ("standard", 4), ("canadian-bluff-one-pack", 3)):
         game = Game(load_rulebook(str(ROOT / "rulebooks" / f"{name}.yaml")), n)
@@ -265,8 +267,8 @@ def test_the_kernels_counter_calls_every_lie_the_python_bots_memory_proves() -> 
     which a play that stood is answered again; a challenge turns over the top card only)."""
     from cheatdsl.bots.counter import CounterBot
     from cheatdsl.bots.honest import LAST_DOUBT, LAST_DOUBT_OUT
-    from cheatdsl.compiled.kernel import ACCEPT as KERNEL_ACCEPT, CALLER, CHALLENGE, DISCARD, FIRST, KEEP, PLAY
-    from cheatdsl.compiled.kernel import PASS as KERNEL_PASS
+    from cheatdsl.compiled.common import ACCEPT as KERNEL_ACCEPT, CALLER, CHALLENGE, DISCARD, FIRST, KEEP, PLAY
+    from cheatdsl.compiled.common import PASS as KERNEL_PASS
     from cheatdsl.engine import ACCEPT, KEEP as KEEP_SETS, PASS, ChanceCaller, Challenge, DiscardSet, Position
     from cheatdsl.engine.deal import enter_position
 

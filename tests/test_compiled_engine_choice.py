@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cheatdsl.compiled.cache import sources_key
+
 from cheatdsl.cli import main
 from cheatdsl.compiled import cache
 from cheatdsl.load import load_rulebook
@@ -22,7 +24,7 @@ ENGLISH = str(ROOT / "rulebooks" / "english-ascending.yaml")
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed")
 if HAS_NUMBA:  # numba reads its cache folder once, when first imported (cheatdsl/compiled/cache.py)
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba"))
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba" / sources_key()))
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

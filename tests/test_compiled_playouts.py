@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from cheatdsl.compiled.cache import sources_key
+
 if importlib.util.find_spec("numba") is None:  # numba is optional: `pip install cheatdsl[compiled]`
     pytest.skip("numba is not installed", allow_module_level=True)
-os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba"))
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba" / sources_key()))
 
 from cheatdsl.bots import make_bot  # noqa: E402
 from cheatdsl.bots.search_playout import PythonPlayouts  # noqa: E402

@@ -18,9 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from cheatdsl.compiled.cache import sources_key
+
 if importlib.util.find_spec("numba") is None:  # numba is optional: `pip install cheatdsl[compiled]`
     pytest.skip("numba is not installed", allow_module_level=True)
-os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba"))
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba" / sources_key()))
 
 from cheatdsl.compiled.replay import Disagreement, play_logged, replay  # noqa: E402
 from cheatdsl.compiled.run import CompiledTable, Refused, RefusedForMemory  # noqa: E402

@@ -27,6 +27,8 @@ from cheatdsl.schema import rulebook_schema
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import small_rulebooks  # noqa: E402
 
+from cheatdsl.compiled.cache import sources_key
+
 
 def _leaf(path: str) -> dict[str, Any]:
     schema = rulebook_schema()
@@ -92,7 +94,7 @@ def test_the_kernel_refuses_by_the_fields_name_exactly_what_it_is_not_declared_t
     """On generated rulebooks: where a declaration says the kernel does not play a table, the refusal names that
     field; elsewhere the kernel builds its tables (or refuses a formula its tables cannot hold, naming its
     field too)."""
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba"))
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "cheatdsl-test-numba" / sources_key()))
     from cheatdsl.compiled.run import CompiledTable, Refused, RefusedForMemory
     from cheatdsl.engine import Game
 

@@ -22,7 +22,8 @@ class NumbaMissing(RuntimeError):
     """numba cannot be imported; the message says how to install it or to use the Python engine."""
 
 
-KERNEL_SOURCES = ("kernel.py",)  # the modules of this folder whose functions numba compiles and caches
+KERNEL_SOURCES = ("common.py", "bots.py", "steps.py", "kernel.py")  # the modules of this folder whose functions
+# numba compiles and caches (a step inlined into `kernel.play_on` is cached within it)
 
 
 def sources_key(folder: Path = Path(__file__).parent) -> str:

@@ -70,7 +70,8 @@ class CompiledPlayouts:
                 left -= 1
         if left <= 0 or state.is_terminal() or state.phase is not _PLAY:
             return standing(state, seat)
-        from .kernel import LOSER, RECORD_WIDTH, WINNER, playout
+        from .common import LOSER, RECORD_WIDTH, WINNER
+        from .kernel import playout
         t = table.tables
         at = turn_start(state, t.values, t.faces)
         hands, seated = at.hands, at.seated

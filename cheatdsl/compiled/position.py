@@ -49,7 +49,7 @@ def _row(state: State, values: int) -> int:
 def _situation(state: State, faces: int) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's `situation` at `state`'s turn (kernel.LEADING ... LIE) and the last play's cards by value
     (`faces` of them: the claims' values, then the joker where the deck has jokers)."""
-    from .kernel import CALLED, CLAIM, CLAIMANT, COUNT, LAST_PLAYER, LEADING, LIE, OPEN, PASSES, SITUATION
+    from .common import CALLED, CLAIM, CLAIMANT, COUNT, LAST_PLAYER, LEADING, LIE, OPEN, PASSES, SITUATION
     situation = np.zeros(SITUATION, dtype=np.int64)
     play_cards = np.zeros(faces, dtype=np.int64)
     situation[LEADING] = state.leading

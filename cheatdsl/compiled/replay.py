@@ -30,7 +30,7 @@ class LoggedGame(NamedTuple):
 def _log_room(t: KernelTables, turns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The arrays a logged game of at most `turns` turns fills: its record, pickups, action log and the states
     after each action (a turn's rows: the play, the answers, the caller's lot, the sets)."""
-    from .kernel import RECORD_WIDTH
+    from .common import RECORD_WIDTH
     rows = turns * (t.players + 2 + (t.values if t.set_size else 0)) + 1
     return (np.zeros(RECORD_WIDTH, dtype=np.int64), np.zeros(turns + 1, dtype=np.int64),
             np.zeros((rows, 4 + t.max_cards), dtype=np.int64), np.zeros((rows, 1 + t.players), dtype=np.int64))
@@ -38,7 +38,8 @@ def _log_room(t: KernelTables, turns: int) -> tuple[np.ndarray, np.ndarray, np.n
 
 def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     """Game `index` of `table`'s run, with its action log."""
-    from .kernel import DEALER, LOG_ROWS, PICKUPS, play_logged as kernel_game
+    from .common import DEALER, LOG_ROWS, PICKUPS
+    from .kernel import play_logged as kernel_game
     t = table.tables
     record, pickups, log, states = _log_room(t, t.turn_cap)
     hands = np.zeros((t.players + 1, t.faces), dtype=np.int64)
@@ -54,7 +55,8 @@ def play_logged_from(table: CompiledTable, state: State, seed: int) -> LoggedGam
     """The kernel's game from `state`, a turn's start the Python engine holds (a deal it made, the first player
     to play), played on by `table`'s bots from the random stream `seed`, with its action log. Its `hands` are
     those of `state`, one row a seat (no row for the cards in no hand)."""
-    from .kernel import LOG_ROWS, PICKUPS, play_logged_from as kernel_game
+    from .common import LOG_ROWS, PICKUPS
+    from .kernel import play_logged_from as kernel_game
     t = table.tables
     turns = max(0, state.game.turn_limit - state.turns)
     at = turn_start(state, t.values, t.faces)
@@ -92,7 +94,7 @@ def start_of(game: Game, logged: LoggedGame) -> Position | None:
 def actions_of(game: Game, logged: LoggedGame) -> Iterator[tuple[int, object]]:
     """The logged actions in the Python engine's terms, each with the seat that acts (CHANCE: who of several
     callers called first)."""
-    from .kernel import CALLER, CHALLENGE, DISCARD, KEEP, PASS as PASS_ROW, PLAY
+    from .common import CALLER, CHALLENGE, DISCARD, KEEP, PASS as PASS_ROW, PLAY
     kinds = game.rules.kind_names
     for row in logged.log.tolist():
         if row[0] == CALLER:
@@ -114,7 +116,7 @@ def actions_of(game: Game, logged: LoggedGame) -> Iterator[tuple[int, object]]:
 def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
     """Replay `logged` through the Python engine, checking the pile and hand sizes after every action
     and the end; returns the Python engine's (winner, ending name, turns)."""
-    from .kernel import FIRST, LOSER, STUCK, WINNER
+    from .common import FIRST, LOSER, STUCK, WINNER
     n = game.players
     emptied = tuple(s for s in range(n) if not logged.hands[s].any())  # dealt only sets, which left at once
     if emptied and game.rules.first_out:
@@ -145,7 +147,7 @@ def replay(game: Game, logged: LoggedGame) -> tuple[int | None, str, int]:
 def follow(state: State, logged: LoggedGame) -> tuple[int | None, str, int]:
     """Apply `logged`'s actions to `state` (where the kernel's game started), checking the pile and hand sizes
     after every action and the end; returns the Python engine's (winner, ending name, turns)."""
-    from .kernel import CAPPED, LOSER, STUCK, TURNS, WINNER
+    from .common import CAPPED, LOSER, STUCK, TURNS, WINNER
     game = state.game
     for i, (seat, action) in enumerate(actions_of(game, logged)):
         if seat != CHANCE and state.current_player() != seat:

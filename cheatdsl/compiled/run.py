@@ -11,7 +11,7 @@ from ..tally import GameRecord, Histogram, Tally
 from .support import refusal
 from .tables import KernelTables, NotTabulated, TooLarge, build
 
-GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # kernel.GREEDY, ... (the kernel module imports numba)
+GREEDY, RANDOM, HONEST, COUNTER = 0, 1, 2, 3  # common.GREEDY, ... (the kernel's modules import numba)
 _POLICIES = {"greedy": GREEDY, "random": RANDOM, "honest": HONEST, "counter": COUNTER}
 
 _SEED_MASK = (1 << 64) - 1
@@ -67,7 +67,7 @@ class CompiledTable:
         """The tally of games first..stop-1, counted from the kernel's arrays without a record a game."""
         from collections import Counter
 
-        from .kernel import ACTIONS, CAPPED, CAUGHT, CHALLENGES, FIRST, FORCED, LOSER, PLAYS, STUCK, TURNS, WINNER
+        from .common import ACTIONS, CAPPED, CAUGHT, CHALLENGES, FIRST, FORCED, LOSER, PLAYS, STUCK, TURNS, WINNER
         n = self.tables.players
         tally = Tally(n)
         for rows, taken in self._batches(first, stop):
@@ -90,7 +90,8 @@ class CompiledTable:
 
     def _batches(self, first: int, stop: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """The kernel's record rows and pickups for games first..stop-1, a batch at a time."""
-        from .kernel import PICKUPS, RECORD_WIDTH, play_games
+        from .common import PICKUPS, RECORD_WIDTH
+        from .kernel import play_games
         t = self.tables
         pickups = np.zeros(max(_PICKUP_ROOM, 2 * t.turn_cap), dtype=np.int64)
         while first < stop:
@@ -103,7 +104,7 @@ class CompiledTable:
 
     def records(self, first: int, stop: int) -> Iterator[GameRecord]:
         """Games first..stop-1 of the run, in order, played in batches."""
-        from .kernel import CAPPED, FIRST, LOSER, PICKUPS, STUCK, WINNER
+        from .common import CAPPED, FIRST, LOSER, PICKUPS, STUCK, WINNER
         for rows, pickups in self._batches(first, stop):
             at = 0
             for row in rows.tolist():

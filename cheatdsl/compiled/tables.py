@@ -54,11 +54,11 @@ class KernelTables(NamedTuple):
     choices: np.ndarray        # int64[previous claim]: how many claims each row of `claims` allows
     choice_slot: np.ndarray    # int64[previous claim]: the index in `lies` of that number of claims
     max_cards: int             # the card cap (the deck's size where the rules set none)
-    count_rule: int            # kernel.EXACT, UP_TO_CARDS or ANY_COUNT: the counts a play may call
+    count_rule: int            # common.EXACT, UP_TO_CARDS or ANY_COUNT: the counts a play may call
     count_top: int             # with ANY_COUNT, the highest count a play may call
     count_judged: bool         # a challenge catches a count called other than the cards put down
     show_pile: bool            # a challenge shows the whole pile (what `counter` remembers)
-    priority: int              # kernel.NEAREST, IN_TURN or BY_LOT: which caller is heard
+    priority: int              # common.NEAREST, IN_TURN or BY_LOT: which caller is heard
     next_seat: np.ndarray      # int64[dealer, seats in, claimant, challenger, caught]: who plays after a
                                # challenge; `seats in` a bit a seat where seats leave (`last_holder`), else 0
     turn_cap: int
@@ -96,7 +96,7 @@ class KernelTables(NamedTuple):
     draw_count: int
     short_takes_pile: bool     # a loser the stock cannot give the whole draw takes the pile as well
     kind_tests: np.ndarray     # int64[kind]: the test of each challenge kind allowed at the table, in the rules'
-                               # order (kernel.PLAYED_TEST or HAND_TEST)
+                               # order (common.PLAYED_TEST or HAND_TEST)
     preferred: int             # the kind bots call: the first that turns the play over, else the first (-1: none)
     force: int                 # the first kind that makes the claimant show a card from the hand, or -1
     doubt_scale: float         # `honest`'s doubt at which it challenges at its rate (bots/honest.py DOUBT)
