@@ -246,7 +246,7 @@ def test_the_kernels_honest_bluff_card_is_one_the_python_bot_could_give_up() -> 
                     continue
                 order = bot_tables.give_up_order(claim, n)
                 could = {python_card(order, hand, lambda k, i=i: i % k) for i in range(13)}
-                hands = np.array([hand[:tables.faces]] * n, dtype=np.int64)
+                hands = np.array([hand[:tables.rules.faces]] * n, dtype=np.int64)
                 for draw in range(5):
                     rng_state = np.array([draw * 7919], dtype=np.uint64)
                     card = card_to_give_up(hands, seat, tables.give_up[n, claim], tables.give_up_group[n, claim],

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from .common import COUNTER, FROM_PILE, GREEDY, BY, PILE_TAKEN, RANDOM, SEEN, TAKEN, TO, FROM_HAND, \
-    counts_for, draw, inlined, njit
+    add_from, counts_for, draw, fill_from, inlined, njit
 
 
 @njit(cache=True)
@@ -49,9 +48,7 @@ def lie_cell(pool, matching, hand, played):
     out by `chance_of_lie`, `slot` standing for the number of claims allowed): the hand and the cards that
     pass, each within the pool; hand -1 for a play of more cards than pass among those unseen, or than the hand
     held: a certain lie as `honest` counts it (bots/odds.py: no hand holds that many), also where a challenge
-    turns over the top card only, and never kept (the memo has no row past the copies of a claim). The caller
-    reads and fills the memo itself: a helper given the array would count a reference to it at every call,
-    which cost more than the rest of a response."""
+    turns over the top card only, and never kept (the memo has no row past the copies of a claim)."""
     hand = max(0, min(hand, pool))
     matching = max(0, min(matching, pool))
     if played > min(matching, hand):
@@ -69,7 +66,7 @@ def hear(heard, reveals, claimant, loser, from_hand, cards):
     heard[reveals, TAKEN] = 0
     heard[reveals, PILE_TAKEN] = 0
     heard[reveals, FROM_HAND] = from_hand
-    heard[reveals, SEEN:SEEN + cards.size] = cards
+    fill_from(heard[reveals, SEEN:SEEN + cards.size], cards)
     heard[reveals, SEEN + cards.size] = cards.sum()
     return reveals + 1
 
@@ -82,7 +79,7 @@ def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, rev
     width = pile.shape[1]  # the values and their total
     if seen[me] < 0:
         seen[me] = 0
-        last[me, :] = sizes
+        fill_from(last[me], sizes)
     while seen[me] < reveals:
         r = seen[me]
         loser = heard[r, TO]
@@ -94,13 +91,13 @@ def catch_up(me, sizes, show_pile, known, pile, last, received, seen, heard, rev
                     known[me, loser, card] += 1
                     known[me, loser, width - 1] += 1
         elif show_pile:
-            pile[me, :] = heard[r, SEEN:SEEN + width]
+            fill_from(pile[me], heard[r, SEEN:SEEN + width])
         elif heard[r, BY] != me:  # its own cards went on with `played`
-            pile[me, :] += heard[r, SEEN:SEEN + width]
+            add_from(pile[me], heard[r, SEEN:SEEN + width])
         received[me, loser] += heard[r, TAKEN]
         if heard[r, PILE_TAKEN]:
             if loser != me:  # the loser took the pile: what was known of it is known of that hand
-                known[me, loser, :] += pile[me]
+                add_from(known[me, loser], pile[me])
             pile[me, :] = 0
         seen[me] = r + 1
     for s in range(sizes.size):
@@ -159,28 +156,29 @@ def card_to_give_up(hands, seat, order, group, rng):
 
 
 @inlined
-def most_held(t, hands, seat, row):
+def most_held(r, claims, choices, hands, seat, row):
     """The claim of row `row` of `claims` that `seat`'s hand holds most of, the first on a tie (bots/simple.py
     `GreedyBot._play`, bots/honest.py `HonestBot._play`). Returns (that claim, the cards of the hand that pass as
     it, wild jokers included, the wild jokers held: they pass as any claim alike)."""
-    best = t.claims[row, 0]
+    best = claims[row, 0]
     held = hands[seat, best]
-    for i in range(1, t.choices[row]):
-        if hands[seat, t.claims[row, i]] > held:
-            best = t.claims[row, i]
+    for i in range(1, choices[row]):
+        if hands[seat, claims[row, i]] > held:
+            best = claims[row, i]
             held = hands[seat, best]
-    jokers = hands[seat, t.wild] if t.wild >= 0 else 0
+    jokers = hands[seat, r.wild] if r.wild >= 0 else 0
     return best, held + jokers, jokers
 
 
 @inlined
-def random_ways(t, hands, sizes, seat):
-    """`random`'s count of its legal plays (engine/plays.py `count_plays`, `_weights`): ways[i, k], the multisets
-    of k cards from values i.. of `seat`'s hand, and the plays of one card or more, each play of k cards counted
-    once for every count it may call (the claims not counted). Returns (ways, plays)."""
-    faces = t.faces
-    cap = min(t.max_cards, sizes[seat])
-    ways = np.zeros((faces + 1, cap + 1), dtype=np.float64)
+def random_ways(r, hands, sizes, seat, ways):
+    """`random`'s count of its legal plays (engine/plays.py `count_plays`, `_weights`): into `ways[i, k]`, the
+    multisets of k cards from values i.. of `seat`'s hand, up to the cards it may put down (the columns past them
+    are not read); returns the plays of one card or more, each play of k cards counted once for every count it
+    may call (the claims not counted)."""
+    faces = r.faces
+    cap = min(r.max_cards, sizes[seat])
+    ways[faces, :cap + 1] = 0.0
     ways[faces, 0] = 1.0
     for i in range(faces - 1, -1, -1):
         for k in range(cap + 1):
@@ -190,12 +188,12 @@ def random_ways(t, hands, sizes, seat):
             ways[i, k] = total
     total = 0.0
     for k in range(1, cap + 1):
-        total += ways[0, k] * counts_for(k, t.count_rule, t.count_top)
-    return ways, total
+        total += ways[0, k] * counts_for(k, r.count_rule, r.count_top)
+    return total
 
 
 @inlined
-def bluff_card(t, bot, hands, sizes, seat, claim, players_in, rng):
+def bluff_card(give_up, give_up_group, bot, hands, sizes, seat, claim, players_in, rng):
     """The one card a bot puts down holding none of the claim: `honest` and `counter` the one they will miss
     least (bots/honest.py `HonestBot._bluff_card`, `card_to_give_up` here), `greedy` one at random
     (bots/base.py `random_card`)."""
@@ -206,12 +204,12 @@ def bluff_card(t, bot, hands, sizes, seat, claim, players_in, rng):
             pick -= hands[seat, card]
             card += 1
         return card
-    return card_to_give_up(hands, seat, t.give_up[players_in, claim], t.give_up_group[players_in, claim], rng)
+    return card_to_give_up(hands, seat, give_up[players_in, claim], give_up_group[players_in, claim], rng)
 
 
 @inlined
-def response(t, policy, rate, responder, hands, sizes, claimant, claim, count, called, row, rng, known, known_pile,
-             gone, doubt_inverse):
+def response(r, policy, rate, responder, hands, sizes, claimant, claim, count, called, row, rng, known, known_pile,
+             gone, copies, lies, choice_slot, weighed, doubt_inverse):
     """`responder`'s answer to `claimant`'s play of `count` cards calling `called` of `claim`: -1 to accept, else
     the kind of challenge called, by its index among the table's kinds. `random` accepts or calls each kind
     alike (bots/simple.py `RandomBot.act`), `greedy` calls the preferred kind at its rate (`GreedyBot.act`);
@@ -219,34 +217,33 @@ def response(t, policy, rate, responder, hands, sizes, claimant, claim, count, c
     could pass), the preferred kind where the count called differs from the cards put down, and otherwise at
     their rate scaled by their doubt (bots/honest.py `HonestBot.doubts`, `chance_of_lie`; bots/counter.py
     `CounterBot._respond`, `chance_of_lie` with the cards its memory places elsewhere). `rate`: the
-    responder's challenge rate; `doubt_inverse`: 1 / `t.doubt_scale` where that is exact, else 0."""
+    responder's challenge rate; `doubt_inverse`: 1 / `r.doubt_scale` where that is exact, else 0."""
     if policy == RANDOM:
-        return int(draw(rng) * (t.kind_tests.size + 1)) - 1
+        return int(draw(rng) * (r.kinds + 1)) - 1
     if policy == GREEDY:
-        return t.preferred if draw(rng) < rate else -1
-    if t.preferred < 0:
+        return r.preferred if draw(rng) < rate else -1
+    if r.preferred < 0:
         return -1
-    wild = t.wild
-    pool = t.deck.size - sizes[responder]
-    matching = t.copies[claim] - hands[responder, claim]
+    wild = r.wild
+    pool = r.cards - sizes[responder]
+    matching = copies[claim] - hands[responder, claim]
     if wild >= 0:
         matching -= hands[responder, wild]
     if policy == COUNTER:
-        pool -= elsewhere(responder, claimant, t.faces, known, known_pile) + gone[t.faces]
+        pool -= elsewhere(responder, claimant, r.faces, known, known_pile) + gone[r.faces]
         matching -= elsewhere(responder, claimant, claim, known, known_pile) + gone[claim]
         if wild >= 0:
             matching -= elsewhere(responder, claimant, wild, known, known_pile) + gone[wild]
-    if t.force >= 0 and (sizes[claimant] == 0 or (policy == COUNTER and matching <= 0)):
-        return t.force  # nothing left that the claimant could show
-    if t.count_judged and called != count:
-        return t.preferred  # a count that differs from the cards put down is caught for sure
+    if r.force >= 0 and (sizes[claimant] == 0 or (policy == COUNTER and matching <= 0)):
+        return r.force  # nothing left that the claimant could show
+    if r.count_judged and called != count:
+        return r.preferred  # a count that differs from the cards put down is caught for sure
     hand, matching = lie_cell(pool, matching, sizes[claimant] + count, count)
-    lies = t.lies
-    doubt = 1.0 if hand < 0 else lies[pool, matching, hand, count, t.choice_slot[row]]
+    doubt = 1.0 if hand < 0 else lies[pool, matching, hand, count, choice_slot[row]]
     if doubt != doubt:  # NaN: not worked out yet
-        doubt = lies[pool, matching, hand, count, t.choice_slot[row]] = \
-            chance_of_lie(pool, matching, hand, count, t.max_cards, t.weighed[row])
-    if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > t.last_doubt) or \
-            draw(rng) < (rate * doubt * doubt_inverse if doubt_inverse > 0.0 else rate * doubt / t.doubt_scale):
-        return t.preferred
+        doubt = lies[pool, matching, hand, count, choice_slot[row]] = \
+            chance_of_lie(pool, matching, hand, count, r.max_cards, weighed[row])
+    if doubt >= 1.0 or (sizes[claimant] == 0 and doubt > r.last_doubt) or \
+            draw(rng) < (rate * doubt * doubt_inverse if doubt_inverse > 0.0 else rate * doubt / r.doubt_scale):
+        return r.preferred
     return -1

@@ -13,8 +13,8 @@ import numpy as np
 from .cache import load_numba
 
 njit = load_numba().njit
-# A rule's or a bot's step of `kernel.play_on`, inlined into it by numba: a call would count a reference to
-# every array it is given, which cost more than many a step.
+# A rule's or a bot's step of `kernel.play_on`, inlined into it by numba (compiled as part of it, without
+# reference counting: see `kernel.play_on`), so a step costs what its statements cost.
 inlined = njit(cache=True, inline="always")
 u64 = np.uint64
 
@@ -57,11 +57,35 @@ def draw(rng: np.ndarray) -> float:
     return float(z >> u64(11)) * (1.0 / 9007199254740992.0)
 
 
+@inlined
+def fill_from(into, values):
+    """into[i] = values[i] for every i of `values`: a copy that needs no temporary array (`kernel.play_on` runs
+    without numba's reference counting, where `into[:] = values` is refused)."""
+    for i in range(values.size):
+        into[i] = values[i]
+
+
+@inlined
+def add_from(into, values):
+    """into[i] += values[i] for every i of `values` (as `fill_from`)."""
+    for i in range(values.size):
+        into[i] += values[i]
+
+
 @njit(cache=True)
 def has_counter(policies):
     """Whether a `counter` bot sits at the table (its memories are kept only then)."""
     for p in policies:
         if p == COUNTER:
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_random(policies):
+    """Whether a `random` bot sits at the table (its count of plays needs room only then)."""
+    for p in policies:
+        if p == RANDOM:
             return True
     return False
 
@@ -86,7 +110,7 @@ def note(log, states, at, kind, seat, claim, pile_n, sizes):
     log[at, 1] = seat
     log[at, 2] = claim
     states[at, 0] = pile_n
-    states[at, 1:] = sizes
+    fill_from(states[at, 1:], sizes)
 
 
 @njit(cache=True)

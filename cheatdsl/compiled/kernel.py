@@ -21,28 +21,31 @@ import math
 
 import numpy as np
 
-from .bots import catch_up, most_held, random_ways, bluff_card
+from .bots import bluff_card, catch_up, most_held, random_ways, response
 from .common import (
-    CALLED, CLAIM, CLAIMANT, COUNT, COUNTER, DEALER, FIRST, GREEDY, LAST_PLAYER, LEADING, LIE, LOSER, NO_LIMIT,
-    OPEN, PASS, PASSES, PILE_TAKEN, PLAY, RANDOM, SEEN, SITUATION, STUCK, TAKEN, WINNER, draw, has_counter, next_in,
+    ACCEPT, BY_LOT, CALLER, CHALLENGE, IN_TURN, CALLED, CLAIM, CLAIMANT, COUNT, COUNTER, DEALER, FIRST, GREEDY, LAST_PLAYER, LEADING, LIE, LOSER, NO_LIMIT,
+    OPEN, PASS, PASSES, PILE_TAKEN, PLAY, RANDOM, SEEN, SITUATION, STUCK, TAKEN, WINNER, add_from, draw, fill_from, has_counter, has_random, next_in,
     njit, note, put_out_sets, u64)
-from .steps import all_passed, answers, bluff, emptied, leave, loser_sets, next_turn, penalty, random_play, remember, \
+from .steps import all_passed, bluff, emptied, leave, loser_sets, next_turn, penalty, random_play, remember, \
     show, true_play, turn_start, write_record
 
 @njit(cache=True)
 def workspace(t, policies, room):
     """The arrays a run of games reuses game after game, as `deal` and `play_on` read them (WORK_...):
     allocating them for each game cost about as much as playing it. `room`: challenges `counter`'s
-    record keeps (none without a `counter`)."""
-    n, faces = t.players, t.faces
+    record keeps (none without a `counter`); the last, `random`'s count of its plays (`bots.random_ways`; a
+    cell without a `random`)."""
+    n, faces = t.rules.players, t.rules.faces
     k = n if has_counter(policies) else 0
+    randoms = has_random(policies)
     return (t.deck.copy(), np.zeros((n, faces), dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(faces, dtype=np.int64), np.ones(n, dtype=np.bool_), np.zeros(SITUATION, dtype=np.int64),
             np.zeros(faces, dtype=np.int64), np.zeros((k, n, faces + 1), dtype=np.int64),
             np.zeros((k, faces + 1), dtype=np.int64), np.zeros((k, n), dtype=np.int64),
             np.zeros((k, n), dtype=np.int64), np.full(n, -1, dtype=np.int64),
             np.zeros((room if k else 0, SEEN + faces + 1), dtype=np.int64), np.zeros(faces + 1, dtype=np.int64),
-            np.zeros(faces, dtype=np.int64))
+            np.zeros(faces, dtype=np.int64),
+            np.zeros((faces + 1 if randoms else 1, t.rules.max_cards + 1 if randoms else 1), dtype=np.float64))
 
 
 @njit(cache=True)
@@ -52,10 +55,10 @@ def deal(deck, aside, dealt, n, step, by_lot, first_seat, first_card, set_size, 
     shuffled: the cards set aside, those dealt, then the stock, top card first) and the arrays of a turn's
     start, as `workspace` lends them. Returns the dealer and the first player, or -1 where the game ends at
     its deal (a hand dealt only sets where the first out wins, or nobody named to play first): `record`
-    then says how. It takes the fields it reads rather than the table and the workspace: a call counts a
-    reference to each array it is given."""
+    then says how."""
     dealer = int(draw(rng) * n) if by_lot else 0
-    cards[:] = deck
+    for k in range(deck.size):
+        cards[k] = deck[k]
     for i in range(cards.size - 1, 0, -1):
         j = int(draw(rng) * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
@@ -121,7 +124,13 @@ def deal(deck, aside, dealt, n, step, by_lot, first_seat, first_card, set_size, 
     return dealer, first
 
 
-@njit(cache=True)
+# `_nrt=False`: numba compiles `play_on` without its reference counting (the steps inlined into it and the
+# helpers it is first to compile likewise). Counting, every array handed to a step costs an atomic increment and
+# decrement that numba's pruning leaves in place across branches (numba issues 2345 and 2350, whose
+# workaround this is): the steps ran at 7.7 million actions a second against 55 million written as one body.
+# Without it nothing here may allocate an array (numba refuses to compile one), which is why the workspace
+# lends every array; `benchmarks/kernel_side_by_side.py` measures the kernel against another commit's.
+@njit(cache=True, _nrt=False)
 def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, situation, play_cards, turns_left,
             actions_left, rng, rates, policies, records, pickups, npick, logging, log, states, work, seed, start,
             games):
@@ -134,36 +143,42 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
     pickups[npick:]. `work` (`workspace`) lends the rest of its arrays.
     With `games` > 0 it deals instead (`deal`, in the arrays of `work`; the position given is not read), game
     after game: games start..start+games-1 of the run `seed` into `records`, one row each, stopping early
-    where `pickups` has no room left for a whole game. One call plays them all because every call counts a
-    reference to each array it is given, some ninety a game through `deal` and `play_on`.
+    where `pickups` has no room left for a whole game. One call plays them all: a call from code compiled
+    with numba's reference counting counts a reference to each array it is given.
     A turn, as `State` plays it: its start (`steps.turn_start`), a pass or a play, the answers to a play, the
     challenge heard settled (`steps.show`, `penalty`, `loser_sets`), empty hands out (`steps.leave`) and the
     next seat (`steps.next_turn`). Returns the games played and the new npick."""
-    n, faces, values = t.players, t.faces, t.values
+    # The table's rules by name (numbers and flags) and its arrays, each handed to the steps that read it.
+    r = t.rules
+    n, faces, values = r.players, r.faces, r.values
+    claims, choices, choice_slot, copies, lies, weighed = t.claims, t.choices, t.choice_slot, t.copies, t.lies, \
+        t.weighed
+    row_set, pass_ok, wins_at_start, pass_leader, next_seat = t.row_set, t.pass_ok, t.wins_at_start, t.pass_leader, \
+        t.next_seat
+    give_up, give_up_group, set_ranks, kind_tests = t.give_up, t.give_up_group, t.set_ranks, t.kind_tests
     # Dividing by a power of two is multiplying by its inverse, exactly: a multiplication costs far less.
-    doubt_inverse = 1.0 / t.doubt_scale if math.frexp(t.doubt_scale)[0] == 0.5 else 0.0
+    doubt_inverse = 1.0 / r.doubt_scale if math.frexp(r.doubt_scale)[0] == 0.5 else 0.0
     # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
     keeps = has_counter(policies)
-    memory = (work[7], work[8], work[9], work[10], work[11], work[12])
-    known, known_pile, last, received, seen, heard = memory
+    known, known_pile, last, received, seen, heard = work[7], work[8], work[9], work[10], work[11], work[12]
     gone = work[13]  # cards put out in sets, by value (the last column: all), since the deal
     shown = work[14]  # the cards a challenge turns over, by value
-    no_ways = np.zeros((1, 1), dtype=np.float64)  # `random`'s count of its plays, unread for the other bots
+    ways = work[15]  # `random`'s count of its plays
     stock_from, stock_n = 0, stock.size  # where the stock lies in `stock`
     played = 0  # games played
     while True:  # the game from the position given, or (`games`) game after game, each dealt here
         if games > 0:
-            if played == games or npick + t.turn_cap > pickups.size:
+            if played == games or npick + r.turn_cap > pickups.size:
                 break
             seed_into(rng, seed, start + played)
-            dealer, seat = deal(t.deck, t.aside, t.dealt, n, t.step, t.by_lot, t.first_seat, t.first_card,
-                                t.set_size, t.set_ranks, t.sets_forced, t.last_holder, rng, records[played], work[0],
+            dealer, seat = deal(t.deck, r.aside, r.dealt, n, r.step, r.by_lot, t.first_seat, r.first_card,
+                                r.set_size, set_ranks, r.sets_forced, r.last_holder, rng, records[played], work[0],
                                 hands, sizes, pile, seated, situation, play_cards, gone)
             if seat < 0:  # the game ended at its deal
                 played += 1
                 continue
             stock = work[0]  # the deck as dealt: the stock lies after the cards set aside and dealt
-            pile_n, row, stock_from, stock_n = 0, values, t.aside + t.dealt, t.stock_size
+            pile_n, row, stock_from, stock_n = 0, values, r.aside + r.dealt, r.stock_size
         drawn = 0  # cards drawn from `stock` (the stock's cards, top first)
         first = seat
         players_in = 0
@@ -205,7 +220,8 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             if turns >= turns_left or actions >= actions_left:
                 capped = True
                 break
-            wins, may, no_play = turn_start(t, hands, sizes, seat, row, leading)
+            wins, may, no_play = turn_start(r, claims, choices, row_set, pass_ok, wins_at_start, hands, sizes, seat, row,
+                                            leading)
             if wins:
                 winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
                 break
@@ -214,14 +230,14 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 break
             bot = policies[seat]  # read once: numba reads the array again after every store to a hand
             if bot == COUNTER:
-                catch_up(seat, sizes, t.show_pile, known, known_pile, last, received, seen, heard, reveals)
-            best, held, jokers = most_held(t, hands, seat, row)
-            allowed = t.choices[row]
-            ways, open_plays = no_ways, 0.0
+                catch_up(seat, sizes, r.show_pile, known, known_pile, last, received, seen, heard, reveals)
+            best, held, jokers = most_held(r, claims, choices, hands, seat, row)
+            allowed = choices[row]
+            open_plays = 0.0
             if no_play:
                 passing = True
             elif bot == RANDOM:  # every legal play and the pass alike
-                ways, open_plays = random_ways(t, hands, sizes, seat)
+                open_plays = random_ways(r, hands, sizes, seat, ways)
                 passing = may and draw(rng) * (open_plays * allowed + 1.0) < 1.0
             else:
                 # `honest` and `counter` pass rather than bluff where they may; `greedy` passes only without a play.
@@ -237,21 +253,21 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     passes = 0
                     is_open = False
                     seat, row, leading, last_player, pile_n = all_passed(
-                        t, pile, seated, seat, dealer, mask, last_player, claimant, claim, row, leading, pile_n,
+                        r, pass_leader, pile, seated, seat, dealer, mask, last_player, claimant, claim, row, leading, pile_n,
                         logging, states, rows)
                     continue
                 if not (is_open and seated[claimant]):
-                    seat = next_in(seated, seat, t.step)
+                    seat = next_in(seated, seat, r.step)
                     continue
                 # The last play's window is still open: its responders are asked again before the next seat.
-                after = next_in(seated, seat, t.step)
+                after = next_in(seated, seat, r.step)
             else:
                 after = -1
                 if held == 0:
                     forced += 1
                 claim = best
                 if allowed > 1 and (held == 0 or bot == RANDOM):
-                    claim = t.claims[row, int(draw(rng) * allowed)]
+                    claim = claims[row, int(draw(rng) * allowed)]
                     held = hands[seat, claim] + jokers
                 if keeps:
                     play_cards[:] = 0  # kept for `counter`'s memory only
@@ -262,23 +278,23 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     log[line, 1] = seat
                     log[line, 2] = claim
                 if bot == RANDOM:
-                    count, called, top, lie = random_play(t, hands, pile, play_cards, seat, claim, ways, open_plays,
+                    count, called, top, lie = random_play(r, hands, pile, play_cards, seat, claim, ways, open_plays,
                                                           rng, keeps, logging, log, line)
                 elif held > 0:
-                    count, top = true_play(t, hands, pile, play_cards, seat, claim, held, keeps, logging, log, line)
+                    count, top = true_play(r, hands, pile, play_cards, seat, claim, held, keeps, logging, log, line)
                     called, lie = count, False  # the count put down (bots/base.py `count_to_call`)
                 else:
-                    card = bluff_card(t, bot, hands, sizes, seat, claim, players_in, rng)
+                    card = bluff_card(give_up, give_up_group, bot, hands, sizes, seat, claim, players_in, rng)
                     bluff(hands, pile, play_cards, seat, card, keeps, logging, log, line)
                     count, called, top, lie = 1, 1, card, True
-                if t.count_judged and called != count:
+                if r.count_judged and called != count:
                     lie = True
                 if logging:
                     log[line, 3] = called
                 sizes[seat] -= count
                 pile_n += count
                 if bot == COUNTER:  # `Memory.played`: its own cards went onto the pile
-                    known_pile[seat, :faces] += play_cards
+                    add_from(known_pile[seat, :faces], play_cards)
                     known_pile[seat, faces] += count
                 claimant = seat
                 last_player = seat
@@ -291,24 +307,57 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 rows += 1
                 if logging:
                     states[line, 0] = pile_n
-                    states[line, 1:] = sizes
-            challenger, heard_kind, rows, answered = answers(
-                t, hands, sizes, seated, claimant, claim, count, called, row, rng, rates, policies, memory, reveals,
-                gone, doubt_inverse, pile_n, logging, log, states, rows)
-            actions += answered
+                    fill_from(states[line, 1:], sizes)
+            # The answers to `claimant`'s last play (`State._apply_accept`, `_apply_challenge`, `_hear_calls`): each
+            # seat still in, from the claimant's neighbour round the table, accepts or calls a kind
+            # (`bots.response`); who of the callers is heard follows `challenge.priority`: the nearest, the first
+            # in turn (the rest are not asked), or one by lot, each caller so far alike (a chance row in the log).
+            challenger = heard_kind = -1
+            callers = 0
+            responder = claimant
+            for _ in range(1, n):
+                # (claimant + step * k) % n, without a division a response
+                responder += r.step
+                if responder == n:
+                    responder = 0
+                elif responder < 0:
+                    responder = n - 1
+                if not seated[responder]:
+                    continue
+                policy = policies[responder]
+                if policy == COUNTER:
+                    catch_up(responder, sizes, r.show_pile, known, known_pile, last, received, seen, heard, reveals)
+                kind = response(r, policy, rates[responder], responder, hands, sizes, claimant, claim, count, called,
+                                row, rng, known, known_pile, gone, copies, lies, choice_slot, weighed, doubt_inverse)
+                if logging:
+                    note(log, states, rows, CHALLENGE if kind >= 0 else ACCEPT, responder, kind, pile_n, sizes)
+                actions += 1
+                rows += 1
+                if kind >= 0:
+                    callers += 1
+                    if challenger < 0:
+                        challenger, heard_kind = responder, kind
+                        if r.priority == IN_TURN:
+                            break
+                    elif r.priority == BY_LOT and draw(rng) * callers < 1.0:
+                        challenger, heard_kind = responder, kind
+            if r.priority == BY_LOT and callers > 1:
+                if logging:
+                    note(log, states, rows, CALLER, challenger, -1, pile_n, sizes)
+                rows += 1
             going = also = -1  # the seats whose empty hands put them out now, in the order the engine settles
             caught = lie
             if challenger >= 0:
                 challenges += 1
                 is_open = False
                 passes = 0
-                caught, from_hand = show(t, hands, sizes, claimant, challenger, claim, heard_kind, lie)
+                caught, from_hand = show(r, kind_tests, hands, sizes, claimant, challenger, claim, heard_kind, lie)
                 loser = claimant if caught else challenger
                 if caught:
                     caught_n += 1
                 if keeps:
-                    reveals = remember(t, heard, reveals, shown, play_cards, top, pile, claimant, loser, from_hand)
-                taken, took_pile, pile_n, drawn = penalty(t, hands, sizes, pile, pile_n, stock, stock_from, stock_n,
+                    reveals = remember(r, heard, reveals, shown, play_cards, top, pile, claimant, loser, from_hand)
+                taken, took_pile, pile_n, drawn = penalty(r, hands, sizes, pile, pile_n, stock, stock_from, stock_n,
                                                           drawn, loser)
                 if keeps:  # what the loser took, on the record just made
                     heard[reveals - 1, TAKEN] = taken
@@ -317,20 +366,20 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 picks += 1
                 if logging:
                     states[rows - 1, 0] = pile_n
-                    states[rows - 1, 1:] = sizes
-                by_sets, rows, discards = loser_sets(t, hands, sizes, gone, loser, policies[loser], rng, pile_n,
-                                                     logging, log, states, rows)
+                    fill_from(states[rows - 1, 1:], sizes)
+                by_sets, rows, discards = loser_sets(r, set_ranks, hands, sizes, gone, loser, policies[loser], rng,
+                                                     pile_n, logging, log, states, rows)
                 actions += discards
-                going, also = emptied(t, seated, sizes, claimant, loser, caught, by_sets)
+                going, also = emptied(r, seated, sizes, claimant, loser, caught, by_sets)
             elif after < 0 and sizes[claimant] == 0:
                 going = claimant  # the play stood (`State._stands`)
             if going >= 0 or also >= 0:
-                ended, winner, loser_end, players_in, mask, first_out = leave(t, seated, going, also, players_in,
+                ended, winner, loser_end, players_in, mask, first_out = leave(r, seated, going, also, players_in,
                                                                              mask, first_out)
                 if ended:
                     break
-            seat, row, leading, is_open = next_turn(t, seated, dealer, mask, claimant, challenger, caught, claim,
-                                                    after, row, leading, is_open)
+            seat, row, leading, is_open = next_turn(r, next_seat, seated, dealer, mask, claimant, challenger,
+                                                    caught, claim, after, row, leading, is_open)
         write_record(records[played], first, winner, loser_end, dealer, capped, stuck, rows, turns, actions, plays,
                      forced, challenges, caught_n, picks)
         npick += picks
@@ -361,9 +410,9 @@ def play_games(t, seed, start, count, rates, policies, records, pickups):
     if count <= 0:
         return 0
     none = np.zeros((1, 1), dtype=np.int64)
-    work = workspace(t, policies, t.turn_cap)
+    work = workspace(t, policies, t.rules.turn_cap)
     rng = np.zeros(1, dtype=np.uint64)
-    return play_on(t, 0, work[1], work[2], work[3], 0, work[0], work[4], 0, t.values, work[5], work[6], t.turn_cap,
+    return play_on(t, 0, work[1], work[2], work[3], 0, work[0], work[4], 0, t.rules.values, work[5], work[6], t.rules.turn_cap,
                    NO_LIMIT, rng, rates, policies, records, pickups, 0, False, none, none, work, seed, start, count)[0]
 
 
@@ -373,13 +422,13 @@ def play_logged(t, seed, index, rates, policies, record, pickups, hands0, stock0
     the stock, top card first), its action log and the state after every action (record[LOG_ROWS] is the
     log's length)."""
     rng = seed_of(seed, index)
-    work = workspace(t, policies, t.turn_cap)
-    n, aside, dealt, kept, cards, hands, gone = t.players, t.aside, t.dealt, t.stock_size, work[0], work[1], work[13]
-    dealer, first = deal(t.deck, aside, dealt, n, t.step, t.by_lot, t.first_seat, t.first_card, t.set_size,
-                         t.set_ranks, t.sets_forced, t.last_holder, rng, record, cards, hands, work[2], work[3],
+    work = workspace(t, policies, t.rules.turn_cap)
+    n, aside, dealt, kept, cards, hands, gone = t.rules.players, t.rules.aside, t.rules.dealt, t.rules.stock_size, work[0], work[1], work[13]
+    dealer, first = deal(t.deck, aside, dealt, n, t.rules.step, t.rules.by_lot, t.first_seat, t.rules.first_card, t.rules.set_size,
+                         t.set_ranks, t.rules.sets_forced, t.rules.last_holder, rng, record, cards, hands, work[2], work[3],
                          work[4], work[5], work[6], gone)
     hands0[:n, :] = hands
-    hands0[n, :] = gone[:t.faces]  # the sets put out at the deal, with the cards dealt to nobody
+    hands0[n, :] = gone[:t.rules.faces]  # the sets put out at the deal, with the cards dealt to nobody
     for k in range(cards.size):
         if k < aside or k >= aside + dealt + kept:
             hands0[n, cards[k]] += 1
@@ -387,7 +436,7 @@ def play_logged(t, seed, index, rates, policies, record, pickups, hands0, stock0
     if first < 0:
         return 0
     return play_on(t, dealer, hands, work[2], work[3], 0, cards[aside + dealt:aside + dealt + kept], work[4], first,
-                   t.values, work[5], work[6], t.turn_cap, NO_LIMIT, rng, rates, policies,
+                   t.rules.values, work[5], work[6], t.rules.turn_cap, NO_LIMIT, rng, rates, policies,
                    record.reshape((1, record.size)), pickups, 0, True, log, states, work, u64(0), 0, 0)[1]
 
 
@@ -398,8 +447,8 @@ def position_start(t, hands, seed):
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = u64(seed)
     draw(rng)
-    sizes = np.zeros(t.players, dtype=np.int64)
-    for s in range(t.players):
+    sizes = np.zeros(t.rules.players, dtype=np.int64)
+    for s in range(t.rules.players):
         sizes[s] = hands[s].sum()
     return rng, sizes
 

@@ -73,7 +73,7 @@ class CompiledPlayouts:
         from .common import LOSER, RECORD_WIDTH, WINNER
         from .kernel import playout
         t = table.tables
-        at = turn_start(state, t.values, t.faces)
+        at = turn_start(state, t.rules.values, t.rules.faces)
         hands, seated = at.hands, at.seated
         record = np.zeros(RECORD_WIDTH, dtype=np.int64)
         turns = max(1, min(game.turn_limit - state.turns, left))  # a turn is one decision or more

@@ -31,9 +31,9 @@ def _log_room(t: KernelTables, turns: int) -> tuple[np.ndarray, np.ndarray, np.n
     """The arrays a logged game of at most `turns` turns fills: its record, pickups, action log and the states
     after each action (a turn's rows: the play, the answers, the caller's lot, the sets)."""
     from .common import RECORD_WIDTH
-    rows = turns * (t.players + 2 + (t.values if t.set_size else 0)) + 1
+    rows = turns * (t.rules.players + 2 + (t.rules.values if t.rules.set_size else 0)) + 1
     return (np.zeros(RECORD_WIDTH, dtype=np.int64), np.zeros(turns + 1, dtype=np.int64),
-            np.zeros((rows, 4 + t.max_cards), dtype=np.int64), np.zeros((rows, 1 + t.players), dtype=np.int64))
+            np.zeros((rows, 4 + t.rules.max_cards), dtype=np.int64), np.zeros((rows, 1 + t.rules.players), dtype=np.int64))
 
 
 def play_logged(table: CompiledTable, index: int) -> LoggedGame:
@@ -41,13 +41,13 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     from .common import DEALER, LOG_ROWS, PICKUPS
     from .kernel import play_logged as kernel_game
     t = table.tables
-    record, pickups, log, states = _log_room(t, t.turn_cap)
-    hands = np.zeros((t.players + 1, t.faces), dtype=np.int64)
-    stock = np.zeros(max(1, t.stock_size), dtype=np.int64)
+    record, pickups, log, states = _log_room(t, t.rules.turn_cap)
+    hands = np.zeros((t.rules.players + 1, t.rules.faces), dtype=np.int64)
+    stock = np.zeros(max(1, t.rules.stock_size), dtype=np.int64)
     kernel_game(t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
                 stock, log, states)
     n = int(record[LOG_ROWS])
-    return LoggedGame(int(record[DEALER]), hands, tuple(stock[:t.stock_size].tolist()), log[:n], states[:n], record,
+    return LoggedGame(int(record[DEALER]), hands, tuple(stock[:t.rules.stock_size].tolist()), log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))
 
 
@@ -59,14 +59,14 @@ def play_logged_from(table: CompiledTable, state: State, seed: int) -> LoggedGam
     from .kernel import play_logged_from as kernel_game
     t = table.tables
     turns = max(0, state.game.turn_limit - state.turns)
-    at = turn_start(state, t.values, t.faces)
+    at = turn_start(state, t.rules.values, t.rules.faces)
     record, pickups, log, states = _log_room(t, turns)
     hands = at.hands.copy()
-    gone = np.zeros(t.faces + 1, dtype=np.int64)  # the cards put out in sets (at the deal, where they are forced)
+    gone = np.zeros(t.rules.faces + 1, dtype=np.int64)  # the cards put out in sets (at the deal, where they are forced)
     for _, _, cards in state.discarded_sets():
         for card in cards:
             gone[card] += 1
-    gone[t.faces] = gone[:t.faces].sum()
+    gone[t.rules.faces] = gone[:t.rules.faces].sum()
     kernel_game(t, at.dealer, at.hands, at.pile, at.stock, at.seated, at.seat, at.row, at.situation, at.play_cards,
                 gone, turns, np.uint64(seed & ((1 << 64) - 1)), table.rates, table.policies, record, pickups, log, states)
     n = int(record[LOG_ROWS])

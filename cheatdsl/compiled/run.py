@@ -68,7 +68,7 @@ class CompiledTable:
         from collections import Counter
 
         from .common import ACTIONS, CAPPED, CAUGHT, CHALLENGES, FIRST, FORCED, LOSER, PLAYS, STUCK, TURNS, WINNER
-        n = self.tables.players
+        n = self.tables.rules.players
         tally = Tally(n)
         for rows, taken in self._batches(first, stop):
             won = rows[:, WINNER] >= 0
@@ -93,7 +93,7 @@ class CompiledTable:
         from .common import PICKUPS, RECORD_WIDTH
         from .kernel import play_games
         t = self.tables
-        pickups = np.zeros(max(_PICKUP_ROOM, 2 * t.turn_cap), dtype=np.int64)
+        pickups = np.zeros(max(_PICKUP_ROOM, 2 * t.rules.turn_cap), dtype=np.int64)
         while first < stop:
             rows = np.zeros((stop - first, RECORD_WIDTH), dtype=np.int64)
             done = play_games(t, np.uint64(self.seed & _SEED_MASK), first, stop - first, self.rates, self.policies,

@@ -37,57 +37,38 @@ class _Unanswered(Exception):
     """A formula asked what a turn's table does not keep (`_TurnProbe`)."""
 
 
-class KernelTables(NamedTuple):
-    """The arrays one table of one rulebook becomes; seats and claims are numbers, as in the engine."""
+class KernelRules(NamedTuple):
+    """The rules of one table as the kernel reads them: numbers and flags only (its arrays are `KernelTables`'
+    other fields), read by name in each step of a turn (`compiled/steps.py`)."""
 
-    deck: np.ndarray           # int64[cards]: the value of every card of the deck
+    cards: int                 # the deck's cards
     aside: int                 # cards set aside before the deal (their values stay out of play)
     dealt: int                 # cards dealt to the hands, round the table from the dealer's left
     players: int
     step: int                  # +1 clockwise, -1 anticlockwise
     by_lot: bool               # the dealer is chosen by lot (else seat 0)
-    first_seat: np.ndarray     # int64[dealer, holder + 1]: the first player (-1: none is named), by the seat
-                               # dealt `first_card` (column 0: nobody; every column alike without one)
     first_card: int            # the card value the first player's formula asks about the deal, or -1
-    claims: np.ndarray         # int64[row, i]: the claims allowed, ascending: row c after claim c, row `values`
-                               # first, row `values + 1 + c` leading a round after claim c (with `leads`)
-    choices: np.ndarray        # int64[previous claim]: how many claims each row of `claims` allows
-    choice_slot: np.ndarray    # int64[previous claim]: the index in `lies` of that number of claims
     max_cards: int             # the card cap (the deck's size where the rules set none)
     count_rule: int            # common.EXACT, UP_TO_CARDS or ANY_COUNT: the counts a play may call
     count_top: int             # with ANY_COUNT, the highest count a play may call
     count_judged: bool         # a challenge catches a count called other than the cards put down
     show_pile: bool            # a challenge shows the whole pile (what `counter` remembers)
     priority: int              # common.NEAREST, IN_TURN or BY_LOT: which caller is heard
-    next_seat: np.ndarray      # int64[dealer, seats in, claimant, challenger, caught]: who plays after a
-                               # challenge; `seats in` a bit a seat where seats leave (`last_holder`), else 0
     turn_cap: int
     values: int                # card values (ranks) the hands count
-    copies: np.ndarray         # int64[claim]: the deck's cards that pass as each claim, wild jokers too (what
-                               # `honest` counts unseen)
-    give_up: np.ndarray        # int64[seats in, claim, position]: `honest`'s order to give card values up to bluff
-    give_up_group: np.ndarray  # int64[seats in, claim, position]: values asked for at one turn share a number
-    lies: np.ndarray           # float64[pool, unseen, hand, played, choice slot]: `honest`'s chances of a lie,
-                               # NaN until the kernel first works one out (a memo of this table, never shared)
     leads: bool                # a challenge ends the round: the next play leads (the `claims` rows of leads)
     last_holder: bool          # seats with empty hands leave and the last one holding cards loses (else the
                                # first out wins)
     set_size: int              # cards of a rank the loser of a challenge may put out as a set (0: no sets)
-    set_ranks: np.ndarray      # int64[]: the ranks a set may be of, in the engine's order
     emptied_out: bool          # a hand its sets emptied goes out
     reveal_all: bool           # a challenge turns the whole play over (else its top card)
     may_pass: bool
     leader_may_pass: bool
-    row_set: np.ndarray        # int64[row]: the claim set of each row of `claims`, as an index of the tables below
-    pass_ok: np.ndarray        # bool[set, leading, hand, holds]: `passing.when` for the claims required, whether
-                               # the turn leads, the hand's size and the cards of it that pass as those claims
     all_pass_discards: bool    # when every seat in passes the pile leaves the game unseen
     all_pass_rounds: bool      # ... and a new round begins, led by `pass_leader`
-    pass_leader: np.ndarray    # int64[dealer, seats in, last player]: who leads after every seat passed
     window_through_passes: bool  # a play that stood may be challenged until the next play (answers asked again
                                # after each pass)
     turn_win: bool             # `ending.turn_start_win` is set
-    wins_at_start: np.ndarray  # bool[set, leading, hand, holds]: `turn_start_win`, indexed as `pass_ok`
     faces: int                 # card values the hands count: `values`, then the joker where the deck has jokers
     wild: int                  # the joker's value where it passes as any claim, else -1
     sets_forced: bool          # a loser's complete sets (and those dealt) leave at once, nobody choosing
@@ -95,14 +76,43 @@ class KernelTables(NamedTuple):
     take_pile: bool            # the loser of a challenge takes the pile (else draws `draw_count` from the stock)
     draw_count: int
     short_takes_pile: bool     # a loser the stock cannot give the whole draw takes the pile as well
-    kind_tests: np.ndarray     # int64[kind]: the test of each challenge kind allowed at the table, in the rules'
-                               # order (common.PLAYED_TEST or HAND_TEST)
+    kinds: int                 # the challenge kinds allowed at the table
     preferred: int             # the kind bots call: the first that turns the play over, else the first (-1: none)
     force: int                 # the first kind that makes the claimant show a card from the hand, or -1
     doubt_scale: float         # `honest`'s doubt at which it challenges at its rate (bots/honest.py DOUBT)
     last_doubt: float          # ... and past which it challenges a claimant's last cards (LAST_DOUBT, or
                                # LAST_DOUBT_OUT where the last holder loses): read here, so the kernel's disk
                                # cache never keeps an old value
+
+
+class KernelTables(NamedTuple):
+    """The arrays one table of one rulebook becomes, and its `rules`; seats and claims are numbers, as in the
+    engine."""
+
+    rules: KernelRules
+    deck: np.ndarray           # int64[cards]: the value of every card of the deck
+    first_seat: np.ndarray     # int64[dealer, holder + 1]: the first player (-1: none is named), by the seat
+                               # dealt `rules.first_card` (column 0: nobody; every column alike without one)
+    claims: np.ndarray         # int64[row, i]: the claims allowed, ascending: row c after claim c, row `values`
+                               # first, row `values + 1 + c` leading a round after claim c (with `leads`)
+    choices: np.ndarray        # int64[previous claim]: how many claims each row of `claims` allows
+    choice_slot: np.ndarray    # int64[previous claim]: the index in `lies` of that number of claims
+    next_seat: np.ndarray      # int64[dealer, seats in, claimant, challenger, caught]: who plays after a
+                               # challenge; `seats in` a bit a seat where seats leave (`last_holder`), else 0
+    copies: np.ndarray         # int64[claim]: the deck's cards that pass as each claim, wild jokers too (what
+                               # `honest` counts unseen)
+    give_up: np.ndarray        # int64[seats in, claim, position]: `honest`'s order to give card values up to bluff
+    give_up_group: np.ndarray  # int64[seats in, claim, position]: values asked for at one turn share a number
+    lies: np.ndarray           # float64[pool, unseen, hand, played, choice slot]: `honest`'s chances of a lie,
+                               # NaN until the kernel first works one out (a memo of this table, never shared)
+    set_ranks: np.ndarray      # int64[]: the ranks a set may be of, in the engine's order
+    row_set: np.ndarray        # int64[row]: the claim set of each row of `claims`, as an index of the tables below
+    pass_ok: np.ndarray        # bool[set, leading, hand, holds]: `passing.when` for the claims required, whether
+                               # the turn leads, the hand's size and the cards of it that pass as those claims
+    pass_leader: np.ndarray    # int64[dealer, seats in, last player]: who leads after every seat passed
+    wins_at_start: np.ndarray  # bool[set, leading, hand, holds]: `turn_start_win`, indexed as `pass_ok`
+    kind_tests: np.ndarray     # int64[kind]: the test of each challenge kind allowed at the table, in the rules'
+                               # order (common.PLAYED_TEST or HAND_TEST)
     weighed: np.ndarray        # int64[row]: the claims a responder takes the claimant of a play to have chosen among
                                # (its `choice_slot` in `lies`): the row's, or 1 everywhere where no row has two
 
@@ -164,23 +174,30 @@ def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTab
     give_up, groups = _give_up(game, n)
     faces = rules.values + (1 if rules.deck_counts[rules.joker] else 0)
     set_ranks = np.array(list(rules.ranks_in_play) if rules.set_size else [], dtype=np.int64)
-    return KernelTables(deck, rules.table.set_aside,
-                        sum(rules.hand_sizes), n, rules.step, rules.dealer_by_lot, first, first_card, claims, choices,
-                        slots,
-                        int(rules.max_cards if rules.max_cards is not None else len(deck)),
-                        _COUNT_RULE[rules.rulebook.claim.count], int(rules.any_count_cap if rules.any_count else 0),
-                        rules.count_judged, rules.show_pile,
-                        _PRIORITY[rules.rulebook.challenge.priority],
-                        nxt, int(game.turn_limit), rules.values,
-                        copies, give_up, groups, _lie_memo(len(deck), int(copies.max(initial=0)), int(slots.max()) + 1),
-                        rules.round_ends_on_challenge, not rules.first_out, int(rules.set_size or 0),
-                        set_ranks, not rules.emptied_stays_in, rules.reveal_all, rules.may_pass,
-                        rules.leader_may_pass, row_set, pass_ok, rules.all_pass_discards,
-                        rules.round_ends_on_all_pass and rules.all_pass_leader is not None, leaders,
-                        rules.window_through_passes, rules.turn_start_win is not None, wins_at_start, faces,
-                        rules.joker if rules.wild else -1, rules.set_size is not None and rules.sets_forced,
-                        rules.stock_count, rules.take_pile, int(rules.draw or 0), rules.short_stock_takes_pile,
-                        *_kinds(rules), DOUBT, LAST_DOUBT if rules.first_out else LAST_DOUBT_OUT, weighed)
+    kind_tests, preferred, force = _kinds(rules)
+    scalars = KernelRules(
+        cards=len(deck), aside=rules.table.set_aside, dealt=sum(rules.hand_sizes), players=n, step=rules.step,
+        by_lot=rules.dealer_by_lot, first_card=first_card,
+        max_cards=int(rules.max_cards if rules.max_cards is not None else len(deck)),
+        count_rule=_COUNT_RULE[rules.rulebook.claim.count],
+        count_top=int(rules.any_count_cap if rules.any_count else 0), count_judged=rules.count_judged,
+        show_pile=rules.show_pile, priority=_PRIORITY[rules.rulebook.challenge.priority],
+        turn_cap=int(game.turn_limit), values=rules.values, leads=rules.round_ends_on_challenge,
+        last_holder=not rules.first_out, set_size=int(rules.set_size or 0), emptied_out=not rules.emptied_stays_in,
+        reveal_all=rules.reveal_all, may_pass=rules.may_pass, leader_may_pass=rules.leader_may_pass,
+        all_pass_discards=rules.all_pass_discards,
+        all_pass_rounds=rules.round_ends_on_all_pass and rules.all_pass_leader is not None,
+        window_through_passes=rules.window_through_passes, turn_win=rules.turn_start_win is not None, faces=faces,
+        wild=rules.joker if rules.wild else -1, sets_forced=rules.set_size is not None and rules.sets_forced,
+        stock_size=rules.stock_count, take_pile=rules.take_pile, draw_count=int(rules.draw or 0),
+        short_takes_pile=rules.short_stock_takes_pile, kinds=len(kind_tests), preferred=preferred, force=force,
+        doubt_scale=DOUBT, last_doubt=LAST_DOUBT if rules.first_out else LAST_DOUBT_OUT)
+    return KernelTables(
+        rules=scalars, deck=deck, first_seat=first, claims=claims, choices=choices, choice_slot=slots, next_seat=nxt,
+        copies=copies, give_up=give_up, give_up_group=groups,
+        lies=_lie_memo(len(deck), int(copies.max(initial=0)), int(slots.max()) + 1), set_ranks=set_ranks,
+        row_set=row_set, pass_ok=pass_ok, pass_leader=leaders, wins_at_start=wins_at_start, kind_tests=kind_tests,
+        weighed=weighed)
 
 
 def _kinds(rules: TableRules) -> tuple[np.ndarray, int, int]:
