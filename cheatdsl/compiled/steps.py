@@ -285,7 +285,7 @@ def leave(r, seated, going, also, players_in, mask, first_out):
 @inlined
 def next_turn(r, next_seat, seated, dealer, mask, claimant, challenger, caught, claim, after, row, leading, is_open):
     """Who plays next (`State.next_turn`, `_turn_goes_to`): after a challenge the seat `challenge.next_player`
-    names (read from `next_seat`), leading a new round where a challenge ends it (`challenge.ends_round`); after
+    names (read from `next_seat`), leading a new round where a challenge ends it (`claim.round_ends`); after
     a pass that left the last play open, the seat after it (`after`); else the claimant's neighbour, the play
     still open to challenge where the rules keep its window open through passes. Returns (seat, its row of
     `claims`, leading, the last play open to challenge)."""
