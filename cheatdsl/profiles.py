@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 RULEBOOK_SUFFIXES = (".yaml", ".yml", ".cheat")
 SHIPPED_SUFFIXES = (".yaml", ".cheat")
@@ -27,6 +29,25 @@ def shipped_dir() -> Path:
     if packaged.is_dir():
         return Path(str(packaged))
     return Path(__file__).resolve().parent.parent / "rulebooks"
+
+
+def shipped_ratings_path() -> Path:
+    """The stored ratings of the shipped profiles (what `python -m cheatdsl.docs.gallery --rate` measured):
+    inside the installed package, or a checkout's docs/gallery/ratings.json."""
+    packaged = resources.files("cheatdsl").joinpath("ratings.json")
+    if packaged.is_file():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "docs" / "gallery" / "ratings.json"
+
+
+def read_ratings(path: Path) -> dict[str, dict[str, Any]]:
+    """The stored ratings' entries by profile name (`cheatdsl.docs.ratings`); none where the file is missing or
+    is not such a file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(e["profile"]): e for e in data.get("profiles", []) if isinstance(e, dict) and "profile" in e}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
 
 
 def shipped_path(name: str) -> Path | None:

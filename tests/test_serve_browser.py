@@ -349,3 +349,37 @@ def test_a_refused_move_is_told_next_to_the_control(server: tuple[str, object], 
         "return [Boolean(s.closest('#play-panel')), r.top >= 0 && r.bottom <= window.innerHeight];")
     assert inside and seen
     _shot(driver, tmp_path / "refused.png")
+
+
+def test_the_profile_card_says_what_the_table_rewards(driver: object, tmp_path: Path) -> None:
+    """Issue 39, "Done when": the practice table's profile cards show the skill edge, the luck share and the lie
+    value of a shipped profile, as measured; a rulebook with no measured figures shows no card. Kept at 1200 and
+    at 390 px wide (`profile-card.png`, `profile-card-narrow.png`)."""
+    from test_serve_profile_cards import stored_for
+    copy = tmp_path / "house.yaml"
+    copy.write_text((ROOT / "rulebooks" / "english-ascending.yaml").read_text())
+    app = create_app(build_catalog(["english-ascending", str(copy)]), ratings=stored_for("english-ascending"))
+    for url, _ in _serving(app):
+        for width, name in ((1200, "profile-card.png"), (390, "profile-card-narrow.png")):
+            driver.set_window_size(width, 1000)  # type: ignore[attr-defined]
+            try:
+                _open(driver, url)
+                box = driver.find_element("id", "profile-card")  # type: ignore[attr-defined]
+                assert box.is_displayed()
+                text = box.text
+                assert "Skill edge" in text and "+32.5 points" in text, text
+                assert "Luck share" in text and "0.21" in text, text
+                assert "Lie value" in text and "+0 points" in text, text
+                assert "95% between +22.5 points and +42.5 points" in text, text
+                rect = driver.execute_script(  # type: ignore[attr-defined]
+                    "const r = document.getElementById('profile-card').getBoundingClientRect();"
+                    "return [r.left, r.right, document.documentElement.clientWidth];")
+                assert 0 <= rect[0] and rect[1] <= rect[2] + 1, rect  # inside the page, no sideways scroll
+                driver.execute_script(  # type: ignore[attr-defined]
+                    "document.getElementById('profile-card').scrollIntoView({block: 'center'});")
+                _shot(driver, tmp_path / name)
+            finally:
+                driver.set_window_size(1200, 1500)  # type: ignore[attr-defined]
+        from selenium.webdriver.support.ui import Select
+        Select(driver.find_element("id", "rulebook")).select_by_index(1)  # type: ignore[attr-defined]
+        assert not driver.find_element("id", "profile-card").is_displayed()  # type: ignore[attr-defined]

@@ -61,7 +61,8 @@ def test_the_wheel_and_the_sdist_carry_every_shipped_profile_and_the_licence(
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert any(n.endswith("cheatdsl/syntax/cheat.lark") for n in names)
     for packaged in ("cheatdsl/serve/static/index.html", "cheatdsl/serve/static/table.js",
-                     "cheatdsl/serve/lessons/1-make-a-claim.yaml", "cheatdsl/schema/rulebook.schema.json"):
+                     "cheatdsl/serve/lessons/1-make-a-claim.yaml", "cheatdsl/schema/rulebook.schema.json",
+                     "cheatdsl/ratings.json"):  # the profile cards' figures (docs/gallery/ratings.json)
         assert packaged in names, packaged
     with tarfile.open(sdist) as tar:
         members = tar.getnames()
@@ -125,6 +126,8 @@ def test_the_installed_practice_table_serves_its_page(installed: tuple[Path, Pat
             tables = json.loads(answer.read())
         assert "<html" in page.lower()
         assert "practice-table" in json.dumps(tables)
+        # The profile cards read the stored ratings the wheel carries (a test keeps them current).
+        assert any(rb["card"] for rb in tables["rulebooks"]), tables["rulebooks"][0]
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Rulebook
+from ..profiles import read_ratings
 from ..rate.text import figure_text as figure
 from ..simulate import Statistics
 
@@ -41,11 +42,7 @@ def files_digest(rb: Rulebook) -> str:
 
 def load(root: Path) -> dict[str, dict[str, Any]]:
     """The stored entries by profile name (none when the file is missing)."""
-    path = root / RATINGS
-    if not path.is_file():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {str(e["profile"]): e for e in data.get("profiles", [])}
+    return read_ratings(root / RATINGS)
 
 
 def save(entries: Mapping[str, dict[str, Any]], root: Path) -> None:

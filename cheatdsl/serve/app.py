@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from ..bots import BOTS
 from ..engine import Game
 from .actions import read_action
+from .cards import card, stored_ratings
 from .catalog import Catalog
 from .guard import Guard, Verdict
 from .lessons import LessonError, catalogue, load_lesson
@@ -97,9 +98,11 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Req
     return guarded
 
 
-def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127.0.0.1") -> Starlette:
+def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127.0.0.1",
+               ratings: Mapping[str, Mapping[str, Any]] | None = None) -> Starlette:
     """The practice table's web app for the rulebooks of `catalog`, answering only requests addressed to
-    `bound` (the address it listens on) or localhost, within `limits`."""
+    `bound` (the address it listens on) or localhost, within `limits`; the profile cards read `ratings`
+    (the stored ratings by profile name: by default the shipped profiles', `cards.stored_ratings`)."""
     limits = limits or Limits()
     store = Store(limits.idle, limits.most_games)
     cap = NewGameCap(limits.new_games_per_minute, limits.most_clients)
@@ -113,6 +116,8 @@ def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127
     for lesson in lessons:
         unique.setdefault(lesson["name"], lesson)  # each lesson on the first table that plays it
     lessons = list(unique.values())
+    stored = stored_ratings() if ratings is None else ratings
+    cards = [card(e.path, e.rulebook, stored) for e in catalog.entries]  # what each shipped profile rewards
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=SECURITY)
@@ -125,7 +130,7 @@ def create_app(catalog: Catalog, limits: Limits | None = None, bound: str = "127
                               "diagnostics": e.diagnostics, "players": list(rb.players.counts())[:20] if rb else [],
                               "variations": [{"name": v.name, "summary": v.summary, "conflicts": list(v.conflicts)}
                                              for v in rb.variations]
-                              if rb else []})
+                              if rb else [], "card": cards[i]})
         return _ok({"rulebooks": rulebooks, "bots": list(BOTS), "default_bot": "honest", "lessons": lessons})
 
     def _rulebook(entry_index: object, variations: object) -> tuple[int, Any, tuple[str, ...]]:

@@ -98,10 +98,48 @@ function markClashes(rb) {
   }
 }
 
+function points(x) { return (x >= 0 ? "+" : "\u2212") + Math.abs(Math.round(x * 1000) / 10) + " points"; }
+
+function showCard(rb) {
+  // What a shipped profile rewards, as measured once by `cheatdsl rate` (the server sends it only where the
+  // profile's files are the ones measured): the skill edge, the luck share and the lie value.
+  const card = rb.card;
+  const box = $("profile-card");
+  box.hidden = !card;
+  if (!card) return;
+  const list = $("profile-figures");
+  list.replaceChildren();
+  if (card.not_rated) {
+    $("profile-note").textContent = "Not rated: " + card.not_rated + ".";
+    return;
+  }
+  const rows = [
+    ["Skill edge", card.skill_edge, points,
+     "how much more often a strong player wins than a fair share, against steady players"],
+    ["Luck share", card.luck_share, (x) => x.toFixed(2),
+     "the part of a result the deal and the seat decide (0: none, 1: all)"],
+    ["Lie value", card.lie_value, points,
+     "what bluffing is worth: a strong player against copies that never lie when they can tell the truth"],
+  ];
+  for (const [name, f, text, meaning] of rows) {
+    const dd = el("dd");
+    if (f) {
+      dd.append(el("strong", text(f.value)), " \u2014 " + meaning);
+      dd.append(el("div", "95% between " + text(f.low) + " and " + text(f.high), "range"));
+    } else {
+      dd.textContent = "not measured yet";
+    }
+    list.append(el("dt", name), dd);
+  }
+  $("profile-note").textContent = "Measured at " + card.players + " players over duplicate deals "
+    + "(cheatdsl rate " + card.profile + " --players " + card.players + ").";
+}
+
 function onRulebook() {
   const rb = entry();
   if (!rb) return;
   showLessons(rb);
+  showCard(rb);
   const box = $("variations");
   box.replaceChildren();
   for (const v of rb.variations) {
