@@ -73,19 +73,11 @@ def add_from(into, values):
 
 
 @njit(cache=True)
-def has_counter(policies):
-    """Whether a `counter` bot sits at the table (its memories are kept only then)."""
+def seated_bot(policies, bot):
+    """Whether `bot` (GREEDY ... COUNTER) sits at the table: `counter`'s memories and `random`'s count of its
+    plays are kept only then."""
     for p in policies:
-        if p == COUNTER:
-            return True
-    return False
-
-
-@njit(cache=True)
-def has_random(policies):
-    """Whether a `random` bot sits at the table (its count of plays needs room only then)."""
-    for p in policies:
-        if p == RANDOM:
+        if p == bot:
             return True
     return False
 

@@ -23,9 +23,9 @@ import numpy as np
 
 from .bots import bluff_card, catch_up, most_held, random_ways, response
 from .common import (
-    ACCEPT, BY_LOT, CALLER, CHALLENGE, IN_TURN, CALLED, CLAIM, CLAIMANT, COUNT, COUNTER, DEALER, FIRST, GREEDY, LAST_PLAYER, LEADING, LIE, LOSER, NO_LIMIT,
-    OPEN, PASS, PASSES, PILE_TAKEN, PLAY, RANDOM, SEEN, SITUATION, STUCK, TAKEN, WINNER, add_from, draw, fill_from, has_counter, has_random, next_in,
-    njit, note, put_out_sets, u64)
+    ACCEPT, BY_LOT, CALLED, CALLER, CHALLENGE, CLAIM, CLAIMANT, COUNT, COUNTER, DEALER, FIRST, GREEDY, IN_TURN,
+    LAST_PLAYER, LEADING, LIE, LOSER, NO_LIMIT, OPEN, PASS, PASSES, PILE_TAKEN, PLAY, RANDOM, SEEN, SITUATION, STUCK,
+    TAKEN, WINNER, add_from, draw, fill_from, next_in, njit, note, put_out_sets, seated_bot, u64)
 from .steps import all_passed, bluff, emptied, leave, loser_sets, next_turn, penalty, random_play, remember, \
     show, true_play, turn_start, write_record
 
@@ -36,8 +36,8 @@ def workspace(t, policies, room):
     record keeps (none without a `counter`); the last, `random`'s count of its plays (`bots.random_ways`; a
     cell without a `random`)."""
     n, faces = t.rules.players, t.rules.faces
-    k = n if has_counter(policies) else 0
-    randoms = has_random(policies)
+    k = n if seated_bot(policies, COUNTER) else 0
+    randoms = seated_bot(policies, RANDOM)
     return (t.deck.copy(), np.zeros((n, faces), dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(faces, dtype=np.int64), np.ones(n, dtype=np.bool_), np.zeros(SITUATION, dtype=np.int64),
             np.zeros(faces, dtype=np.int64), np.zeros((k, n, faces + 1), dtype=np.int64),
@@ -159,7 +159,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
     # Dividing by a power of two is multiplying by its inverse, exactly: a multiplication costs far less.
     doubt_inverse = 1.0 / r.doubt_scale if math.frexp(r.doubt_scale)[0] == 0.5 else 0.0
     # `counter`'s memories and the table's record of challenges (room for none without a `counter`).
-    keeps = has_counter(policies)
+    keeps = seated_bot(policies, COUNTER)
     known, known_pile, last, received, seen, heard = work[7], work[8], work[9], work[10], work[11], work[12]
     gone = work[13]  # cards put out in sets, by value (the last column: all), since the deal
     shown = work[14]  # the cards a challenge turns over, by value
@@ -220,8 +220,8 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
             if turns >= turns_left or actions >= actions_left:
                 capped = True
                 break
-            wins, may, no_play = turn_start(r, claims, choices, row_set, pass_ok, wins_at_start, hands, sizes, seat, row,
-                                            leading)
+            wins, may, no_play = turn_start(r, claims, choices, row_set, pass_ok, wins_at_start, hands, sizes, seat,
+                                            row, leading)
             if wins:
                 winner = seat  # the first out wins (a win at a turn's start where seats leave is refused)
                 break
@@ -253,8 +253,8 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     passes = 0
                     is_open = False
                     seat, row, leading, last_player, pile_n = all_passed(
-                        r, pass_leader, pile, seated, seat, dealer, mask, last_player, claimant, claim, row, leading, pile_n,
-                        logging, states, rows)
+                        r, pass_leader, pile, seated, seat, dealer, mask, last_player, claimant, claim, row, leading,
+                        pile_n, logging, states, rows)
                     continue
                 if not (is_open and seated[claimant]):
                     seat = next_in(seated, seat, r.step)
@@ -412,8 +412,9 @@ def play_games(t, seed, start, count, rates, policies, records, pickups):
     none = np.zeros((1, 1), dtype=np.int64)
     work = workspace(t, policies, t.rules.turn_cap)
     rng = np.zeros(1, dtype=np.uint64)
-    return play_on(t, 0, work[1], work[2], work[3], 0, work[0], work[4], 0, t.rules.values, work[5], work[6], t.rules.turn_cap,
-                   NO_LIMIT, rng, rates, policies, records, pickups, 0, False, none, none, work, seed, start, count)[0]
+    return play_on(t, 0, work[1], work[2], work[3], 0, work[0], work[4], 0, t.rules.values, work[5], work[6],
+                   t.rules.turn_cap, NO_LIMIT, rng, rates, policies, records, pickups, 0, False, none, none, work, seed,
+                   start, count)[0]
 
 
 @njit(cache=True)
@@ -423,9 +424,10 @@ def play_logged(t, seed, index, rates, policies, record, pickups, hands0, stock0
     log's length)."""
     rng = seed_of(seed, index)
     work = workspace(t, policies, t.rules.turn_cap)
-    n, aside, dealt, kept, cards, hands, gone = t.rules.players, t.rules.aside, t.rules.dealt, t.rules.stock_size, work[0], work[1], work[13]
-    dealer, first = deal(t.deck, aside, dealt, n, t.rules.step, t.rules.by_lot, t.first_seat, t.rules.first_card, t.rules.set_size,
-                         t.set_ranks, t.rules.sets_forced, t.rules.last_holder, rng, record, cards, hands, work[2], work[3],
+    r = t.rules
+    n, aside, dealt, kept, cards, hands, gone = r.players, r.aside, r.dealt, r.stock_size, work[0], work[1], work[13]
+    dealer, first = deal(t.deck, aside, dealt, n, r.step, r.by_lot, t.first_seat, r.first_card, r.set_size,
+                         t.set_ranks, r.sets_forced, r.last_holder, rng, record, cards, hands, work[2], work[3],
                          work[4], work[5], work[6], gone)
     hands0[:n, :] = hands
     hands0[n, :] = gone[:t.rules.faces]  # the sets put out at the deal, with the cards dealt to nobody

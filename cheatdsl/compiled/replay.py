@@ -33,7 +33,8 @@ def _log_room(t: KernelTables, turns: int) -> tuple[np.ndarray, np.ndarray, np.n
     from .common import RECORD_WIDTH
     rows = turns * (t.rules.players + 2 + (t.rules.values if t.rules.set_size else 0)) + 1
     return (np.zeros(RECORD_WIDTH, dtype=np.int64), np.zeros(turns + 1, dtype=np.int64),
-            np.zeros((rows, 4 + t.rules.max_cards), dtype=np.int64), np.zeros((rows, 1 + t.rules.players), dtype=np.int64))
+            np.zeros((rows, 4 + t.rules.max_cards), dtype=np.int64),
+            np.zeros((rows, 1 + t.rules.players), dtype=np.int64))
 
 
 def play_logged(table: CompiledTable, index: int) -> LoggedGame:
@@ -47,7 +48,8 @@ def play_logged(table: CompiledTable, index: int) -> LoggedGame:
     kernel_game(t, np.uint64(table.seed & ((1 << 64) - 1)), index, table.rates, table.policies, record, pickups, hands,
                 stock, log, states)
     n = int(record[LOG_ROWS])
-    return LoggedGame(int(record[DEALER]), hands, tuple(stock[:t.rules.stock_size].tolist()), log[:n], states[:n], record,
+    return LoggedGame(int(record[DEALER]), hands, tuple(stock[:t.rules.stock_size].tolist()), log[:n], states[:n],
+                      record,
                       tuple(pickups[:record[PICKUPS]].tolist()))
 
 
@@ -68,7 +70,8 @@ def play_logged_from(table: CompiledTable, state: State, seed: int) -> LoggedGam
             gone[card] += 1
     gone[t.rules.faces] = gone[:t.rules.faces].sum()
     kernel_game(t, at.dealer, at.hands, at.pile, at.stock, at.seated, at.seat, at.row, at.situation, at.play_cards,
-                gone, turns, np.uint64(seed & ((1 << 64) - 1)), table.rates, table.policies, record, pickups, log, states)
+                gone, turns, np.uint64(seed & ((1 << 64) - 1)), table.rates, table.policies, record, pickups, log,
+                states)
     n = int(record[LOG_ROWS])
     return LoggedGame(at.dealer, hands, tuple(at.stock.tolist()), log[:n], states[:n], record,
                       tuple(pickups[:record[PICKUPS]].tolist()))

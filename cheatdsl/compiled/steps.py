@@ -10,8 +10,8 @@ import numpy as np
 
 from .bots import hear
 from .common import ACTIONS, CAPPED, CAUGHT, CHALLENGES, DEALER, DISCARD, EXACT, FIRST, FORCED, FROM_PILE, HAND_TEST, \
-    KEEP, LOG_ROWS, LOSER, PICKUPS, PLAYS, RANDOM, STUCK, TURNS, WINNER, complete_set, counts_for, draw, fill_from, inlined, \
-    next_in, note, put_out_sets
+    KEEP, LOG_ROWS, LOSER, PICKUPS, PLAYS, RANDOM, STUCK, TURNS, WINNER, complete_set, counts_for, draw, fill_from, \
+    inlined, next_in, note, put_out_sets
 
 
 @inlined
