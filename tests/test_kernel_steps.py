@@ -83,7 +83,10 @@ def test_each_step_names_an_interpreter_function_that_exists(file: str, name: st
     from cheatdsl.played_by import FIELDS  # a rulebook field (`challenge.next_player`) is named as a rule, not code
     classes = {k for mod in modules.values() for k, v in vars(mod).items() if isinstance(v, type)}
     shorts = {full.rsplit(".", 1)[-1] for full in MODULES.values()}
+    sections = {field.split(".")[0] for field in FIELDS}
     for d, m, n in named:
         head = n.split(".")[0]
+        if "." in n and head in sections and head not in shorts:  # a rulebook field (`passing.when`) must be one
+            assert n in FIELDS, f"{file}: {name} names the rule `{n}`, which the language does not have"
         if "." in n and (head in classes or head in shorts) and n not in FIELDS and not n.startswith(("r.", "t.")):
             assert _resolves(d or None, m or None, n, modules), f"{file}: {name} names `{n}`, which does not exist"

@@ -40,8 +40,8 @@ def turn_start(r, claims, choices, row_set, pass_ok, wins_at_start, hands, sizes
 def all_passed(r, pass_leader, pile, seated, seat, dealer, mask, last_player, claimant, claim, row, leading, pile_n,
                logging, states, rows):
     """Every seat in passed in turn (`challenge.all_passed`): the pile leaves the game unseen where the rules say
-    so, and a new round begins, led as `passing.all_pass` says (read from `pass_leader` by the seats in, as bits
-    in `mask`), or play goes on round the table. Returns (seat to play, its row, leading, last player, pile
+    so (`passing.all_pass_pile`), and a new round begins, led as `passing.all_pass_leader` says (read from
+    `pass_leader` by the seats in, as bits in `mask`), or play goes on round the table. Returns (seat to play, its row, leading, last player, pile
     size)."""
     if r.all_pass_discards:
         pile[:] = 0
