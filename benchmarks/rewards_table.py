@@ -40,6 +40,8 @@ def _cell(entry: dict[str, Any], key: str, scale: float, form: str) -> str:
     f = entry.get(key)
     if not isinstance(f, dict):
         return "-"
+    if any(f.get(k) is None for k in ("value", "low", "high")):
+        return "undefined (too few games ended)"
     return (f"{form.format(f['value'] * scale)} ({form.format(f['low'] * scale)} to "
             f"{form.format(f['high'] * scale)})")
 
@@ -78,7 +80,9 @@ def table(stored: dict[str, dict[str, Any]]) -> str:
     bases = {n: base_of(n) for n in rated}
     for key, title, scale, form in HEADLINE:
         out += f"\n**{title.split(' (')[0].capitalize()}.**"
-        moved = [(n, b) for n, b in bases.items() if b in rated and beyond_chance(rated[n][key], rated[b][key])]
+        measured = [n for n in rated if rated[n][key].get("value") is not None and rated[n][key].get("low") is not None]
+        moved = [(n, b) for n, b in bases.items() if b in measured and n in measured
+                 and beyond_chance(rated[n][key], rated[b][key])]
         if moved:
             out += " Moved beyond chance from the sheet it extends: " + "; ".join(
                 f"{n} {form.format(rated[n][key]['value'] * scale)} against {b}'s "
@@ -87,19 +91,18 @@ def table(stored: dict[str, dict[str, Any]]) -> str:
             out += " No house rule moves it beyond chance from the sheet it extends."
         higher: dict[str, list[str]] = {}
         bounds = []
-        for a, b in itertools.combinations(rated, 2):
+        for a, b in itertools.combinations(measured, 2):
             fa, fb = rated[a][key], rated[b][key]
             bounds.append(math.hypot(_half(fa), _half(fb)))
             if beyond_chance(fa, fb):
                 hi, lo = (a, b) if fa["value"] > fb["value"] else (b, a)
                 higher.setdefault(hi, []).append(lo)
         pairs = sum(len(v) for v in higher.values())
-        out += (f" {pairs} of {len(bounds)} pairs of profiles differ beyond chance"
-                + (": " + "; ".join(f"{hi} above {', '.join(sorted(lo))}" for hi, lo in sorted(higher.items()))
-                   if higher else "") + ".")
         if bounds:
             out += (f" The smallest difference these budgets detect: about "
-                    f"{form.format(statistics.median(bounds) * scale).lstrip('+')}{UNITS[key]}.\n")
+                    f"{form.format(statistics.median(bounds) * scale).lstrip('+')}{UNITS[key]}.")
+        out += f" {pairs} of {len(bounds)} pairs of profiles differ beyond chance" + (":\n\n" if higher else ".\n")
+        out += "".join(f"- {hi} above {', '.join(sorted(lo))}\n" for hi, lo in sorted(higher.items()))
     return out
 
 

@@ -24,17 +24,21 @@ def stored_ratings() -> dict[str, dict[str, Any]]:
     return read_ratings(shipped_ratings_path())
 
 
-def _figure(value: object) -> dict[str, float] | None:
-    if isinstance(value, Mapping) and all(isinstance(value.get(k), (int, float)) for k in ("value", "low", "high")):
+def _figure(value: object) -> dict[str, float | None] | None:
+    """A stored figure as the page reads it: {value, low, high}; each None where the ladder could not measure it
+    (too few of its games ended), None where it was not measured at all."""
+    if not isinstance(value, Mapping):
+        return None
+    if all(isinstance(value.get(k), (int, float)) for k in ("value", "low", "high")):
         return {k: float(value[k]) for k in ("value", "low", "high")}
-    return None
+    return {"value": None, "low": None, "high": None}
 
 
 def card(path: str, rulebook: Rulebook | None, stored: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
     """The profile card of the rulebook read from `path`: None where it is not a shipped profile or has no
     stored entry made from its files as they are; else its name and the players and games the figures were
-    measured at, with each figure of `FIGURES` ({value, low, high}, or None where not measured), or why the
-    profile is not rated."""
+    measured at, with each figure of `FIGURES` ({value, low, high}, each None where the games could not measure
+    it; the figure None where it was not measured), or why the profile is not rated."""
     if rulebook is None:
         return None
     file = Path(path).resolve()

@@ -123,9 +123,11 @@ function showCard(rb) {
   ];
   for (const [name, f, text, meaning] of rows) {
     const dd = el("dd");
-    if (f) {
+    if (f && f.value !== null) {
       dd.append(el("strong", text(f.value)), " \u2014 " + meaning);
       dd.append(el("div", "95% between " + text(f.low) + " and " + text(f.high), "range"));
+    } else if (f) {
+      dd.textContent = "undefined: too few of the measured games ended";
     } else {
       dd.textContent = "not measured yet";
     }
