@@ -82,3 +82,12 @@ def test_the_stored_ratings_the_wheel_carries_are_read() -> None:
     stored = read_ratings(shipped_ratings_path())
     assert stored, shipped_ratings_path()
     assert "english-ascending" in stored
+
+
+def test_a_figure_too_few_games_could_measure_is_sent_as_undefined() -> None:
+    """A luck share with no value (too few replayed deals ended twice) is sent as such, not as "not measured"."""
+    path = str(shipped_path("canadian-bluff-one-pack"))
+    stored = stored_for("canadian-bluff-one-pack", luck_share={"value": None, "low": None, "high": None})
+    got = card(path, load_rulebook(path), stored)
+    assert got is not None and got["luck_share"] == {"value": None, "low": None, "high": None}
+    assert got["skill_edge"]["value"] == 0.325
