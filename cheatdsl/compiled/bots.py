@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import math
 
-
-from .common import COUNTER, FROM_PILE, GREEDY, BY, PILE_TAKEN, RANDOM, SEEN, TAKEN, TO, FROM_HAND, \
-    add_from, counts_for, draw, fill_from, inlined, njit
+from .common import BY, COUNTER, FROM_HAND, FROM_PILE, GREEDY, PILE_TAKEN, RANDOM, SEEN, TAKEN, TO, add_from, \
+    counts_for, draw, fill_from, inlined, njit
 
 
 @njit(cache=True)
