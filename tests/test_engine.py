@@ -425,3 +425,8 @@ def test_a_rearranged_state_keeps_every_place_and_card() -> None:
         state.rearranged(hands={a: ha[1:], b: sorted([*hb, ha[0]])})  # sizes change
     with pytest.raises(ValueError):
         state.rearranged(hands={a: [hb[0]] * len(ha)})  # cards made and lost
+    values = len(state.hand(a))
+    with pytest.raises(ValueError):
+        state.rearranged(hands={a: [*ha[1:], values]})  # a card of no value the table has
+    with pytest.raises(ValueError):
+        state.rearranged(hands={a: [*ha[1:], -1]})

@@ -72,6 +72,8 @@ def determinize(view: View, memory: Memory, lie: float, rng: random.Random, own_
     for s in hands:
         room = view.size_of(s)
         for value, k in enumerate(memory.known[s]):
+            if not k:
+                continue
             for _ in range(min(k, room - len(hands[s]))):
                 if _take(pool, value):
                     hands[s].append(value)

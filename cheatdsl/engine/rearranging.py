@@ -16,11 +16,15 @@ def same_cards_elsewhere(state: State, hands: Mapping[int, Sequence[int]], pile:
     `hands` maps seats to their new cards, `pile` gives each pile entry's cards, `stock` and `aside`
     their cards; the order within a place does not matter here.
     """
+    # Each card value counted in (the places as they are) and out (the places given): the same cards where
+    # every count ends at nought.
+    counts = [0] * len(state.hand(0))
+    sizes: list[tuple[int, int]] = []
     before: list[int] = []
     after: list[int] = []
-    sizes: list[tuple[int, int]] = []
     for seat, cards in hands.items():
-        before += state.hand_cards(seat)
+        for v, k in enumerate(state.hand(seat)):
+            counts[v] += k
         after += cards
         sizes.append((state.hand_size(seat), len(cards)))
     if pile is not None:
@@ -34,4 +38,12 @@ def same_cards_elsewhere(state: State, hands: Mapping[int, Sequence[int]], pile:
             sizes.append((len(now), len(new)))
             before += now
             after += new
-    return all(a == b for a, b in sizes) and sorted(before) == sorted(after)
+    if not all(a == b for a, b in sizes):
+        return False
+    for c in before:
+        counts[c] += 1
+    for c in after:
+        if not 0 <= c < len(counts):
+            return False
+        counts[c] -= 1
+    return not any(counts)

@@ -320,7 +320,11 @@ class State:
 
     def hand_cards(self, seat: int) -> tuple[int, ...]:
         """`seat`'s hand as sorted card values."""
-        return tuple(v for v, k in enumerate(self._hands[seat]) for _ in range(k))
+        cards: list[int] = []
+        for v, k in enumerate(self._hands[seat]):
+            if k:
+                cards += [v] * k
+        return tuple(cards)
 
     def hand_sizes(self) -> list[int]:
         return list(self._sizes)
