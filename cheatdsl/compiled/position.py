@@ -21,7 +21,7 @@ class TurnStart(NamedTuple):
     seated: np.ndarray      # bool[seat]: the seats still in
     seat: int               # the seat to play
     row: int                # the row of the kernel's `claims` holding the claims required
-    situation: np.ndarray   # the turn's other facts (kernel.LEADING ... LIE)
+    situation: np.ndarray   # the turn's other facts (common.LEADING ... LIE)
     play_cards: np.ndarray  # the last play's cards by value
 
 
@@ -47,7 +47,7 @@ def _row(state: State, values: int) -> int:
 
 
 def _situation(state: State, faces: int) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's `situation` at `state`'s turn (kernel.LEADING ... LIE) and the last play's cards by value
+    """The kernel's `situation` at `state`'s turn (common.LEADING ... LIE) and the last play's cards by value
     (`faces` of them: the claims' values, then the joker where the deck has jokers)."""
     from .common import CALLED, CLAIM, CLAIMANT, COUNT, LAST_PLAYER, LEADING, LIE, OPEN, PASSES, SITUATION
     situation = np.zeros(SITUATION, dtype=np.int64)
