@@ -6,9 +6,9 @@ table (skill edge, luck share, lie value, skill index, each with its 95% interva
 figure, the profiles a house rule of the standard sheet moves beyond chance from the sheet itself, every
 other pair of profiles whose figures differ beyond chance, and the smallest difference the budget can detect.
 
-Beyond chance: the difference of two figures with an interval of its own, taken as independent with half-widths
-h1 and h2 (half the width of each 95% interval), leaves out 0: |difference| > sqrt(h1**2 + h2**2). The
-smallest difference the budget can detect is the median of that bound over every pair.
+Beyond chance: as `compare` and `sweep` mark a difference (`cheatdsl.compare.chance`): the difference of two
+figures, taken as independent, has a 95% interval that leaves out 0. The smallest difference the budget can
+detect is the median over every pair of the half-width of that interval.
 
 Run: python benchmarks/rewards_table.py [--ratings FILE]     (default docs/gallery/ratings.json)
 Nothing is written; the markdown goes to standard output.
@@ -27,7 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cheatdsl.load import load_rulebook  # noqa: E402  (after the path is set)
+from cheatdsl.compare import chance  # noqa: E402  (after the path is set)
+from cheatdsl.load import load_rulebook  # noqa: E402
 from cheatdsl.profiles import read_ratings, shipped_path  # noqa: E402
 
 HEADLINE = (("skill_edge", "skill edge (points)", 100.0, "{:+.1f}"), ("luck_share", "luck share", 1.0, "{:.2f}"),
@@ -46,13 +47,13 @@ def _cell(entry: dict[str, Any], key: str, scale: float, form: str) -> str:
             f"{form.format(f['high'] * scale)})")
 
 
-def _half(f: dict[str, float]) -> float:
-    return (f["high"] - f["low"]) / 2
+def _figure(f: dict[str, float]) -> chance.Figure:
+    return chance.from_interval(f["value"], f["low"], f["high"])
 
 
 def beyond_chance(a: dict[str, float], b: dict[str, float]) -> bool:
     """Whether figures a and b differ beyond chance (see the module's docstring)."""
-    return abs(a["value"] - b["value"]) > math.hypot(_half(a), _half(b))
+    return chance.apart(_figure(a), _figure(b))
 
 
 def base_of(name: str) -> str | None:
@@ -93,7 +94,7 @@ def table(stored: dict[str, dict[str, Any]]) -> str:
         bounds = []
         for a, b in itertools.combinations(measured, 2):
             fa, fb = rated[a][key], rated[b][key]
-            bounds.append(math.hypot(_half(fa), _half(fb)))
+            bounds.append(chance.Z95 * math.hypot(_figure(fa).error, _figure(fb).error))
             if beyond_chance(fa, fb):
                 hi, lo = (a, b) if fa["value"] > fb["value"] else (b, a)
                 higher.setdefault(hi, []).append(lo)

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..model import Rulebook
 from ..profiles import read_ratings
+from ..rate.headline import figure_in
 from ..rate.text import figure_text as figure
 from ..simulate import Statistics
 
@@ -77,11 +78,10 @@ def rate_profile(name: str, path: str, players: int, unfinished: float, games: i
     # The search bots play out on the kernel where numba is installed, as `cheatdsl rate` does by default.
     playouts = search_playouts(Engine.AUTO)
     report = rate(rb, players, games=games, seed=seed, turn_cap=turn_cap, playouts=playouts).as_json()
-    for key in ("skill_index", "first_player_advantage", "completion", "skill_edge", "luck_share"):
-        if key in report:
-            entry[key] = report[key]
-    if "bluffing" in report:
-        entry["lie_value"] = report["bluffing"]["lie_value"]
+    for key in ("skill_index", "first_player_advantage", "completion", "skill_edge", "luck_share", "lie_value"):
+        figure = figure_in(report, key)
+        if figure is not None:
+            entry[key] = figure
     return entry
 
 

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 NAMES = ("Robin", "Alex", "Sam", "Jo", "Kim", "Lee", "Max", "Pat", "Ray", "Ash", "Kit")
 
 
-
 class Table:
     """One game: the deal from `seed`, then turns until the game ends or you leave."""
 

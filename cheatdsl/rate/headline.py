@@ -19,7 +19,7 @@ cards), each figure with a 95% percentile bootstrap interval that resamples deal
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +63,12 @@ class Headline:
         if self.lie_value_note:
             out["bluffing"]["lie_value_note"] = self.lie_value_note
         return out
+
+
+def figure_in(report: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    """A figure of a rating's JSON by name ({value, low, high}), wherever `Headline.as_json` and the ladder
+    keep it (the lie value within `bluffing`); None where the report has none."""
+    return report.get(name) or report.get("bluffing", {}).get(name)
 
 
 def truthful(entrant: Entrant) -> Entrant | None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..compare import chance
+from ..rate.headline import figure_in
 from ..simulate import Statistics
 
 Pick = Callable[[Statistics | None, Mapping[str, Any]], chance.Figure | None]
@@ -32,9 +33,9 @@ def _caught(sim: Statistics | None, _: Mapping[str, Any]) -> chance.Figure | Non
     return chance.share(c.caught, c.total, independent=sim.games)
 
 
-def _rated(key: str, group: str = "") -> Pick:
+def _rated(key: str) -> Pick:
     def pick(_: Statistics | None, rating: Mapping[str, Any]) -> chance.Figure | None:
-        figure = (rating.get(group, {}) if group else rating).get(key)
+        figure = figure_in(rating, key)
         if not figure or figure.get("value") is None or figure.get("low") is None:
             return None
         return chance.from_interval(figure["value"], figure["low"], figure["high"])
@@ -48,7 +49,7 @@ FIGURES: tuple[tuple[str, Pick, str], ...] = (
     ("challenges catch a lie", _caught, "{:.0%}"),
     ("skill edge", _rated("skill_edge"), "{:+.2f}"),
     ("luck share", _rated("luck_share"), "{:.2f}"),
-    ("lie value", _rated("lie_value", "bluffing"), "{:+.2f}"),
+    ("lie value", _rated("lie_value"), "{:+.2f}"),
 )
 
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..rate.headline import figure_in
 from ..simulate import Statistics
 from ..simulate.stats import Share
 from ..simulate.summary import Z95, shares, wilson
@@ -105,7 +106,7 @@ def _rating(rating: dict[str, Any]) -> Row:
     tables)."""
     row: Row = {"rate_games": rating["games"]}
     for name in RATE_FIGURES:
-        figure = rating.get(name) or rating.get("bluffing", {}).get(name) or {}
+        figure = figure_in(rating, name) or {}
         row.update({name: figure.get("value"), f"{name}_low": figure.get("low"), f"{name}_high": figure.get("high")})
     return row
 
