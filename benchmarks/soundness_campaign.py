@@ -134,7 +134,7 @@ def contradictions(game: Any, seed: int, bots: str, proved: set[str], turns: int
         rev = st.reveals()
         if len(rev) > reveals:
             last = rev[-1]
-            if "challenge-resolution" in proved and last.taken == 0:
+            if "challenge-resolution" in proved and last.taken == 0 and last.paid:
                 return [f"challenge-resolution proved, but in game {seed} ({bots}) the loser of challenge "
                         f"{len(rev)} picks up no card"]
             if threshold is not None and not last.caught and last.count > threshold:

@@ -22,6 +22,7 @@ from .model import (
     Direction,
     EmptiedBySets,
     EndStyle,
+    FailedCall,
     Formula,
     OutCheck,
     PenaltyKind,
@@ -326,6 +327,8 @@ class TableRules(Sealed):
         self.pile_after_discarded = penalty.pile_after is PileAfter.DISCARDED
         # A loser the stock cannot give the whole draw takes the pile as well.
         self.short_stock_takes_pile = not self.take_pile and penalty.short_stock is ShortStock.TAKE_PILE
+        # A challenger whose call was wrong suffers nothing: no card taken, drawn or given it.
+        self.failed_call_free = penalty.failed_call is FailedCall.FREE
         # `priority`: with `offered_in_turn` the responders answer one by one and the first challenge is
         # heard at once; otherwise every responder answers unseen and the priority picks among the callers
         # (the nearest clockwise, or by lot whoever called first).

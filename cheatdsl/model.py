@@ -124,6 +124,14 @@ class ShortStock(Enum):
     TAKE_PILE = "take_pile"
 
 
+class FailedCall(Enum):
+    """What a challenger suffers whose call was wrong (the claim was true): the penalty, as a caught claimant
+    would, or nothing at all."""
+
+    PAYS = "pays"
+    FREE = "free"
+
+
 class SetMode(Enum):
     """Whether discarding a complete set is the player's choice or compulsory."""
 
@@ -310,6 +318,7 @@ class Penalty(Located):
     draw: int
     pile_after: PileAfter
     short_stock: ShortStock
+    failed_call: FailedCall = FailedCall.PAYS
     span: Span = field(default=NOWHERE, compare=False)
     field_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 

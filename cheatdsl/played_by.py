@@ -109,6 +109,11 @@ FIELDS: Mapping[str, tuple[Case, ...]] = MappingProxyType({
         Case("every other value", ALL, ("stays", "discarded")),
     ),
     "challenge.penalty.short_stock": _every("nothing", "take_pile"),
+    "challenge.penalty.failed_call": (
+        Case("a wrong call that costs nothing, where the pile nobody takes leaves the game", NO_KERNEL, ("free",),
+             lambda r: r.failed_call_free and r.pile_after_discarded),
+        Case("every other value", ALL, ("pays", "free")),
+    ),
     "challenge.next_player": _every(),
     "sets.size": _every(),
     "sets.mode": _every("optional", "forced"),

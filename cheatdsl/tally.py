@@ -32,7 +32,7 @@ class GameRecord(NamedTuple):
     forced: int           # plays by a seat holding nothing that passes as any claim allowed
     challenges: int
     caught: int           # challenges that caught a lie
-    pickups: tuple[int, ...]  # cards the loser of each challenge took
+    pickups: tuple[int, ...]  # cards the loser of each challenge took (none for a wrong call that cost nothing)
 
 
 @dataclass(frozen=True)

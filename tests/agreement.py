@@ -170,7 +170,8 @@ _ONLY_WHEN: dict[str, Any] = {
     "deck.jokers_wild": lambda rb: rb.deck.jokers > 0,
     "passing.leader_may_pass": lambda rb: rb.passing.allowed,
     "passing.all_pass_pile": lambda rb: rb.passing.allowed,
-    "challenge.penalty.pile_after": lambda rb: rb.challenge.penalty.kind.value == "draw",
+    "challenge.penalty.pile_after": lambda rb: rb.challenge.penalty.kind.value == "draw"
+    or rb.challenge.penalty.failed_call.value == "free",
     "challenge.penalty.short_stock": lambda rb: rb.challenge.penalty.kind.value == "draw",
     "sets.naturals_only": lambda rb: rb.deck.jokers > 0,
     "ending.emptied_by_sets": lambda rb: rb.sets is not None,

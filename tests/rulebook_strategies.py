@@ -145,6 +145,8 @@ def build(c: Chooser, name: str = "generated", safe: bool = False) -> dict[str, 
         penalty["draw"] = c.integer(1, 3)
         penalty["pile_after"] = c.pick(["stays", "discarded"])
         penalty["short_stock"] = c.pick(["nothing", "take_pile"])
+    if c.coin(0.2):
+        penalty["failed_call"] = "free"
     challenge["penalty"] = penalty
     challenge["next_player"] = c.pick(NEXT_PLAYERS)
     rb["challenge"] = challenge

@@ -186,6 +186,11 @@ def build(rng: random.Random, name: str) -> dict[str, Any]:
         ending["turn_cap"] = _pick(rng, FORMULAS["ending.turn_cap"])
     if "sets" in rb and rng.random() < 0.4:
         ending["emptied_by_sets"] = rng.choice(["out", "stays_in"])
+    # Rules the language gained after the campaign's first runs are drawn from a stream of their own, so that a
+    # rulebook's number still names the rules it named before, with the newer rules added or not.
+    later = random.Random(f"{name}/later")
+    if later.random() < p:
+        challenge["penalty"]["failed_call"] = "free"
     return rb
 
 

@@ -114,7 +114,9 @@ PROPERTIES: dict[str, tuple[str, str, str]] = {
     "challenge-resolution": (
         "Every challenged play has exactly one verdict and one player picks up; wild cards' meaning is defined.",
         "A penalty that gives nothing (an empty stock to draw from) makes a lie free.",
-        "Induction over every challenge step: the loser is the claimant or the challenger and picks up cards."),
+        "Induction over every challenge step: the loser is the claimant or the challenger and picks up cards "
+        "(where `challenge.penalty.failed_call: free`, a wrong call costs nothing by the rules: then the step "
+        "checked is a caught claimant's)."),
     "consistency": (
         "The rules and variations switched on admit a legal deal and a first move.",
         "Two variations fine alone can clash; the unsat core names the clashing lines.",

@@ -77,7 +77,7 @@ class Memory:
         rules = self.game.rules
         me = self.seat
         if r.kind in self.hand_test:
-            if not r.caught and r.revealed:
+            if not r.caught and r.revealed and r.paid:
                 self.received[r.loser] += 1  # the card shown goes to the wrong challenger
                 if r.loser != me:
                     self.known[r.loser][r.revealed[0]] += 1
@@ -92,7 +92,7 @@ class Memory:
                 self.pile[c] += 1
             self.pile_total += len(r.revealed)
         self.received[r.loser] += r.taken
-        if rules.take_pile or r.pile_taken:
+        if r.paid and (rules.take_pile or r.pile_taken):
             if r.loser != me:
                 known = self.known[r.loser]
                 for v, k in enumerate(self.pile):

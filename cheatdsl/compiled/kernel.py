@@ -357,19 +357,25 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                     caught_n += 1
                 if keeps:
                     reveals = remember(r, heard, reveals, shown, play_cards, top, pile, claimant, loser, from_hand)
-                taken, took_pile, pile_n, drawn = penalty(r, hands, sizes, pile, pile_n, stock, stock_from, stock_n,
-                                                          drawn, loser)
+                taken, took_pile = 0, False
+                paid = caught or not r.failed_free  # a wrong call may cost nothing (`challenge._free_call`)
+                if paid:
+                    taken, took_pile, pile_n, drawn = penalty(r, hands, sizes, pile, pile_n, stock, stock_from,
+                                                              stock_n, drawn, loser)
                 if keeps:  # what the loser took, on the record just made
                     heard[reveals - 1, TAKEN] = taken
                     heard[reveals - 1, PILE_TAKEN] = 1 if took_pile else 0
-                pickups[npick + picks] = taken
-                picks += 1
+                if paid:  # a pickup: what the loser of a challenge got (a wrong call that cost nothing is none)
+                    pickups[npick + picks] = taken
+                    picks += 1
                 if logging:
                     states[rows - 1, 0] = pile_n
                     fill_from(states[rows - 1, 1:], sizes)
-                by_sets, rows, discards = loser_sets(r, set_ranks, hands, sizes, gone, loser, policies[loser], rng,
-                                                     pile_n, logging, log, states, rows)
-                actions += discards
+                by_sets = False
+                if paid:
+                    by_sets, rows, discards = loser_sets(r, set_ranks, hands, sizes, gone, loser, policies[loser],
+                                                         rng, pile_n, logging, log, states, rows)
+                    actions += discards
                 going, also = emptied(r, seated, sizes, claimant, loser, caught, by_sets)
             elif after < 0 and sizes[claimant] == 0:
                 going = claimant  # the play stood (`State._stands`)

@@ -140,14 +140,17 @@ def bluff(hands, pile, play_cards, seat, card, keeps, logging, log, line):
 def show(r, kind_tests, hands, sizes, claimant, challenger, claim, kind, lie):
     """What a challenge of kind `kind` turns over (`challenge.resolve`, `_card_to_show`): the play, caught where it
     is a lie; or, for a challenge of the hand (Force), a card of the claim from the claimant's hand (its own
-    first, then a wild joker), which goes to the challenger, who lost; showing none, the claimant is caught.
-    Returns (caught, the card shown from the hand: -1 for none, FROM_PILE for a challenge of the play)."""
+    first, then a wild joker), which goes to the challenger, who lost (and stays where a wrong call costs
+    nothing, `challenge._free_call`); showing none, the claimant is caught. Returns (caught, the card that went
+    from the hand to the challenger: -1 for none, FROM_PILE for a challenge of the play)."""
     if kind_tests[kind] != HAND_TEST:
         return lie, FROM_PILE
     wild = r.wild
     shown = claim if hands[claimant, claim] > 0 else wild if wild >= 0 and hands[claimant, wild] > 0 else -1
     if shown < 0:
         return True, shown
+    if r.failed_free:
+        return False, -1
     hands[claimant, shown] -= 1
     sizes[claimant] -= 1
     hands[challenger, shown] += 1

@@ -76,6 +76,7 @@ class KernelRules(NamedTuple):
     take_pile: bool            # the loser of a challenge takes the pile (else draws `draw_count` from the stock)
     draw_count: int
     short_takes_pile: bool     # a loser the stock cannot give the whole draw takes the pile as well
+    failed_free: bool          # a challenger whose call was wrong suffers nothing (the pile stays)
     kinds: int                 # the challenge kinds allowed at the table
     preferred: int             # the kind bots call: the first that turns the play over, else the first (-1: none)
     force: int                 # the first kind that makes the claimant show a card from the hand, or -1
@@ -190,7 +191,8 @@ def build(rules: TableRules, game: Game, budget: int | None = None) -> KernelTab
         window_through_passes=rules.window_through_passes, turn_win=rules.turn_start_win is not None, faces=faces,
         wild=rules.joker if rules.wild else -1, sets_forced=rules.set_size is not None and rules.sets_forced,
         stock_size=rules.stock_count, take_pile=rules.take_pile, draw_count=int(rules.draw or 0),
-        short_takes_pile=rules.short_stock_takes_pile, kinds=len(kind_tests), preferred=preferred, force=force,
+        short_takes_pile=rules.short_stock_takes_pile, failed_free=rules.failed_call_free, kinds=len(kind_tests),
+        preferred=preferred, force=force,
         doubt_scale=DOUBT, last_doubt=LAST_DOUBT if rules.first_out else LAST_DOUBT_OUT)
     return KernelTables(
         rules=scalars, deck=deck, first_seat=first, claims=claims, choices=choices, choice_slot=slots, next_seat=nxt,

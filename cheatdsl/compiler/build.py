@@ -22,6 +22,7 @@ from ..model import (
     Ending,
     EndStyle,
     Expectation,
+    FailedCall,
     OutCheck,
     Passing,
     Penalty,
@@ -294,12 +295,13 @@ class Builder:
         draw = s.integer("draw", 0)
         pile = s.choice("pile_after", PileAfter.STAYS) or PileAfter.STAYS
         short = s.choice("short_stock", ShortStock.NOTHING) or ShortStock.NOTHING
+        failed = s.choice("failed_call", FailedCall.PAYS) or FailedCall.PAYS
         s.finish()
         if kind is PenaltyKind.DRAW and draw == 0:
             self.d.error(s.node.span, "E201", "`challenge.penalty.draw` is missing: say how many cards the loser draws")
         if kind is None:
             return None
-        return Penalty(kind, draw, pile, short, s.node.span, s.spans())
+        return Penalty(kind, draw, pile, short, failed, s.node.span, s.spans())
 
     def sets(self, s: Section) -> SetDiscard | None:
         size = s.formula("size", self.scope)

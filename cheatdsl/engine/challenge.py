@@ -57,6 +57,9 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
         revealed, caught = turned_over(rules, cards, claim, count)
     winner, loser = (challenger, claimant) if caught else (claimant, challenger)
     pile_seen = state.pile_cards() if rules.show_pile else None
+    if not caught and rules.failed_call_free:
+        _free_call(state, kind, claimant, challenger, claim, count, revealed, pile_seen)
+        return
     if shown is not None:
         state.pass_card(claimant, loser, shown)
     pile_taken = 0
@@ -83,6 +86,21 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
             state.ask_for_sets(loser, resolution)
             return
     finish_resolution(state, resolution)
+
+
+def _free_call(state: State, kind: ChallengeKind, claimant: int, challenger: int, claim: int, count: int,
+               revealed: tuple[int, ...], pile_seen: tuple[int, ...] | None) -> None:
+    """A wrong call that costs nothing (`challenge.penalty.failed_call: free`): the challenger takes no card, draws
+    none, keeps no card shown and is not asked about sets; the pile stays or leaves as `pile_after` says."""
+    rules = state.game.rules
+    if rules.pile_after_discarded:
+        state.discard_pile()
+    state.record_reveal(RevealRecord(kind.name, claimant, challenger, claim, count, revealed, False, challenger,
+                                     0, pile_seen, 0, paid=False))
+    if rules.round_ends_on_challenge:
+        state.new_round()
+    finish_resolution(state, (claimant, challenger, claimant, challenger, False,
+                              0 if rules.set_size is None else state.set_count()))
 
 
 def _card_to_show(state: State, seat: int, claim: int) -> int | None:

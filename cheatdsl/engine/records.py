@@ -35,7 +35,8 @@ class RevealRecord(NamedTuple):
     """A challenge, in public: what was turned over, the verdict, who lost and how many cards they got.
 
     `taken` counts every card the loser got; `pile_taken`, those of them that came from the pile
-    because the stock ran short (`challenge.penalty.short_stock: take_pile`).
+    because the stock ran short (`challenge.penalty.short_stock: take_pile`); `paid` is false for a wrong call
+    that cost the challenger nothing (`challenge.penalty.failed_call: free`).
     """
 
     kind: str
@@ -49,3 +50,4 @@ class RevealRecord(NamedTuple):
     taken: int
     pile: tuple[int, ...] | None
     pile_taken: int = 0
+    paid: bool = True

@@ -157,6 +157,9 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
         rank = _a_claim(game, r.claim)
         if r.caught:
             lines.append(f"{v.name(r.claimant)} cannot show {rank} from hand: “{claim}” was a bluff.")
+        elif not r.paid:
+            lines.append(f"{v.name(r.claimant)} {v.verb(r.claimant, 'show')} {cards_text(game, r.revealed)} "
+                         f"from hand and {v.verb(r.claimant, 'keep')} it: the claim holds.")
         else:
             lines.append(f"{v.name(r.claimant)} {v.verb(r.claimant, 'show')} {cards_text(game, r.revealed)} "
                          f"from hand and {v.verb(r.claimant, 'pass')} it to {v.name(r.challenger, False)}: "
@@ -171,7 +174,11 @@ def reveal_lines(game: Game, r: RevealRecord, v: Voices) -> list[str]:
             lines.append("Every card matches: the claim was true.")
     if r.pile is not None:
         lines.append(f"The whole pile is shown: {cards_text(game, r.pile)}.")
-    if game.rules.take_pile:
+    if not r.paid:
+        after = "the pile is put out of play" if game.rules.pile_after_discarded else "the pile stays"
+        lines.append(f"A wrong call costs nothing here: {v.name(r.challenger, False)} "
+                     f"{v.verb(r.challenger, 'take')} no card, and {after}.")
+    elif game.rules.take_pile:
         lines.append(v.says(r.loser, "collect", f"the pile: {plural(r.taken, 'card')}."))
     elif r.pile_taken:
         drawn = v.says(r.loser, "draw", f"{plural(r.taken - r.pile_taken, 'card')} from the stock")

@@ -193,9 +193,9 @@ class Session:
         for r in s.reveals()[reveals:]:
             if s.is_in(self.you) or s.is_terminal():
                 self.reveal = r  # shown until you continue; once you are out the others play on unwatched
-            self._say("reveal", ("Caught: " if r.caught else "True: ") + v.says(r.loser, "collect",
-                                                                                  plural(r.taken, "card") + "."),
-                      r.loser)
+            paid = v.says(r.loser, "collect", plural(r.taken, "card") + ".") if r.paid else \
+                f"{v.possessive(r.challenger)} wrong call costs nothing."
+            self._say("reveal", ("Caught: " if r.caught else "True: ") + paid, r.loser)
             for opponent in self.opponents.values():
                 opponent.notify(r)
         for who, rank, cards in s.discarded_sets()[sets:]:

@@ -80,7 +80,7 @@ def play_game(game: Game, seed: int, index: int, bots: Sequence[str], challenge_
         result.winner if result.winner is not None and not result.capped else -1,
         result.loser if result.loser is not None and not result.capped else -1,
         capped, result.capped and not capped, state.turns, state.history_length() - chance, plays, forced,
-        len(reveals), sum(1 for r in reveals if r.caught), tuple(r.taken for r in reveals))
+        len(reveals), sum(1 for r in reveals if r.caught), tuple(r.taken for r in reveals if r.paid))
 
 
 class Table:

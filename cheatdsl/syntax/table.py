@@ -23,6 +23,7 @@ from ..model import (
     Direction,
     EmptiedBySets,
     EndStyle,
+    FailedCall,
     OutCheck,
     PenaltyKind,
     PileAfter,
@@ -191,7 +192,9 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
           "left and no more, so with an empty stock a lost challenge costs nothing and a caught bluff with a last "
           "card leaves a hand of none that stays in (and the game stops, with no legal action, if that seat must "
           "lead); `take_pile` draws what is left and then takes the whole pile as well, which always holds at "
-          "least the card just judged)", required=True, why="what the loser of a challenge suffers"),
+          "least the card just judged), `failed_call` (what a challenger whose call was wrong suffers: `pays`, the "
+          "default, the penalty as a caught claimant would; `free`, nothing, the pile left as `pile_after` says)",
+          required=True, why="what the loser of a challenge suffers"),
         F("next_player", K.FORMULA, "**required**: who plays after a challenge, e.g. `left(claimant)`, `winner`, "
           "`if caught then challenger else claimant`", required=True,
           why="who plays after a challenge, such as left(claimant)", value=_S, place="next_player"),
@@ -212,6 +215,9 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
         F("short_stock", K.CHOICE, "with `draw`: what the loser does when the stock holds fewer cards than `draw`: "
           "`nothing` (draws what is left and no more) | `take_pile` (draws what is left and then takes the whole "
           "pile as well)", enum=ShortStock),
+        F("failed_call", K.CHOICE, "what a challenger whose call was wrong (the claim was true) suffers: `pays` "
+          "(the penalty, as a caught claimant would; the default) | `free` (nothing: it takes no card, draws none "
+          "and is given no card shown, and the pile is left as `pile_after` says)", enum=FailedCall),
     ),
     "sets": (
         F("size", K.FORMULA, "**required**: cards of one rank that make a set, e.g. `copies` or `4`",

@@ -33,6 +33,7 @@ KEY_FIELDS = (
     "round_ends_on_all_pass", "may_pass", "leader_may_pass", "all_pass_discards", "set_size", "sets_forced",
     "sets_naturals_only", "first_out", "at_once", "turn_cap", "hand_sizes", "aside_count", "stock_count",
     "dealer_by_lot", "emptied_stays_in", "short_stock_takes_pile", "window_through_passes",
+    "failed_call_free",
 )
 
 
@@ -147,7 +148,8 @@ class Spec:
     def uses_gone(self) -> bool:
         """Whether cards can leave the game unseen (discarded piles, hands of seats going out)."""
         r = self.rules
-        return ((r.may_pass and r.all_pass_discards) or (not r.take_pile and r.pile_after_discarded)
+        return ((r.may_pass and r.all_pass_discards) or ((not r.take_pile or r.failed_call_free)
+                                                          and r.pile_after_discarded)
                 or (r.turn_start_win is not None and not r.first_out))
 
     @cached_property

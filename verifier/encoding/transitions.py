@@ -400,13 +400,17 @@ class Builder:
             t.passes = zero()
             t.top = [zero()] * sp.width
             t.topcount = zero()
-        if any(not (z3.is_int_value(x) and x.as_long() == 0) for x in shown):
+        # `failed_call: free`: only a caught claimant pays; a wrong call leaves every hand as it was (`unpaid`).
+        free = sp.rules.failed_call_free
+        unpaid = t.copy()
+        payer = claimant if free else loser
+        if not free and any(not (z3.is_int_value(x) and x.as_long() == 0) for x in shown):
             # The card shown goes from the claimant to the loser, who is the challenger.
             set_hand(t, claimant, [minus(h, x) for h, x in zip(hand_vector(t1, claimant), shown)])
             moved = t.copy()
             set_hand(moved, ch, [plus(h, x) for h, x in zip(hand_vector(t, ch), shown)])
             t = moved
-        row = hand_vector(t, loser)
+        row = hand_vector(t, payer)
         gained: Term = total(shown)
         if sp.rules.take_pile:
             gained = plus(gained, total(t.pile))
@@ -443,8 +447,18 @@ class Builder:
             before = total(t.nsets)
             row = self.discard_sets(t, row, a.discards, guard)
             by_sets = gt(total(t.nsets), before)
-        set_hand(t, loser, row)
-        self.resolution = {"caught": caught, "winner": winner, "loser": loser, "gained": gained, "by_sets": by_sets}
+        set_hand(t, payer, row)
+        if free:
+            if sp.rules.pile_after_discarded:
+                unpaid.gone = [plus(g, p) for g, p in zip(unpaid.gone, unpaid.pile)]
+                unpaid.pile = [zero()] * sp.width
+            if sp.rules.round_ends_on_challenge:
+                unpaid.leading = true()
+            t = merge(caught, t, unpaid)
+            gained = ite(caught, gained, zero())
+            by_sets = and_(caught, by_sets)
+        self.resolution = {"caught": caught, "winner": winner, "loser": loser, "gained": gained, "by_sets": by_sets,
+                           "paid": caught if free else true()}
         return guard, self.finish_resolution(t, claimant, ch, caught, winner, loser)
 
     def discard_sets(self, t: State, row: list[Term], chosen: Sequence[Term], guard: list[Term]) -> list[Term]:

@@ -218,7 +218,7 @@ class _Search:
         if records:
             rec = records[-1]
             self.keep(node, before)
-            if rec.taken == 0 and f.void is None:
+            if rec.taken == 0 and rec.paid and f.void is None:
                 f.void = step
             if rec.caught:
                 if f.caught is None:

@@ -295,7 +295,7 @@ def no_deadlock_at(a: Analysis, budget: Budget) -> Result:
 
 def _void(st: State) -> bool:
     rev = st.reveals()
-    return bool(rev) and rev[-1].taken == 0
+    return bool(rev) and rev[-1].taken == 0 and rev[-1].paid
 
 
 def _void_expect(st: State) -> dict[str, Any]:
@@ -317,6 +317,8 @@ def resolution_at(a: Analysis, budget: Budget) -> Result:
     if a.rb.deck.jokers:
         wild = ("; a joker passes as any claim (wild)" if sp.rules.wild
                 else "; a joker never passes as a claim (not wild)")
+    if sp.rules.failed_call_free:
+        wild += "; a wrong call costs its challenger nothing (`failed_call: free`), so only a caught claimant pays"
     if pid in a.inv.proved:
         return proved(pid, f"each challenge ({kinds}) has one verdict, found from the revealed cards; the loser is "
                       f"the claimant or the challenger and picks up cards{wild} ({_how(a.inv)})")

@@ -240,7 +240,7 @@ def _play(run: Run, wanted: set[str], found: Found, turns: int, actions: int) ->
                     f"{st.turns} turns from a deal, {run.by}: {gap_text(g.rulebook, met)}", last=2)
                 break
             continue
-        if void and run.heard and run.records[-1].taken == 0:
+        if void and run.heard and run.records[-1].taken == 0 and run.records[-1].paid:
             r = run.records[-1]
             found.witnesses["void"] = run.witness(
                 "challenge-resolution", {"picked_up": r.loser, "stock": len(st.stock()),

@@ -24,7 +24,7 @@ from ..encoding.state import State, Term, fresh, hand, in_count
 from ..encoding.symmetry import rotation_symmetric
 from ..encoding.transitions import ACCEPT, CHALLENGE, PASS, Action, Builder, fresh_action
 from ..solving.solver import ask, new_solver
-from ..solving.terms import add, and_, eq, ge, le, lt, ne, not_, or_
+from ..solving.terms import add, and_, eq, ge, implies, le, lt, ne, not_, or_
 
 StateClaims = Callable[[Spec, State], dict[str, Term]]
 StepClaims = Callable[[Spec, State, State, Builder], dict[str, Term]]
@@ -116,7 +116,8 @@ def resolution_step(sp: Spec, s: State, t: State, b: Builder) -> dict[str, Term]
     r = b.resolution
     if not r:
         return {}
-    return {"the loser of a challenge picks up a card": r["gained"] >= 1}
+    # Where a wrong call costs nothing (`failed_call: free`) only a caught claimant pays.
+    return {"the loser of a challenge picks up a card": implies(r["paid"], r["gained"] >= 1)}
 
 
 CANDIDATES: dict[str, StateClaims] = {

@@ -190,8 +190,8 @@ STATEMENTS = {
     "termination": "every play ends, or a turn cap or anti-loop rule stops it",
     "winner": "at most one winner, and a winner never gets cards back (with last_holder_loses: exactly one loser)",
     "winnability": "every seat can win in some play",
-    "challenge-resolution": "every challenged play has exactly one verdict and one player picks up; wild cards' "
-                            "meaning is defined",
+    "challenge-resolution": "every challenged play has exactly one verdict and one player picks up (a caught "
+                            "claimant, where a wrong call costs nothing); wild cards' meaning is defined",
 }
 
 for _pid in IDS:
