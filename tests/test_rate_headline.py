@@ -2,7 +2,7 @@
 the skill edge, the luck share and the economy of bluffing, each over duplicate deals. The controls are
 written from the issue's words: "a rulebook where every choice is forced or changes nothing (one card a
 turn, no challenge allowed) gets `skill_edge` 0 within its interval and `luck_share` at least 0.95;
-English ascending gets a `skill_edge` above 0"."""
+English ascending gets a `skill_edge` above 0"; and a rule that makes lies costly lowers `lie_value`."""
 
 from __future__ import annotations
 
@@ -35,6 +35,20 @@ def test_english_ascending_rewards_skill() -> None:
     h = _figures("english-ascending", 4, (8, 2, 1))
     assert h.skill_edge.value > 0 and h.skill_edge.low > 0, h.skill_edge
     assert 0.0 < h.lie_share.value < 1.0 and 0.0 <= h.lies_caught.value <= 1.0
+
+
+def test_where_a_wrong_call_costs_nothing_lying_is_worth_less_than_on_the_standard_sheet(tmp_path: Path) -> None:
+    """Issue 39's third control: "where the language can say a rule that makes every lie costly (... a failed call
+    costs nothing), `lie_value` falls below the standard sheet's". With `challenge.penalty.failed_call: free` on
+    a sheet where any claim may follow any other (Fujian's, so no lie is ever forced and only the strong bot's are
+    told), a call is worth making on every claim: the strong bot's lies are caught and its truthful copies win."""
+    book = tmp_path / "fujian-free-calls.yaml"
+    book.write_text("rulebook: fujian-free-calls\nextends: fujian\nchallenge:\n  penalty:\n    failed_call: free\n")
+    free = _figures(str(book), 3, (0, 0, 8)).lie_value
+    standard = _figures("standard", 3, (0, 0, 8)).lie_value
+    paid = _figures("fujian", 3, (0, 0, 8)).lie_value
+    assert free.high < standard.low, (free, standard)
+    assert free.high < paid.low, (free, paid)
 
 
 def test_the_strong_bot_sits_at_every_seat_of_each_deal() -> None:

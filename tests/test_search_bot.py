@@ -242,3 +242,24 @@ def test_the_tables_record_of_challenges_tempers_the_odds_of_a_lie() -> None:
     _, tempered = bot._responses(view)
     assert bot._table_record(view) == pytest.approx(2 / 12)
     assert tempered == pytest.approx(fresh * 2 / 12)
+
+
+def test_where_a_wrong_call_costs_nothing_a_call_that_scores_as_well_as_accepting_is_made(tmp_path: Path) -> None:
+    """`challenge.penalty.failed_call: free` (issue 39, point 3): a wrong call costs nothing, so of a call and
+    accepting that score the same on every table drawn (none drew the claim as a lie) the bot calls; where the
+    call costs the pile, accepting comes first as before."""
+    from cheatdsl.engine import Challenge
+
+    book = tmp_path / "english-ascending-free-calls.yaml"
+    book.write_text("rulebook: english-ascending-free-calls\nextends: english-ascending\n"
+                    "challenge:\n  penalty:\n    failed_call: free\n")
+    for path, first in ((book, Challenge), (RULEBOOKS / "english-ascending.yaml", type(ACCEPT))):
+        game = Game(load_rulebook(str(path)), 3)
+        state = game.state_from_position(Position(hands=((0, 0, 5, 7), (1, 2, 3, 4, 8), (6, 9, 10, 11)), to_play=0,
+                                                  stock=(), previous=None))
+        state.apply_action(Play((0, 5), 0, 2))
+        bot = make_bot("search", 1, random.Random(0), effort="low")
+        view = state.view(1)
+        bot.act(view)  # meets the table and its memory
+        choices, _ = bot._responses(view)
+        assert isinstance(choices[0], first) and len(choices) == 2, choices

@@ -123,7 +123,12 @@ class SearchBot(CounterBot):
         lie = self.chance_of_lie(view, claimant, claim, count, played)
         if lie >= 1.0:
             return [challenge], 1.0
-        return [ACCEPT, *view.responses[1:]], min(1.0, lie * self._table_record(view))
+        odds = min(1.0, lie * self._table_record(view))
+        if self._t.rules.failed_call_free:
+            # A wrong call costs nothing: the calls come first, so that where one scores as well as accepting on
+            # every table drawn (none drew a lie), the seat calls: it may catch a lie no table held.
+            return [*view.responses[1:], ACCEPT], odds
+        return [ACCEPT, *view.responses[1:]], odds
 
     def _table_record(self, view: View) -> float:
         """How much likelier than even a challenge at this table has been to catch a lie: the share of

@@ -29,7 +29,7 @@ A scenario file (YAML) holds:
       to_play: 1 | none         to_act: 1 | none         phase: play|respond|discard|over
       required: [eights] | any  previous: sevens         leading: true
       winner: 0 | none          loser: 2 | none          out: [0, 2]   over: true   capped: false
-      revealed: [7C, KD]        caught: true             picked_up: 0 (who took the pile or drew)
+      revealed: [7C, KD]        caught: true             picked_up: 0 (who took the pile or drew; none: nobody paid)
       pile_shown: [...] | none  discarded: [nines]       last_cards: true
       rule_gaps: [next_player, all_pass_leader, lead] | []   (gaps in the rules met, each filled to go on)
       legal: ["pass"]           illegal: ["play 7C as 1 eight"]

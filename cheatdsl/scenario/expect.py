@@ -285,7 +285,8 @@ def caught(state: State, value: Any, key: str) -> list[Mismatch]:
     return _same(key, _bool(value, key), record.caught, show)
 
 
-def _reveal_seat(state: State, value: Any, key: str, seat_of: Callable[[RevealRecord], int]) -> list[Mismatch]:
+def _reveal_seat(state: State, value: Any, key: str, seat_of: Callable[[RevealRecord], int | None]
+                 ) -> list[Mismatch]:
     """Compare a seat named by the last challenge's record (`seat_of` picks which) with `value`."""
     try:
         record = _last_reveal(state, key)
@@ -295,8 +296,8 @@ def _reveal_seat(state: State, value: Any, key: str, seat_of: Callable[[RevealRe
 
 
 def picked_up(state: State, value: Any, key: str) -> list[Mismatch]:
-    """The seat that lost the last challenge and paid for it."""
-    return _reveal_seat(state, value, key, lambda record: record.loser)
+    """The seat that lost the last challenge and paid for it (none: a wrong call that cost nothing)."""
+    return _reveal_seat(state, value, key, lambda record: record.loser if record.paid else None)
 
 
 def challenger(state: State, value: Any, key: str) -> list[Mismatch]:

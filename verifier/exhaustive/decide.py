@@ -110,11 +110,10 @@ class Judge:
     def _challenge_resolution(self) -> Result | None:
         if not self.rules.kinds:
             return not_applicable("challenge-resolution", "no challenge may be made at this player count")
-        free = self.rules.failed_call_free
+        held = ("every challenge has one verdict and a caught claimant picks up cards (a wrong call costs nothing "
+                "here)" if self.rules.failed_call_free else "every challenge has one verdict and its loser picks up cards")
         return self._safety("challenge-resolution", self.x.facts.void, "the loser of a challenge picks up nothing",
-                            "every challenge has one verdict and its loser picks up cards"
-                            + (" (a wrong call costs nothing here: only a caught claimant pays)" if free else ""),
-                            {})
+                            held, {})
 
     def _discards(self) -> Result | None:
         if self.rules.set_size is None:

@@ -317,11 +317,11 @@ def resolution_at(a: Analysis, budget: Budget) -> Result:
     if a.rb.deck.jokers:
         wild = ("; a joker passes as any claim (wild)" if sp.rules.wild
                 else "; a joker never passes as a claim (not wild)")
-    if sp.rules.failed_call_free:
-        wild += "; a wrong call costs its challenger nothing (`failed_call: free`), so only a caught claimant pays"
+    pays = ("a caught claimant picks up cards and a wrong call costs its challenger nothing (`failed_call: free`)"
+            if sp.rules.failed_call_free else "the loser is the claimant or the challenger and picks up cards")
     if pid in a.inv.proved:
-        return proved(pid, f"each challenge ({kinds}) has one verdict, found from the revealed cards; the loser is "
-                      f"the claimant or the challenger and picks up cards{wild} ({_how(a.inv)})")
+        return proved(pid, f"each challenge ({kinds}) has one verdict, found from the revealed cards; {pays}{wild} "
+                      f"({_how(a.inv)})")
     out = _violated(pid, a, (pid,), _void, _void_expect, budget)
     if out.verdict is Verdict.REFUTED:
         return out
