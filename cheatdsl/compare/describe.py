@@ -17,6 +17,7 @@ from ..model import (
     Direction,
     EmptiedBySets,
     EndStyle,
+    FailedCall,
     Formula,
     OutCheck,
     PenaltyKind,
@@ -376,6 +377,11 @@ class Describer:
                 text += "; when the stock runs short, the loser takes the pile as well"
             else:
                 text += "; when the stock runs short, only what is left"
+        if pen.failed_call is FailedCall.FREE:
+            text += "; but a wrong call costs the challenger nothing"
+            if pen.kind is PenaltyKind.TAKE_PILE:
+                text += "; the pile stays" if pen.pile_after is PileAfter.STAYS else "; the pile leaves the game"
+            return text
         for k in self._hand_kinds():
             text += f"; \"{k.call}\": a card shown goes to the challenger as well"
         return text

@@ -19,6 +19,7 @@ from ..model import (
     Direction,
     EmptiedBySets,
     EndStyle,
+    FailedCall,
     OutCheck,
     PenaltyKind,
     PileAfter,
@@ -141,6 +142,14 @@ def _short_stock(d: Describer) -> str:
     return "when the stock runs short, the loser of a challenge draws only what is left"
 
 
+def _failed_call(d: Describer) -> str:
+    pen = d.rb.challenge.penalty
+    if pen.failed_call is FailedCall.FREE:
+        pile = "the pile stays" if pen.pile_after is PileAfter.STAYS else "the pile leaves the game"
+        return f"a wrong call costs the challenger nothing ({pile}); only a caught claimant pays"
+    return "a wrong call costs the challenger the same as a caught lie costs the claimant"
+
+
 def _kinds(d: Describer) -> str:
     parts = []
     for k in d.rb.challenge.kinds:
@@ -248,6 +257,7 @@ FIELDS: tuple[Field, ...] = (
     Field("challenge.penalty.draw", "penalty", _penalty, _when_drawing, "challenge.penalty.kind"),
     Field("challenge.penalty.pile_after", "penalty", _penalty, _when_drawing, "challenge.penalty.kind"),
     Field("challenge.penalty.short_stock", "penalty", _short_stock, _when_drawing),
+    Field("challenge.penalty.failed_call", "penalty", _failed_call),
     Field("challenge.next_player", "next_player", _next_player),
     Field("sets", "sets", _sets),
     Field("ending.style", "ending", _ending),
