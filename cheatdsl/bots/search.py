@@ -13,6 +13,8 @@ tempered by how often the table's challenges have caught a lie (`_table_record`)
 
 Certain things it does without searching, as `counter` would: it challenges a claim its memory proves
 false, asks a claimant with no card left to show one, and puts out complete sets in the discard phase.
+Where a wrong call costs nothing (`challenge.penalty.failed_call: free`) it lists its calls before
+accepting, so that a call scoring as well as accepting on every table drawn is made.
 Nothing here names a rulebook: the candidates come from the claims the rules allow, the table's own
 passing, counts and challenge kinds.
 """
