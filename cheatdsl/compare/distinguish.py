@@ -101,7 +101,7 @@ def _observe(state: Any) -> dict[str, Any]:
         last = reveals[-1]
         out["revealed"] = cards_text(g, last.revealed).split()
         out["caught"] = last.caught
-        out["picked_up"] = last.loser
+        out["picked_up"] = last.loser if last.paid else None  # none: a wrong call that cost nothing
         out["pile_shown"] = "none" if last.pile is None else cards_text(g, last.pile).split()
     return out
 

@@ -20,6 +20,7 @@ from ..encoding.subject import Subject
 from ..properties.gaps import gap_text
 from ..properties.verdict import Result, not_applicable, proved, refuted
 from .explore import Exploration, Step
+from .rotation import turned_action
 from .witness import witness
 
 # The properties the judge decides from play.
@@ -29,12 +30,14 @@ JUDGED = ("seat-fairness", "claim-threshold", "card-conservation", "discards", "
 
 def evidence(x: Exploration) -> str:
     """What a verdict of a complete search rests on, in words."""
-    return f"decided over all {x.states:,} states from {x.deals:,} deals"
+    turned = " (each state once for every turn of the table)" if x.turns else ""
+    return f"decided over all {x.states:,} states{turned} from {x.deals:,} deals"
 
 
 def _details(x: Exploration) -> dict[str, Any]:
-    rests = (f"every state reachable from every deal ({x.states:,} states, {x.deals:,} deals), stepped by the "
-             "interpreter" if x.complete else f"the {x.states:,} states met before the search stopped ({x.stopped})")
+    turned = ", each once for every turn of the table" if x.turns else ""
+    rests = (f"every state reachable from every deal ({x.states:,} states{turned}, {x.deals:,} deals), stepped by "
+             "the interpreter" if x.complete else f"the {x.states:,} states met before the search stopped ({x.stopped})")
     return {"judge": {"states": x.states, "deals": x.deals, "edges": x.edges, "complete": x.complete,
                       "seconds": round(x.seconds, 3), **({"stopped": x.stopped} if x.stopped else {})},
             "rests_on": [rests]}
@@ -129,6 +132,7 @@ class Judge:
             back_to, node, action = x.cycle
             _, lead = x.path((back_to, None))
             deal, moves = x.path((node, action))
+            moves += _rounds_to_come_back(moves[len(lead):], self.n, x.cycle_turn)
             summary = (f"a play that never ends: after {len(lead)} actions from the deal, {len(moves) - len(lead)} "
                        "more bring back the same position, and can be made again for ever")
             w = witness(pid, self.game, deal, moves, {}, summary)
@@ -146,15 +150,21 @@ class Judge:
     def _winnability(self) -> Result | None:
         x = self.x
         pid = "winnability"
-        wins = x.facts.wins
+        wins = x.seat_games()
         never = [s for s in range(self.n) if s not in wins]
         if not never:
             first = min(wins)
             text = f"every seat wins some game from a deal ({', '.join(f'seat {s}' for s in sorted(wins))})"
             summary = text if not x.complete else self._decided(text)
-            expect = {"winner": first, "over": True} if self.rules.first_out else {"out": list(x.facts.win_order)}
-            return proved(pid, summary, **self._shown(pid, wins[first], f"seat {first} wins", expect,
-                                                      seats=sorted(wins)))
+            deal, moves, order = wins[first]
+            expect = {"winner": first, "over": True} if self.rules.first_out else {"out": list(order)}
+            w = witness(pid, self.game, deal, moves, expect, f"seat {first} wins")
+            details = {**_details(x), "seats": sorted(wins)}
+            if isinstance(w, str):
+                details["no_play"] = w
+            else:
+                details["witness"] = w.as_json()
+            return proved(pid, summary, **details)
         if not x.complete:
             return None
         who = ", ".join(f"seat {s}" for s in never)
@@ -249,6 +259,17 @@ class Judge:
         return refuted(pid, self._decided(f"{seat} is never asked for {_claim(self.subject, g, claim)} in any game "
                                           f"from any deal ({len(missing)} seat and claim pairs never met)"),
                        never_asked=[[o, c] for o, c in missing], **_details(x))
+
+
+def _rounds_to_come_back(loop: list[tuple[int, Action]], players: int, turn: int) -> list[tuple[int, Action]]:
+    """Where a loop comes back to its position turned `turn` places round the table, the loop made again, turned
+    each time as far as the table is by then, until the position comes back exactly (none where `turn` is 0)."""
+    out: list[tuple[int, Action]] = []
+    r = turn % players
+    while r:
+        out += [(seat if seat < 0 else (seat + r) % players, turned_action(action, players, r)) for seat, action in loop]
+        r = (r + turn) % players
+    return out
 
 
 def _claim(subject: Subject, g: ClaimGraph, value: int) -> str:

@@ -3,10 +3,12 @@
 A depth-first search from each deal (`deals.every_deal`): each state's legal actions (each choice of cards
 and claim and count, each answer to a claim, each call, pass, set discard and, where several seats called at
 once, each seat the lot can pick) are applied to a copy by the interpreter's `apply_action`, and a state
-whose position (`positions.py`) was met before is not explored again. A position met again while it is
-still on the search's path is a cycle: play that can go round for ever. The search counts states as it
-goes and stops past its budget (`Exploration.complete` is then false: what it met is still true of real
-games, but what it did not meet is not decided).
+whose position (`positions.py`) was met before is not explored again. Where every seat is alike
+(`rotation.seats_alike`) a position met turned round the table counts as met too, and the step to it is kept
+with how far it is turned (`Exploration.turned_steps`). A position met again while it is still on the search's
+path is a cycle: play that can go round for ever (turned: it comes back exactly after as many rounds as make a
+whole turn). The search counts states as it goes and stops past its budget (`Exploration.complete` is then
+false: what it met is still true of real games, but what it did not meet is not decided).
 
 As it goes it keeps the play facts the verdicts rest on (`Facts`), each with the step that first showed it
 (a path from a deal: `Exploration.path`).
@@ -15,6 +17,7 @@ As it goes it keeps the play facts the verdicts rest on (`Facts`), each with the
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +26,7 @@ from cheatdsl.engine import Action, Ending, Game, Phase, RuleGap, State, TooMany
 from ..properties.gaps import round_gaps
 from .deals import Deal, every_deal
 from .positions import Positions
+from .rotation import turned_action, worth_turning
 
 _PLAY, _CHANCE, _TERMINAL, _RESPOND = Phase.PLAY, Phase.CHANCE, Phase.TERMINAL, Phase.RESPOND
 ON_PATH, DONE = 1, 2
@@ -77,6 +81,16 @@ class Exploration:
     seconds: float = 0.0
     facts: Facts = field(default_factory=Facts)
     cycle: tuple[int, int, Action] | None = None  # (node on the path, node it leaves from, action back to it)
+    cycle_turn: int = 0  # how far round the table the cycle's last step comes back turned (0: the same state)
+    turns: bool = False  # states alike but turned round the table were explored once (`rotation.py`)
+    turn: bytearray = field(default_factory=bytearray)  # node -> places its state is turned to its key
+    # Steps to a state met before, with how far the state reached is turned from the one explored: (from node,
+    # seat acting, action, to node, turn); kept where `turns` only.
+    turned_steps: list[tuple[int, int, Action, int, int]] = field(default_factory=list)
+    # node -> (the seat that won, the order out) where a state shows a win; kept where `turns` only.
+    win_nodes: dict[int, tuple[int, tuple[int, ...]]] = field(default_factory=dict)
+    # (node, turn) -> a deal whose state is that node's turned that far (a deal met turned); `turns` only.
+    turned_deals: dict[tuple[int, int], Deal] = field(default_factory=dict)
     parent: list[int] = field(default_factory=list)
     via: list[Action | None] = field(default_factory=list)
     actor: list[int] = field(default_factory=list)  # the seat that took `via` (CHANCE for the lot)
@@ -98,6 +112,56 @@ class Exploration:
 
     _seat_at: dict[int, int] = field(default_factory=dict)  # node -> the seat to act there, for steps kept
 
+    def seat_games(self) -> dict[int, tuple[Deal, list[tuple[int, Action]], tuple[int, ...]]]:
+        """Every seat that wins some game met, with that game (its deal and moves) and its order out: where states
+        were explored once for every turn of the table (`turns`), the wins met turned as far as each state is
+        reached turned; else the wins met."""
+        n = self.game.players
+        out: dict[int, tuple[Deal, list[tuple[int, Action]], tuple[int, ...]]] = {}
+        if not self.turns:
+            for seat, step in self.facts.wins.items():
+                deal, moves = self.path(step)
+                out[seat] = (deal, moves, self.facts.win_order if seat == min(self.facts.wins) else ())
+            return out
+        # (node, turn): the node's state turned that far is reached; each pair once, from the pair it came from.
+        children: dict[int, list[tuple[int, int, Action | None, int]]] = {}
+        for node in range(1, len(self.parent)):
+            if self.parent[node] >= 0:
+                children.setdefault(self.parent[node], []).append((self.actor[node], self.via[node], node, 0))
+        starts: list[tuple[int, int]] = [(root, 0) for root in self.roots] + list(self.turned_deals)
+        for src, seat, action, dst, t in self.turned_steps:
+            children.setdefault(src, []).append((seat, action, dst, t))
+        came: dict[tuple[int, int], tuple[tuple[int, int], int, Action | None] | None] = {s: None for s in starts}
+        queue = deque(starts)
+        while queue and len(out) < n:
+            pair = queue.popleft()
+            node, r = pair
+            won = self.win_nodes.get(node)
+            if won is not None and (won[0] + r) % n not in out:
+                out[(won[0] + r) % n] = self._turned_game(pair, came, tuple((s + r) % n for s in won[1]))
+            for seat, action, dst, t in children.get(node, ()):
+                nxt = (dst, (r + t) % n)
+                if nxt not in came:
+                    came[nxt] = (pair, seat, action)
+                    queue.append(nxt)
+        return out
+
+    def _turned_game(self, pair: tuple[int, int], came: dict[tuple[int, int], Any], order: tuple[int, ...]
+                     ) -> tuple[Deal, list[tuple[int, Action]], tuple[int, ...]]:
+        """The game that reaches the state of `pair` (a node turned some places): its deal and moves, each move
+        turned as far as the state it is taken at."""
+        n = self.game.players
+        moves: list[tuple[int, Action]] = []
+        while came[pair] is not None:
+            before, seat, action = came[pair]
+            r = before[1]
+            assert action is not None
+            moves.append((seat if seat < 0 else (seat + r) % n, turned_action(action, n, r)))
+            pair = before
+        moves.reverse()
+        deal = self.turned_deals.get(pair) or self.roots[pair[0]]
+        return deal, moves, order
+
 
 def _cards_everywhere(st: State) -> list[int]:
     """How many cards of each value are anywhere at the table: hands, pile, stock, aside, gone and sets."""
@@ -113,11 +177,11 @@ def _cards_everywhere(st: State) -> list[int]:
 class _Search:
     """One table's depth-first search, keeping the facts as it meets them."""
 
-    def __init__(self, game: Game, budget: int, seconds: float | None, origin: bool) -> None:
+    def __init__(self, game: Game, budget: int, seconds: float | None, origin: bool, turns: bool) -> None:
         self.game = game
         self.rules = game.rules
-        self.x = Exploration(game, budget)
-        self.positions = Positions(game, origin)
+        self.x = Exploration(game, budget, turns=turns)
+        self.positions = Positions(game, origin, turns)
         self.index: dict[tuple[Any, ...], int] = {}
         self.colour = bytearray()
         self.deadline = None if seconds is None else time.perf_counter() + seconds
@@ -129,12 +193,13 @@ class _Search:
     def keep(self, node: int, st: State) -> None:
         self.x._seat_at.setdefault(node, st.current_player())
 
-    def add(self, st: State, parent: int, via: Action | None, actor: int, first: int) -> int:
+    def add(self, st: State, parent: int, via: Action | None, actor: int, first: int, turn: int) -> int:
         x = self.x
         node = len(x.parent)
         x.parent.append(parent)
         x.via.append(via)
         x.actor.append(actor)
+        x.turn.append(turn)
         self.colour.append(0)
         self.look(node, st, first)
         return node
@@ -150,6 +215,8 @@ class _Search:
             # The last holder loses: the first seat out is the winner and stays so (`winner`), even where the
             # game then stops short of its end (the turn cap, or a seat left with no legal action).
             out = st.order_out()
+            if self.x.turns:
+                self.x.win_nodes[node] = (out[0], tuple(out))
             if out[0] not in f.wins:
                 f.wins[out[0]] = here
                 if out[0] == min(f.wins):
@@ -163,6 +230,8 @@ class _Search:
                 f.no_first = here
             elif r.ending is Ending.TURN_CAP and f.capped is None:
                 f.capped = here
+            if self.x.turns and not r.capped and r.winner is not None:
+                self.x.win_nodes[node] = (r.winner, tuple(r.order_out))
             if not r.capped and r.winner is not None and r.winner not in f.wins:
                 f.wins[r.winner] = here
                 if r.winner == min(f.wins):
@@ -273,10 +342,13 @@ class _Search:
             x.deals += 1
             st = deal.state.bare_copy()
             first = st.to_act if st.phase is _PLAY else -1
-            key = self.positions.of(st, first)
-            if key in self.index:
+            key, turn = self.positions.key(st, first)
+            j = self.index.get(key)
+            if j is not None:
+                if x.turns:  # a deal met before turned: its games are that node's, turned as far
+                    x.turned_deals.setdefault((j, (x.turn[j] - turn) % self.n), deal)
                 continue
-            root = self.add(st, -1, None, -1, first)
+            root = self.add(st, -1, None, -1, first, turn)
             self.index[key] = root
             x.roots[root] = deal
             if not self._from(root, st, first):
@@ -312,12 +384,12 @@ class _Search:
             child.apply_action(action)
             x.edges += 1
             self.edge(node, here, action, child)
-            key = positions.of(child, first)
+            key, turn = positions.key(child, first)
             j = index.get(key)
             if j is None:
                 if self._over():
                     return False
-                j = self.add(child, node, action, here.current_player(), first)
+                j = self.add(child, node, action, here.current_player(), first, turn)
                 index[key] = j
                 more = self._actions(child)
                 if more is None:
@@ -327,13 +399,21 @@ class _Search:
                     stack.append((j, child, more, 0))
                 else:
                     colour[j] = DONE
-            elif colour[j] == ON_PATH and x.cycle is None:
-                self.keep(node, here)
-                x.cycle = (j, node, action)
+            else:
+                # The child is node j's state turned t places (0: the same state).
+                t = (x.turn[j] - turn) % self.n if x.turns else 0
+                if x.turns:
+                    x.turned_steps.append((node, here.current_player(), action, j, t))
+                if colour[j] == ON_PATH and x.cycle is None:
+                    self.keep(node, here)
+                    x.cycle, x.cycle_turn = (j, node, action), t
         return True
 
 
-def explore(game: Game, budget: int, seconds: float | None = None, origin: bool = False) -> Exploration:
+def explore(game: Game, budget: int, seconds: float | None = None, origin: bool = False,
+            turns: bool | None = None) -> Exploration:
     """Every state reachable at `game`'s table, up to `budget` states (and `seconds`, where given); with
-    `origin`, positions count seats from each deal's first player (for seat fairness)."""
-    return _Search(game, budget, seconds, origin).run()
+    `origin`, positions count seats from each deal's first player (for seat fairness). With `turns` (by default,
+    where every seat is alike and the dealer is drawn by lot: `rotation.worth_turning`) states alike but turned
+    round the table are explored once."""
+    return _Search(game, budget, seconds, origin, worth_turning(game) if turns is None else turns).run()

@@ -160,7 +160,7 @@ def _claimed(game: Game, table: Table, seat: int, cards: tuple[int, ...], claim:
     said = f"seat {seat} plays {cards_text(game, cards)} as {claim_text(game, claim, count)}"
     table.words.append(f"{said}; seat {r.challenger} challenges: true, seat {r.loser} picks up {r.taken} "
                        f"card{'s' if r.taken != 1 else ''}")
-    expect = {"revealed": [card_text(game, c) for c in cards], "caught": False, "picked_up": r.loser}
+    expect = {"revealed": [card_text(game, c) for c in cards], "caught": False, "picked_up": r.loser if r.paid else None}
     return Witness(pid, game.players, begin, table.steps, expect, table.words,
                    f"seat {seat} makes the largest true claim, {claim_text(game, claim, count)}, with "
                    f"{cards_text(game, cards)}, its hand grown by a pickup (dealt from a deck in an order a "

@@ -148,7 +148,7 @@ def _play(game: Game, st: State, claim: int, count: int, naturals: int, jokers: 
         r = reveals[-1]
         if r.caught or sorted(r.revealed) != list(cards):
             return "the challenge did not show the cards played as a true claim"
-        expect = {"revealed": [card_text(game, c) for c in cards], "caught": False, "picked_up": r.loser}
+        expect = {"revealed": [card_text(game, c) for c in cards], "caught": False, "picked_up": r.loser if r.paid else None}
         table.words.append(f"{said}; seat {r.challenger} challenges: true, seat {r.loser} picks up {r.taken} "
                            f"card{'s' if r.taken != 1 else ''}")
     else:
