@@ -60,9 +60,10 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(row)
                 if not args.json:
                     p, t = row["plain"], row["turned"]
-                    print(f"rulebook {i} at {n}: {p['states']:>7,} states {'complete' if p['complete'] else 'stopped '}"  # type: ignore[index]
-                          f" {p['seconds']:6.2f} s | turned {t['states']:>7,} {'complete' if t['complete'] else 'stopped '}"  # type: ignore[index]
-                          f" {t['seconds']:6.2f} s", flush=True)
+                    done = {k: "complete" if v["complete"] else "stopped "  # type: ignore[index]
+                            for k, v in (("plain", p), ("turned", t))}
+                    print(f"rulebook {i} at {n}: {p['states']:>7,} states {done['plain']} {p['seconds']:6.2f} s"  # type: ignore[index]
+                          f" | turned {t['states']:>7,} {done['turned']} {t['seconds']:6.2f} s", flush=True)  # type: ignore[index]
     both = [r for r in rows if r["plain"]["complete"] and r["turned"]["complete"]]  # type: ignore[index]
     total = {
         "tables": len(rows),

@@ -121,6 +121,22 @@ def test_a_formula_naming_a_seat_by_its_number_tells_seats_apart(tmp_path: Path)
     assert seats_alike(Game(load_rulebook("one-rank-a-round"), 2))
 
 
+def _small_turned_tables(tmp_path: Path, numbers: range) -> list[tuple[str, Subject, int]]:
+    """The tables of generated rulebooks where the judge turns states and would run unasked (few deals)."""
+    out = []
+    for path in _generated(tmp_path, numbers):
+        rb = load_rulebook(path)
+        subject = Subject(rb, path)
+        for n in rb.players.counts():
+            try:
+                game = subject.game(n)
+            except ValueError:
+                continue
+            if worth_turning(game) and deals_for_every_dealer(game, 2001) <= 2000:
+                out.append((path, subject, n))
+    return out
+
+
 def _verdicts(subject: Subject, n: int, turns: bool) -> tuple[dict[str, object], bool, int]:
     game = subject.game(n)
     out: dict[str, object] = {}
@@ -144,26 +160,17 @@ def test_the_judge_turned_gives_the_verdicts_of_the_judge_unturned(tmp_path: Pat
     by lot and seats are alike, each property's verdict (with its threshold, the seats that win, those that
     never do, and whether its game replays) is the same with and without it, wherever both searches decide."""
     tables = reduced = 0
-    for path in _generated(tmp_path, numbers):
-        rb = load_rulebook(path)
-        subject = Subject(rb, path)
-        for n in rb.players.counts():
-            try:
-                game = subject.game(n)
-            except ValueError:
-                continue
-            if not worth_turning(game) or deals_for_every_dealer(game, 2001) > 2000:  # the judge's small tables
-                continue
-            plain, plain_done, plain_states = _verdicts(subject, n, False)
-            turn, turn_done, turn_states = _verdicts(subject, n, True)
-            for pid in plain:
-                if plain[pid] is not None and turn[pid] is not None:
-                    assert plain[pid] == turn[pid], (path, n, pid, plain[pid], turn[pid])
-                elif plain_done and turn_done:
-                    assert plain[pid] == turn[pid], (path, n, pid)
-            assert not turn_done or not plain_done or turn_states <= plain_states
-            tables += 1
-            reduced += turn_done and plain_done and turn_states * 2 <= plain_states
+    for path, subject, n in _small_turned_tables(tmp_path, numbers):
+        plain, plain_done, plain_states = _verdicts(subject, n, False)
+        turn, turn_done, turn_states = _verdicts(subject, n, True)
+        for pid in plain:
+            if plain[pid] is not None and turn[pid] is not None:
+                assert plain[pid] == turn[pid], (path, n, pid, plain[pid], turn[pid])
+            elif plain_done and turn_done:
+                assert plain[pid] == turn[pid], (path, n, pid)
+        assert not turn_done or not plain_done or turn_states <= plain_states
+        tables += 1
+        reduced += turn_done and plain_done and turn_states * 2 <= plain_states
     assert tables >= 10 and reduced >= 3, (tables, reduced)
 
 
@@ -171,28 +178,20 @@ def test_a_loop_met_in_a_turned_search_replays_back_to_its_position(tmp_path: Pa
     """Termination refuted by the judge turning states: the loop's game replays from its deal and comes back to
     the position it left, exactly (played round again, turned, where it came back turned)."""
     found = 0
-    for path in _generated(tmp_path, range(200, 230)):
-        rb = load_rulebook(path)
-        subject = Subject(rb, path)
-        for n in rb.players.counts():
-            try:
-                game = subject.game(n)
-            except ValueError:
-                continue
-            if not worth_turning(game) or deals_for_every_dealer(game, 2001) > 2000:
-                continue
-            x = explore(game, 20_000, turns=True)
-            if x.cycle is None:
-                continue
-            result = Judge(subject, n, x).decide("termination")
-            assert result is not None and result.verdict.value == "refuted" and "witness" in result.details
-            _, lead = x.path((x.cycle[0], None))
-            deal, moves = x.path((x.cycle[1], x.cycle[2]))
-            moves += _rounds_to_come_back(moves[len(lead):], n, x.cycle_turn)
-            end, mid = replayed(game, None, deal, moves), replayed(game, None, deal, lead)
-            assert end is not None and mid is not None
-            assert end.position(False, False) == mid.position(False, False), (path, n, x.cycle_turn)
-            found += 1
+    for path, subject, n in _small_turned_tables(tmp_path, range(200, 230)):
+        game = subject.game(n)
+        x = explore(game, 20_000, turns=True)
+        if x.cycle is None:
+            continue
+        result = Judge(subject, n, x).decide("termination")
+        assert result is not None and result.verdict.value == "refuted" and "witness" in result.details
+        _, lead = x.path((x.cycle[0], None))
+        deal, moves = x.path((x.cycle[1], x.cycle[2]))
+        moves += _rounds_to_come_back(moves[len(lead):], n, x.cycle_turn)
+        end, mid = replayed(game, None, deal, moves), replayed(game, None, deal, lead)
+        assert end is not None and mid is not None
+        assert end.position(False, False) == mid.position(False, False), (path, n, x.cycle_turn)
+        found += 1
     assert found >= 3
 
 

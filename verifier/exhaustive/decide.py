@@ -37,7 +37,8 @@ def evidence(x: Exploration) -> str:
 def _details(x: Exploration) -> dict[str, Any]:
     turned = ", each once for every turn of the table" if x.turns else ""
     rests = (f"every state reachable from every deal ({x.states:,} states{turned}, {x.deals:,} deals), stepped by "
-             "the interpreter" if x.complete else f"the {x.states:,} states met before the search stopped ({x.stopped})")
+             "the interpreter" if x.complete else
+             f"the {x.states:,} states met before the search stopped ({x.stopped})")
     return {"judge": {"states": x.states, "deals": x.deals, "edges": x.edges, "complete": x.complete,
                       "seconds": round(x.seconds, 3), **({"stopped": x.stopped} if x.stopped else {})},
             "rests_on": [rests]}
@@ -113,8 +114,9 @@ class Judge:
     def _challenge_resolution(self) -> Result | None:
         if not self.rules.kinds:
             return not_applicable("challenge-resolution", "no challenge may be made at this player count")
-        held = ("every challenge has one verdict and a caught claimant picks up cards (a wrong call costs nothing "
-                "here)" if self.rules.failed_call_free else "every challenge has one verdict and its loser picks up cards")
+        held = "every challenge has one verdict and its loser picks up cards"
+        if self.rules.failed_call_free:
+            held = "every challenge has one verdict and a caught claimant picks up cards (a wrong call costs nothing)"
         return self._safety("challenge-resolution", self.x.facts.void, "the loser of a challenge picks up nothing",
                             held, {})
 
@@ -267,7 +269,8 @@ def _rounds_to_come_back(loop: list[tuple[int, Action]], players: int, turn: int
     out: list[tuple[int, Action]] = []
     r = turn % players
     while r:
-        out += [(seat if seat < 0 else (seat + r) % players, turned_action(action, players, r)) for seat, action in loop]
+        out += [(seat if seat < 0 else (seat + r) % players, turned_action(action, players, r))
+                for seat, action in loop]
         r = (r + turn) % players
     return out
 
