@@ -77,7 +77,10 @@ class Wire:
         """Shut the server down politely (or kill it) and return its exit status and standard error."""
         try:
             self.send(request(999_999, "shutdown") + notification("exit"))
-            self.process.stdin.close()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError):
+            pass  # the server is gone already (killed, or it exited)
+        try:
+            self.process.stdin.close()  # type: ignore[union-attr]  # closed even where the write failed
         except (BrokenPipeError, OSError):
             pass
         try:
