@@ -3,9 +3,9 @@
 A depth-first search from each deal (`deals.every_deal`): each state's legal actions (each choice of cards
 and claim and count, each answer to a claim, each call, pass, set discard and, where several seats called at
 once, each seat the lot can pick) are applied to a copy by the interpreter's `apply_action`, and a state
-whose position (`positions.py`) was met before is not explored again. Where every seat is alike
-(`rotation.seats_alike`) a position met turned round the table counts as met too, and the step to it is kept
-with how far it is turned (`Exploration.turned_steps`). A position met again while it is still on the search's
+whose position (`positions.py`) was met before is not explored again. Where every seat is alike and the
+dealer is drawn by lot (`rotation.worth_turning`) a position met turned round the table counts as met too, and
+the step to it is kept with how far it is turned (`Exploration.turned_steps`). A position met again while it is still on the search's
 path is a cycle: play that can go round for ever (turned: it comes back exactly after as many rounds as make a
 whole turn). The search counts states as it goes and stops past its budget (`Exploration.complete` is then
 false: what it met is still true of real games, but what it did not meet is not decided).
