@@ -142,7 +142,7 @@ def _verdicts(subject: Subject, n: int, turns: bool) -> tuple[dict[str, object],
     out: dict[str, object] = {}
     complete, states = True, 0
     for origin in (False, True):
-        x = explore(game, 20_000, origin=origin, turns=turns)
+        x = explore(game, 8_000, origin=origin, turns=turns)
         complete, states = (x.complete, x.states) if not origin else (complete, states)
         judge = Judge(subject, n, x)
         for pid in JUDGED:
@@ -180,7 +180,7 @@ def test_a_loop_met_in_a_turned_search_replays_back_to_its_position(tmp_path: Pa
     found = 0
     for path, subject, n in _small_turned_tables(tmp_path, range(200, 230)):
         game = subject.game(n)
-        x = explore(game, 20_000, turns=True)
+        x = explore(game, 8_000, turns=True)
         if x.cycle is None:
             continue
         result = Judge(subject, n, x).decide("termination")
