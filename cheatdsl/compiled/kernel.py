@@ -358,7 +358,7 @@ def play_on(t, dealer, hands, sizes, pile, pile_n, stock, seated, seat, row, sit
                 if keeps:
                     reveals = remember(r, heard, reveals, shown, play_cards, top, pile, claimant, loser, from_hand)
                 taken, took_pile = 0, False
-                paid = caught or not r.failed_free  # a wrong call may cost nothing (`challenge._free_call`)
+                paid = caught or not r.failed_free  # a wrong call may cost nothing (`challenge.resolve`)
                 if paid:
                     taken, took_pile, pile_n, drawn = penalty(r, hands, sizes, pile, pile_n, stock, stock_from,
                                                               stock_n, drawn, loser)

@@ -141,7 +141,7 @@ def show(r, kind_tests, hands, sizes, claimant, challenger, claim, kind, lie):
     """What a challenge of kind `kind` turns over (`challenge.resolve`, `_card_to_show`): the play, caught where it
     is a lie; or, for a challenge of the hand (Force), a card of the claim from the claimant's hand (its own
     first, then a wild joker), which goes to the challenger, who lost (and stays where a wrong call costs
-    nothing, `challenge._free_call`); showing none, the claimant is caught. Returns (caught, the card that went
+    nothing, `challenge.resolve`); showing none, the claimant is caught. Returns (caught, the card that went
     from the hand to the challenger: -1 for none, FROM_PILE for a challenge of the play)."""
     if kind_tests[kind] != HAND_TEST:
         return lie, FROM_PILE

@@ -57,13 +57,15 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
         revealed, caught = turned_over(rules, cards, claim, count)
     winner, loser = (challenger, claimant) if caught else (claimant, challenger)
     pile_seen = state.pile_cards() if rules.show_pile else None
-    if not caught and rules.failed_call_free:
-        _free_call(state, kind, claimant, challenger, claim, count, revealed, pile_seen)
-        return
-    if shown is not None:
+    # `failed_call: free`: a wrong call costs the challenger nothing (no card taken, drawn or given; no sets).
+    paid = caught or not rules.failed_call_free
+    if shown is not None and paid:
         state.pass_card(claimant, loser, shown)
-    pile_taken = 0
-    if rules.take_pile:
+    taken = pile_taken = 0
+    if not paid:
+        if rules.pile_after_discarded:
+            state.discard_pile()
+    elif rules.take_pile:
         taken = state.take_pile(loser)
     else:
         taken = state.draw(loser, rules.draw)
@@ -75,32 +77,17 @@ def resolve(state: State, kind: ChallengeKind, challenger: int) -> None:
         elif rules.pile_after_discarded:
             state.discard_pile()
     state.record_reveal(RevealRecord(kind.name, claimant, challenger, claim, count, revealed, caught, loser,
-                                     taken, pile_seen, pile_taken))
+                                     taken, pile_seen, pile_taken, paid))
     if rules.round_ends_on_challenge:
         state.new_round()
     resolution = (claimant, challenger, winner, loser, caught, 0 if rules.set_size is None else state.set_count())
-    if rules.set_size is not None:
+    if rules.set_size is not None and paid:
         if rules.sets_forced:
             discard_forced_sets(state, loser)
         elif complete_sets(state, loser):
             state.ask_for_sets(loser, resolution)
             return
     finish_resolution(state, resolution)
-
-
-def _free_call(state: State, kind: ChallengeKind, claimant: int, challenger: int, claim: int, count: int,
-               revealed: tuple[int, ...], pile_seen: tuple[int, ...] | None) -> None:
-    """A wrong call that costs nothing (`challenge.penalty.failed_call: free`): the challenger takes no card, draws
-    none, keeps no card shown and is not asked about sets; the pile stays or leaves as `pile_after` says."""
-    rules = state.game.rules
-    if rules.pile_after_discarded:
-        state.discard_pile()
-    state.record_reveal(RevealRecord(kind.name, claimant, challenger, claim, count, revealed, False, challenger,
-                                     0, pile_seen, 0, paid=False))
-    if rules.round_ends_on_challenge:
-        state.new_round()
-    finish_resolution(state, (claimant, challenger, claimant, challenger, False,
-                              0 if rules.set_size is None else state.set_count()))
 
 
 def _card_to_show(state: State, seat: int, claim: int) -> int | None:

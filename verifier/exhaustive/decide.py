@@ -19,8 +19,9 @@ from ..encoding.graph import ClaimGraph, claim_graph
 from ..encoding.subject import Subject
 from ..properties.gaps import gap_text
 from ..properties.verdict import Result, not_applicable, proved, refuted
+from .deals import Deal
 from .explore import Exploration, Step
-from .rotation import turned_action
+from .rotation import turned_move
 from .witness import witness
 
 # The properties the judge decides from play.
@@ -65,6 +66,11 @@ class Judge:
         deal, moves = self.x.path(step)
         if extra is not None:
             moves.append(extra)
+        return self._game_details(pid, deal, moves, expect, summary, **details)
+
+    def _game_details(self, pid: str, deal: Deal, moves: list[tuple[int, Action]], expect: dict[str, Any],
+                      summary: str, **details: Any) -> dict[str, Any]:
+        """Details holding the witness game of `moves` from `deal` (or why there is none)."""
         w = witness(pid, self.game, deal, moves, expect, summary)
         out = {**_details(self.x), **details}
         if isinstance(w, str):
@@ -137,12 +143,8 @@ class Judge:
             moves += _rounds_to_come_back(moves[len(lead):], self.n, x.cycle_turn)
             summary = (f"a play that never ends: after {len(lead)} actions from the deal, {len(moves) - len(lead)} "
                        "more bring back the same position, and can be made again for ever")
-            w = witness(pid, self.game, deal, moves, {}, summary)
-            details = {**_details(x), "loop_from": len(lead), "loop_length": len(moves) - len(lead)}
-            if isinstance(w, str):
-                details["no_play"] = w
-            else:
-                details["witness"] = w.as_json()
+            details = self._game_details(pid, deal, moves, {}, summary, loop_from=len(lead),
+                                         loop_length=len(moves) - len(lead))
             return refuted(pid, f"{summary} (found by the exhaustive judge)", **details)
         if not x.complete:
             return None
@@ -160,13 +162,8 @@ class Judge:
             summary = text if not x.complete else self._decided(text)
             deal, moves, order = wins[first]
             expect = {"winner": first, "over": True} if self.rules.first_out else {"out": list(order)}
-            w = witness(pid, self.game, deal, moves, expect, f"seat {first} wins")
-            details = {**_details(x), "seats": sorted(wins)}
-            if isinstance(w, str):
-                details["no_play"] = w
-            else:
-                details["witness"] = w.as_json()
-            return proved(pid, summary, **details)
+            return proved(pid, summary, **self._game_details(pid, deal, moves, expect, f"seat {first} wins",
+                                                             seats=sorted(wins)))
         if not x.complete:
             return None
         who = ", ".join(f"seat {s}" for s in never)
@@ -269,8 +266,7 @@ def _rounds_to_come_back(loop: list[tuple[int, Action]], players: int, turn: int
     out: list[tuple[int, Action]] = []
     r = turn % players
     while r:
-        out += [(seat if seat < 0 else (seat + r) % players, turned_action(action, players, r))
-                for seat, action in loop]
+        out += [turned_move(seat, action, players, r) for seat, action in loop]
         r = (r + turn) % players
     return out
 

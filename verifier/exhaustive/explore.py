@@ -5,10 +5,11 @@ and claim and count, each answer to a claim, each call, pass, set discard and, w
 once, each seat the lot can pick) are applied to a copy by the interpreter's `apply_action`, and a state
 whose position (`positions.py`) was met before is not explored again. Where every seat is alike and the
 dealer is drawn by lot (`rotation.worth_turning`) a position met turned round the table counts as met too, and
-the step to it is kept with how far it is turned (`Exploration.turned_steps`). A position met again while it is still on the search's
-path is a cycle: play that can go round for ever (turned: it comes back exactly after as many rounds as make a
-whole turn). The search counts states as it goes and stops past its budget (`Exploration.complete` is then
-false: what it met is still true of real games, but what it did not meet is not decided).
+the step to it is kept with how far it is turned (`Exploration.turned_steps`). A position met again while it
+is still on the search's path is a cycle: play that can go round for ever (turned: it comes back exactly after
+as many rounds as make a whole turn). The search counts states as it goes and stops past its budget
+(`Exploration.complete` is then false: what it met is still true of real games, but what it did not meet is
+not decided).
 
 As it goes it keeps the play facts the verdicts rest on (`Facts`), each with the step that first showed it
 (a path from a deal: `Exploration.path`).
@@ -26,7 +27,7 @@ from cheatdsl.engine import Action, Ending, Game, Phase, RuleGap, State, TooMany
 from ..properties.gaps import round_gaps
 from .deals import Deal, every_deal
 from .positions import Positions
-from .rotation import turned_action, worth_turning
+from .rotation import turned_move, worth_turning
 
 _PLAY, _CHANCE, _TERMINAL, _RESPOND = Phase.PLAY, Phase.CHANCE, Phase.TERMINAL, Phase.RESPOND
 ON_PATH, DONE = 1, 2
@@ -156,7 +157,7 @@ class Exploration:
             before, seat, action = came[pair]
             r = before[1]
             assert action is not None
-            moves.append((seat if seat < 0 else (seat + r) % n, turned_action(action, n, r)))
+            moves.append(turned_move(seat, action, n, r))
             pair = before
         moves.reverse()
         deal = self.turned_deals.get(pair) or self.roots[pair[0]]

@@ -65,3 +65,8 @@ def turned_action(action: Action, players: int, k: int) -> Action:
     if isinstance(action, ChanceCaller):
         return ChanceCaller((action.seat + k) % players)
     return action
+
+
+def turned_move(seat: int, action: Action, players: int, k: int) -> tuple[int, Action]:
+    """A move of a path (the seat acting, or CHANCE, and its action) made at a state turned `k` places."""
+    return (seat if seat < 0 else (seat + k) % players), turned_action(action, players, k)
